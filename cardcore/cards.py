@@ -1,0 +1,134 @@
+"""Cards, suits, ranks, the text notation and the decks.
+
+Files name cards by notation only (``AS``, ``10D``, ``QH``, ``JK``). The two
+copies of a card in the 108-card deck are the same string, so they are
+interchangeable everywhere.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+from enum import Enum
+from typing import NamedTuple
+
+
+class CardError(ValueError):
+    """A card string that is not in the notation."""
+
+
+class Suit(Enum):
+    SPADES = "S"
+    HEARTS = "H"
+    DIAMONDS = "D"
+    CLUBS = "C"
+
+    @property
+    def glyph(self) -> str:
+        return _GLYPHS[self]
+
+    @property
+    def is_red(self) -> bool:
+        return self in (Suit.HEARTS, Suit.DIAMONDS)
+
+
+_GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+
+#: Display colours: two-colour (classic) and four-colour decks.
+SUIT_COLOURS = {
+    "two": {"S": "white", "H": "red", "D": "red", "C": "white"},
+    "four": {"S": "white", "H": "red", "D": "dodger_blue1", "C": "green"},
+}
+
+RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
+SUITS = ("S", "H", "D", "C")
+JOKER = "JK"
+
+
+class Card(NamedTuple):
+    """A parsed card: rank 1 (ace) to 13 (king), or 0 with suit None for a joker."""
+
+    rank: int
+    suit: Suit | None
+
+    @property
+    def is_joker(self) -> bool:
+        return self.suit is None
+
+    @property
+    def rank_text(self) -> str:
+        return "JK" if self.suit is None else RANKS[self.rank - 1]
+
+    def __str__(self) -> str:
+        return JOKER if self.suit is None else RANKS[self.rank - 1] + self.suit.value
+
+    @property
+    def glyph(self) -> str:
+        """``A♠``, ``10♦``, ``🃏``-free joker text for the screen."""
+        return "Jkr" if self.suit is None else RANKS[self.rank - 1] + self.suit.glyph
+
+
+def parse_card(text: str) -> str:
+    """The canonical notation of ``text`` (any case, ``T`` for 10), or CardError."""
+    if not isinstance(text, str):
+        raise CardError(f"not a card: {text!r}")
+    key = text.strip().upper()
+    card = _CANONICAL.get(key)
+    if card is None:
+        raise CardError(f"not a card: {text!r} (write rank then suit, e.g. AS, 10D, QH, JK)")
+    return card
+
+
+def card(text: str) -> Card:
+    """Parse ``text`` into a Card."""
+    return _PARSED[parse_card(text)]
+
+
+def parse_cards(texts: Iterable[str]) -> list[str]:
+    return [parse_card(t) for t in texts]
+
+
+def glyph(text: str) -> str:
+    """Display text of a card in notation: ``10D`` -> ``10♦``."""
+    return _PARSED[text].glyph if text in _PARSED else text
+
+
+def glyphs(texts: Iterable[str]) -> str:
+    return " ".join(glyph(t) for t in texts)
+
+
+def standard_deck() -> list[str]:
+    """The 52 cards, spades to clubs, ace to king."""
+    return [r + s for s in SUITS for r in RANKS]
+
+
+def canasta_deck() -> list[str]:
+    """108 cards: two standard decks and four jokers."""
+    return standard_deck() * 2 + [JOKER] * 4
+
+
+def check_cards(cards: Iterable[str], deck: Iterable[str], what: str = "cards") -> None:
+    """CardError unless every card is in ``deck`` and none more often than the deck has it."""
+    have = Counter(cards)
+    allowed = Counter(deck)
+    for c, n in have.items():
+        if c not in allowed:
+            raise CardError(f"{what}: {c!r} is not a card of this deck")
+        if n > allowed[c]:
+            raise CardError(f"{what}: {c} appears {n} times, the deck has {allowed[c]}")
+
+
+def _canonical_table() -> dict[str, str]:
+    table = {JOKER: JOKER}
+    for s in SUITS:
+        for r in RANKS:
+            table[r + s] = r + s
+        table["T" + s] = "10" + s
+    return table
+
+
+_CANONICAL = _canonical_table()
+_PARSED: dict[str, Card] = {JOKER: Card(0, None)}
+for _s in Suit:
+    for _i, _r in enumerate(RANKS, start=1):
+        _PARSED[_r + _s.value] = Card(_i, _s)

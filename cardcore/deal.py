@@ -1,0 +1,63 @@
+"""Seeded shuffles, cuts and deal patterns.
+
+A stock is a list whose first card is the top: the next card dealt or drawn.
+A deal plan is a list of steps ``(to, count)``; ``to`` is a seat or ``TABLE``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+TABLE = -1
+
+
+def shuffled(deck: Sequence[str], rng: random.Random) -> list[str]:
+    """A shuffled copy of ``deck``; the same seed gives the same order everywhere."""
+    cards = list(deck)
+    rng.shuffle(cards)
+    return cards
+
+
+def cut(stock: Sequence[str], rng: random.Random, margin: int = 4) -> list[str]:
+    """Lift a packet from the top (at least ``margin`` cards each side) and put it below."""
+    if len(stock) <= 2 * margin:
+        return list(stock)
+    at = rng.randint(margin, len(stock) - margin)
+    return list(stock[at:]) + list(stock[:at])
+
+
+def packets(order: Sequence[int], size: int, table: int = 0, rounds: int = 1) -> list[tuple[int, int]]:
+    """Packets of ``size`` to each seat of ``order`` (dealer last), ``rounds`` times.
+
+    With ``table``, a packet of that many cards goes to the table just before the
+    last seat of ``order`` (the dealer): casino's "2 by 2".
+    """
+    plan: list[tuple[int, int]] = []
+    for _ in range(rounds):
+        for i, seat in enumerate(order):
+            if table and i == len(order) - 1:
+                plan.append((TABLE, table))
+            plan.append((seat, size))
+    return plan
+
+
+def one_at_a_time(order: Sequence[int], each: int) -> list[tuple[int, int]]:
+    """``each`` cards to every seat of ``order``, one card at a time."""
+    return [(seat, 1) for _ in range(each) for seat in order]
+
+
+def deal(stock: list[str], plan: Sequence[tuple[int, int]], players: int) -> tuple[list[list[str]], list[str]]:
+    """Deal ``plan`` from the top of ``stock`` (which loses those cards): (hands, table)."""
+    need = sum(count for _, count in plan)
+    if need > len(stock):
+        raise ValueError(f"the plan needs {need} cards, the stock has {len(stock)}")
+    hands: list[list[str]] = [[] for _ in range(players)]
+    table: list[str] = []
+    pos = 0
+    for to, count in plan:
+        packet = stock[pos:pos + count]
+        pos += count
+        (table if to == TABLE else hands[to]).extend(packet)
+    del stock[:pos]
+    return hands, table

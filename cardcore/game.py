@@ -1,0 +1,230 @@
+"""The common interface every game plugin implements (see DESIGN.md)."""
+
+from __future__ import annotations
+
+import json
+import random
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, ClassVar
+
+import pydantic
+
+if TYPE_CHECKING:
+    from cardcore.scoresheet import ScoreSheet
+    from cardcore.seating import Seating
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow here; the state is unchanged."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+class Action:
+    """One move. Immutable and hashable: two actions are equal when their JSON is.
+
+    Subclasses set ``key`` (a tuple that identifies the JSON) and may compute
+    ``label`` lazily; ``SimpleAction`` covers games that need nothing faster.
+    """
+
+    __slots__ = ("key",)
+
+    key: tuple
+
+    @property
+    def label(self) -> str:
+        raise NotImplementedError
+
+    @property
+    def hand_cards(self) -> tuple[str, ...]:
+        return ()
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return ()
+
+    def to_json(self) -> dict:
+        raise NotImplementedError
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Action) and self.key == other.key
+
+    def __hash__(self) -> int:
+        return hash(self.key)
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.to_json()}>"
+
+
+class SimpleAction(Action):
+    """An action carrying its JSON, label, hand cards and targets as given."""
+
+    __slots__ = ("_data", "_label", "_hand", "_targets")
+
+    def __init__(
+        self,
+        data: dict,
+        label: str,
+        hand_cards: tuple[str, ...] = (),
+        targets: tuple[str, ...] = (),
+    ):
+        self._data = data
+        self._label = label
+        self._hand = tuple(hand_cards)
+        self._targets = tuple(targets)
+        self.key = (json.dumps(data, sort_keys=True),)
+
+    @property
+    def label(self) -> str:
+        return self._label
+
+    @property
+    def hand_cards(self) -> tuple[str, ...]:
+        return self._hand
+
+    @property
+    def targets(self) -> tuple[str, ...]:
+        return self._targets
+
+    def to_json(self) -> dict:
+        return json.loads(self.key[0])
+
+
+@dataclass
+class Group:
+    """A build or meld inside a zone."""
+
+    id: str
+    cards: list[str]
+    badges: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Zone:
+    """One region of the table as the TUI draws it."""
+
+    id: str
+    kind: str
+    title: str
+    seat: int | None = None
+    side: int | None = None
+    cards: list[str | None] = field(default_factory=list)
+    groups: list[Group] = field(default_factory=list)
+    badges: list[str] = field(default_factory=list)
+
+
+class GameState(ABC):
+    """One hand of one game: mutable, cheap to clone."""
+
+    to_play: int | None
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @abstractmethod
+    def legal_actions(self) -> list[Action]: ...
+
+    @abstractmethod
+    def apply(self, action: Action) -> None: ...
+
+    @abstractmethod
+    def clone(self) -> GameState: ...
+
+    @abstractmethod
+    def export(self) -> dict: ...
+
+    @abstractmethod
+    def view(self, seat: int) -> dict: ...
+
+    @abstractmethod
+    def determinize(self, seat: int, rng: random.Random) -> GameState: ...
+
+    @abstractmethod
+    def score(self) -> dict: ...
+
+    @abstractmethod
+    def zones(self, seat: int | None) -> list[Zone]: ...
+
+    def log_line(self, action: Action) -> str:
+        """What the move log says of ``action`` (before it is applied)."""
+        return action.label
+
+
+class Options(pydantic.BaseModel):
+    """Base of every game's Options: unknown fields are refused, ``target`` is always there."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
+    target: int = pydantic.Field(21, ge=1, description="points that win the match")
+
+
+class Game(ABC):
+    """One game, as a plugin registers it."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    description: ClassVar[str]
+    player_counts: ClassVar[tuple[int, ...]]
+    Options: ClassVar[type[pydantic.BaseModel]]
+    #: With four players, seats 0+2 play 1+3.
+    partnerships: ClassVar[bool] = True
+    #: The setup offers "draw for partners" (the game's first_dealer reads seating.draw).
+    has_partnership_draw: ClassVar[bool] = False
+
+    @abstractmethod
+    def rules(self, options: pydantic.BaseModel) -> str: ...
+
+    def direction(self, options: pydantic.BaseModel) -> int:
+        """1: play goes to seat i+1 (clockwise); -1: to seat i-1."""
+        return 1
+
+    def first_dealer(self, seating: Seating, options: pydantic.BaseModel, rng: random.Random) -> int:
+        return rng.randrange(seating.players)
+
+    @abstractmethod
+    def new_hand(
+        self,
+        seating: Seating,
+        options: pydantic.BaseModel,
+        rng: random.Random,
+        totals: list[int],
+    ) -> GameState: ...
+
+    @abstractmethod
+    def state_from_json(self, data: dict) -> GameState: ...
+
+    def action_from_json(self, state: GameState, data: dict) -> Action:
+        """The legal action whose JSON is ``data``, or IllegalAction."""
+        for action in state.legal_actions():
+            if action.to_json() == data:
+                return action
+        raise IllegalAction(f"not a legal action here: {json.dumps(data)}")
+
+    def match_winner(self, sheet: ScoreSheet, options: pydantic.BaseModel) -> int | None:
+        """The highest total at or above the target; equal highest totals play on."""
+        totals = sheet.totals
+        best = max(totals)
+        if best < options.target or totals.count(best) > 1:
+            return None
+        return totals.index(best)
+
+    def heuristic(self, state: GameState, seat: int) -> float:
+        return 0.0
+
+    def options(self, **values: Any) -> pydantic.BaseModel:
+        """Options from keyword values (pydantic.ValidationError if bad)."""
+        return self.Options(**values)
+
+
+def load_games() -> dict[str, Game]:
+    """Every loaded game by id (load errors are kept in ``cardcore.plugins``)."""
+    from cardcore.plugins import load_registry
+
+    return load_registry().games
+
+
+class StateError(ValueError):
+    """Data that is not a possible state of the game (state_from_json)."""

@@ -1,0 +1,234 @@
+"""A match: hands until a side wins, as a step machine that simulate and the TUI drive.
+
+Randomness is derived from the seed, so a match replays exactly: hand h deals
+with ``Random(f"{seed}:{h}")``, the bot in seat s plays hand h with
+``Random(f"{seed}:{h}:{s}")``, and the first dealer (or the draw for partners)
+comes from ``Random(f"{seed}:0")``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from dataclasses import replace
+from typing import Any
+
+import cardcore
+from cardcore.game import Action, Game, GameState
+from cardcore.scoresheet import ScoreSheet
+from cardcore.seating import Draw, Seating, partnership_draw, seats_from_draw
+
+Event = dict[str, Any]
+
+
+class Match:
+    def __init__(
+        self,
+        game: Game,
+        options: Any = None,
+        *,
+        seed: int | str = 0,
+        players: int | None = None,
+        seats: list[str] | None = None,
+        names: list[str] | None = None,
+        side_names: list[str] | None = None,
+        draw_for_partners: bool = False,
+        max_hands: int | None = None,
+        match_no: int = 0,
+        on_event: Callable[[Event], None] | None = None,
+        pm: Any = None,
+    ):
+        self.game = game
+        self.options = options if options is not None else game.Options()
+        self.seed = seed
+        players = players or (len(seats) if seats else game.player_counts[0])
+        if players not in game.player_counts:
+            counts = ", ".join(map(str, game.player_counts))
+            raise ValueError(f"{game.name} is for {counts} players, not {players}")
+        self.seats = list(seats) if seats else ["human"] * players
+        if len(self.seats) != players:
+            raise ValueError(f"{len(self.seats)} seats named for {players} players")
+        self.max_hands = max_hands
+        self.match_no = match_no
+        self.on_event = on_event
+        self.pm = pm
+        self.seating = Seating(
+            players,
+            direction=game.direction(self.options),
+            partnerships=game.partnerships and players == 4,
+            names=tuple(names) if names else (),
+            side_names=tuple(side_names) if side_names else (),
+        )
+        self.draw_for_partners = draw_for_partners and game.has_partnership_draw
+        self.draw: Draw | None = None
+        self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target)
+        self.hand_no = 0
+        self.state: GameState | None = None
+        self.finished_hand: GameState | None = None
+        self.winner: int | None = None
+        self.over = False
+        self.decisions = 0
+        self._bot_rngs: dict[int, random.Random] = {}
+
+    # --- driving -------------------------------------------------------------
+
+    def start(self) -> None:
+        """Seat the players, choose the first dealer, deal the first hand."""
+        self._emit({"event": "match_start", "match": self.match_no, "game": self.game.id,
+                    "seed": self.seed, "seats": self.seats,
+                    "options": self.options.model_dump(mode="json"),
+                    "version": cardcore.__version__})
+        rng = random.Random(f"{self.seed}:0")
+        if self.draw_for_partners:
+            self._seat_by_draw(rng)
+        dealer = self.game.first_dealer(self.seating, self.options, rng)
+        self.seating = self.seating.with_dealer(dealer)
+        self._deal()
+
+    @property
+    def to_play(self) -> int | None:
+        return None if self.over or self.state is None else self.state.to_play
+
+    def legal_actions(self) -> list[Action]:
+        return [] if self.over or self.state is None else self.state.legal_actions()
+
+    def apply(self, action: Action) -> None:
+        """Apply ``action`` for the seat to play (IllegalAction leaves everything as it was)."""
+        state = self._live_state()
+        seat = state.to_play
+        label = state.log_line(action)
+        state.apply(action)
+        self.decisions += 1
+        self._emit({"event": "action", "hand": self.hand_no, "seat": seat,
+                    "action": action.to_json(), "label": label, "state": state.export()})
+        if state.is_over:
+            self._finish_hand()
+
+    def bot_rng(self, seat: int) -> random.Random:
+        """The random stream of the bot in ``seat`` for this hand."""
+        rng = self._bot_rngs.get(seat)
+        if rng is None:
+            rng = self._bot_rngs[seat] = random.Random(f"{self.seed}:{self.hand_no}:{seat}")
+        return rng
+
+    @property
+    def totals(self) -> list[int]:
+        return self.sheet.totals
+
+    # --- between hands ---------------------------------------------------------
+
+    def _deal(self) -> None:
+        self.hand_no += 1
+        self._bot_rngs = {}
+        rng = random.Random(f"{self.seed}:{self.hand_no}")
+        self.state = self.game.new_hand(self.seating, self.options, rng, self.sheet.totals)
+        self._emit({"event": "deal", "hand": self.hand_no, "dealer": self.seating.dealer,
+                    "state": self.state.export()})
+
+    def _finish_hand(self) -> None:
+        state = self._live_state()
+        row = state.score()
+        self.sheet.add(row)
+        self.finished_hand = state
+        self._emit({"event": "hand_end", "hand": self.hand_no, "score": row,
+                    "totals": self.sheet.totals})
+        if self.pm is not None:
+            self.pm.hook.cardcore_hand_finished(match=self, row=row)
+        self.winner = self.game.match_winner(self.sheet, self.options)
+        capped = self.max_hands is not None and self.hand_no >= self.max_hands
+        if self.winner is not None or capped:
+            self.over = True
+            self._emit({"event": "match_end", "winner": self.winner, "totals": self.sheet.totals})
+            if self.pm is not None:
+                self.pm.hook.cardcore_match_finished(match=self)
+            return
+        self.seating = self.seating.rotated()
+        self._deal()
+
+    def _seat_by_draw(self, rng: random.Random) -> None:
+        draw = partnership_draw(self.seating.players, rng)
+        where = seats_from_draw(draw)
+        order = sorted(range(len(where)), key=where.__getitem__)  # player at each new seat
+        self.seats = [self.seats[p] for p in order]
+        names = tuple(self.seating.names[p] for p in order)
+        self.seating = replace(self.seating, names=names, side_names=(),
+                               draw=tuple(where[p] for p in draw.ranking))
+        self.sheet.side_names = list(self.seating.side_names)
+        self.draw = draw
+        self._emit({"event": "draw", "cards": [{str(p): c for p, c in r.items()} for r in draw.rounds],
+                    "seats": where})
+
+    def _live_state(self) -> GameState:
+        if self.over or self.state is None:
+            raise RuntimeError("the match is over" if self.over else "the match has not started")
+        return self.state
+
+    def _emit(self, event: Event) -> None:
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # --- snapshots: saves, resume, undo --------------------------------------------
+
+    def snapshot(self) -> dict[str, Any]:
+        """Everything needed to continue exactly where the match is (JSON-able)."""
+        return {
+            "game": self.game.id,
+            "options": self.options.model_dump(mode="json"),
+            "seed": self.seed,
+            "seats": self.seats,
+            "names": list(self.seating.names),
+            "side_names": list(self.seating.side_names),
+            "dealer": self.seating.dealer,
+            "draw": list(self.seating.draw) if self.seating.draw else None,
+            "match_no": self.match_no,
+            "max_hands": self.max_hands,
+            "hand": self.hand_no,
+            "sheet": self.sheet.to_json(),
+            "state": self.state.export() if self.state is not None else None,
+            "winner": self.winner,
+            "over": self.over,
+            "decisions": self.decisions,
+            "bot_rngs": {str(s): _rng_state(r) for s, r in sorted(self._bot_rngs.items())},
+        }
+
+    @classmethod
+    def from_snapshot(cls, game: Game, data: dict[str, Any], **kwargs: Any) -> Match:
+        options = game.Options(**data["options"])
+        match = cls(game, options, seed=data["seed"], seats=data["seats"],
+                    names=data["names"], side_names=data["side_names"],
+                    max_hands=data.get("max_hands"), match_no=data.get("match_no", 0), **kwargs)
+        match.seating = replace(match.seating, dealer=data["dealer"],
+                                draw=tuple(data["draw"]) if data.get("draw") else None)
+        match.sheet = ScoreSheet.from_json(data["sheet"])
+        match.hand_no = data["hand"]
+        match.state = game.state_from_json(data["state"]) if data["state"] else None
+        match.winner = data.get("winner")
+        match.over = bool(data.get("over"))
+        match.decisions = data.get("decisions", 0)
+        match._bot_rngs = {int(s): _rng_from(v) for s, v in data.get("bot_rngs", {}).items()}
+        return match
+
+
+def _rng_state(rng: random.Random) -> list:
+    version, internal, gauss = rng.getstate()
+    return [version, list(internal), gauss]
+
+
+def _rng_from(data: list) -> random.Random:
+    rng = random.Random()
+    rng.setstate((data[0], tuple(data[1]), data[2]))
+    return rng
+
+
+def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000) -> None:
+    """Drive ``match`` to its end with a bot in every seat."""
+    from cardcore.bots.base import InfoSet
+
+    game = match.game
+    for _ in range(max_decisions):
+        seat = match.to_play
+        if seat is None:
+            return
+        info = InfoSet(game, match.state, seat)
+        match.apply(bots[seat].choose(info, match.bot_rng(seat)))
+    raise RuntimeError(f"the match did not end in {max_decisions} decisions")

@@ -1,0 +1,131 @@
+"""Loading plugins: entry points one at a time, failures kept as data, never fatal."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import Any
+
+import pluggy
+
+from cardcore import hookspecs
+
+GROUP = "cardcore"
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("cardcore")
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+@dataclass
+class LoadError:
+    plugin: str
+    distribution: str | None
+    error: str
+
+
+@dataclass
+class Registry:
+    """What the plugins registered, and which plugin brought each piece."""
+
+    pm: pluggy.PluginManager
+    games: dict[str, Any] = field(default_factory=dict)
+    bots: dict[str, type] = field(default_factory=dict)
+    #: game or bot id -> (plugin name, distribution name, distribution version)
+    origin: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
+    errors: list[LoadError] = field(default_factory=list)
+
+    def game(self, game_id: str) -> Any:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise KeyError(f"unknown game {game_id!r} (installed: {known})") from None
+
+
+def _selected(eps: list[EntryPoint]) -> list[EntryPoint]:
+    only = os.environ.get("CARDCORE_PLUGINS")
+    if not only:
+        return eps
+    wanted = {name.strip() for name in only.split(",") if name.strip()}
+    return [ep for ep in eps if ep.name in wanted]
+
+
+def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return None, None
+    return dist.metadata["Name"], dist.version
+
+
+def load_registry(extra_plugins: list[tuple[str, object]] = ()) -> Registry:
+    """A fresh plugin manager with every entry point (and ``extra_plugins``) registered."""
+    pm = make_plugin_manager()
+    registry = Registry(pm)
+    from cardcore.bots import builtin
+
+    _register(registry, "cardcore.bots", builtin, (None, None))
+    eps = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
+    seen: set[str] = set()
+    for ep in _selected(eps):
+        if ep.name in seen:  # the same distribution found twice on sys.path
+            continue
+        seen.add(ep.name)
+        dist = _dist(ep)
+        try:
+            module = ep.load()
+        except Exception as exc:  # a broken plugin must not take the others down
+            registry.errors.append(LoadError(ep.name, dist[0], f"{type(exc).__name__}: {exc}"))
+            continue
+        _register(registry, ep.name, module, dist)
+    for name, plugin in extra_plugins:
+        _register(registry, name, plugin, (None, None))
+    return registry
+
+
+def _register(registry: Registry, name: str, plugin: object, dist) -> None:
+    games: list[Any] = []
+    bots: list[type] = []
+    try:
+        registry.pm.register(plugin, name=name)
+        _call(registry.pm, plugin, "cardcore_register_games", games.append)
+        _call(registry.pm, plugin, "cardcore_register_bots", bots.append)
+        for game in games:
+            _check_game(game)
+    except Exception as exc:
+        if registry.pm.is_registered(plugin):
+            registry.pm.unregister(plugin)
+        registry.errors.append(LoadError(name, dist[0], f"{type(exc).__name__}: {exc}"))
+        return
+    for game in games:
+        if game.id in registry.games:
+            other = registry.origin[game.id][0]
+            registry.errors.append(LoadError(
+                name, dist[0], f"game id {game.id!r} is already registered by plugin {other!r}"
+                f"; refused from {name!r}"))
+            continue
+        registry.games[game.id] = game
+        registry.origin[game.id] = (name, *dist)
+    for bot in bots:
+        if bot.id in registry.bots:
+            continue
+        registry.bots[bot.id] = bot
+        registry.origin["bot:" + bot.id] = (name, *dist)
+
+
+def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register) -> None:
+    """Call one plugin's implementation of ``hook`` alone (so errors name that plugin)."""
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        if impl.plugin is plugin:
+            impl.function(**{name: register for name in impl.argnames})
+
+
+def _check_game(game: Any) -> None:
+    for attr in ("id", "name", "description", "player_counts", "Options"):
+        if not hasattr(game, attr):
+            raise TypeError(f"{type(game).__name__} has no {attr!r}")
+    if "target" not in game.Options.model_fields:
+        raise TypeError(f"{game.id}: Options has no 'target'")

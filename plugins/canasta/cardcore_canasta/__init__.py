@@ -1,0 +1,1 @@
+"""canasta for cardcore (in progress)."""

@@ -1,0 +1,1 @@
+"""casino for cardcore (in progress)."""

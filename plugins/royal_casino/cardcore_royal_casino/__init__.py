@@ -1,0 +1,1 @@
+"""royal_casino for cardcore (in progress)."""
