@@ -1,0 +1,5 @@
+import sys
+
+from cardcore.cli import main
+
+sys.exit(main())

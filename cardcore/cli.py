@@ -1,0 +1,299 @@
+"""The ``cardcore`` command: launcher, play, resume, plugins, rules, simulate, replay."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, NoReturn
+
+import pydantic
+
+from cardcore.plugins import Registry, load_registry
+
+
+class UsageError(Exception):
+    """Bad input from the command line: one line on stderr, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = _Parser(prog="cardcore", description="Card games at a terminal table.")
+    sub = p.add_subparsers(dest="command", parser_class=_Parser)
+
+    def match_flags(q: argparse.ArgumentParser) -> None:
+        q.add_argument("game")
+        q.add_argument("--players", type=int)
+        q.add_argument("--seats", help="comma-separated: human or a bot id per seat")
+        q.add_argument("--target", type=int)
+        q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        q.add_argument("--seed", type=int)
+
+    match_flags(sub.add_parser("play", help="start a match in the TUI"))
+    q = sub.add_parser("resume", help="continue a saved match")
+    q.add_argument("file", nargs="?")
+    sub.add_parser("plugins", help="installed games, bots, plugins and load errors")
+    q = sub.add_parser("rules", help="the rules as the engine plays them")
+    q.add_argument("game")
+    q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    q = sub.add_parser("simulate", help="bots play whole matches")
+    match_flags(q)
+    q.add_argument("--matches", type=int, required=True)
+    q.add_argument("--record", metavar="FILE")
+    q.add_argument("--json", action="store_true")
+    q = sub.add_parser("replay", help="step through a record in the TUI")
+    q.add_argument("file")
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        return _dispatch(args)
+    except UsageError as exc:
+        print(f"cardcore: error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from cardcore.records import RecordError
+
+    try:
+        if args.command is None:
+            from cardcore.tui import run_launcher
+
+            run_launcher()
+            return 0
+        registry = load_registry()
+        if args.command == "plugins":
+            print_plugins(registry)
+        elif args.command == "rules":
+            game = _game(registry, args.game)
+            print(game.rules(parse_options(game, args.option)))
+        elif args.command == "simulate":
+            simulate(registry, args)
+        elif args.command == "play":
+            from cardcore.tui import run_play
+
+            setup = match_setup(registry, args, humans_allowed=True)
+            run_play(setup)
+        elif args.command == "resume":
+            from cardcore.tui import run_resume
+
+            run_resume(args.file)
+        elif args.command == "replay":
+            from cardcore.records import read_record
+            from cardcore.tui import run_replay
+
+            events = read_record(args.file)
+            _game(registry, events[0]["game"])
+            run_replay(args.file)
+    except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+# --- shared argument handling ----------------------------------------------------------
+
+
+@dataclass
+class MatchSetup:
+    """A match as the command line (or the setup screen) asks for it."""
+
+    game: Any
+    options: Any
+    players: int
+    seats: list[str]
+    seed: int
+
+
+def _game(registry: Registry, game_id: str) -> Any:
+    try:
+        return registry.game(game_id)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+
+
+def parse_value(text: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option wants KEY=VALUE, got {pair!r}")
+        values[key.strip()] = parse_value(value.strip())
+    if target is not None:
+        values["target"] = target
+    try:
+        return game.Options(**values)
+    except pydantic.ValidationError as exc:
+        raise UsageError(f"bad option for {game.id}: {_first_error(exc)}") from None
+
+
+def _first_error(exc: pydantic.ValidationError) -> str:
+    err = exc.errors()[0]
+    where = ".".join(map(str, err["loc"])) or "options"
+    return f"{where}: {err['msg']}"
+
+
+def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> MatchSetup:
+    game = _game(registry, args.game)
+    options = parse_options(game, args.option, args.target)
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    players = args.players or (len(seats) if seats else game.player_counts[0])
+    if players not in game.player_counts:
+        counts = ", ".join(map(str, game.player_counts))
+        raise UsageError(f"{game.name} is for {counts} players, not {players}")
+    if seats is None:
+        seats = (["human"] + ["greedy"] * (players - 1)) if humans_allowed else ["greedy"] * players
+    if len(seats) != players:
+        raise UsageError(f"--seats names {len(seats)} seats for {players} players")
+    for seat in seats:
+        if seat == "human" and humans_allowed:
+            continue
+        bot = registry.bots.get(seat)
+        if bot is None:
+            known = ", ".join(sorted(registry.bots))
+            extra = "human or " if humans_allowed else ""
+            raise UsageError(f"unknown seat {seat!r} (use {extra}a bot: {known})")
+        if not bot.plays(game.id):
+            raise UsageError(f"bot {seat!r} does not play {game.id}")
+    seed = args.seed if args.seed is not None else int(time.time())
+    return MatchSetup(game, options, players, seats, seed)
+
+
+# --- plugins -------------------------------------------------------------------------
+
+
+def print_plugins(registry: Registry) -> None:
+    print("Games:")
+    for gid, game in sorted(registry.games.items()):
+        plugin, dist, version = registry.origin[gid]
+        players = "/".join(map(str, game.player_counts))
+        print(f"  {gid:<14} {game.name:<16} players {players:<7} plugin {plugin} "
+              f"({dist or '-'} {version or ''})".rstrip())
+    print("Bots:")
+    for bid, bot in sorted(registry.bots.items()):
+        plugin, dist, version = registry.origin["bot:" + bid]
+        games = ", ".join(bot.games) if bot.games else "any game"
+        print(f"  {bid:<14} {games:<24} plugin {plugin}")
+    if registry.errors:
+        print("Load errors:")
+        for err in registry.errors:
+            print(f"  {err.plugin} ({err.distribution or 'unknown distribution'}): {err.error}")
+
+
+# --- simulate ------------------------------------------------------------------------
+
+
+def simulate(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.match import Match, play_bots
+    from cardcore.records import RecordWriter
+
+    setup = match_setup(registry, args, humans_allowed=False)
+    if args.matches < 1:
+        raise UsageError("--matches must be at least 1")
+    record = None
+    if args.record:
+        try:
+            record = open(args.record, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
+        except OSError as exc:
+            raise UsageError(f"cannot write {args.record}: {exc.strerror}") from None
+    game, n = setup.game, setup.players
+    stats = _Stats(n_sides=2 if game.partnerships and n == 4 else n)
+    start = time.perf_counter()
+    try:
+        for m in range(args.matches):
+            seats = setup.seats[m % n:] + setup.seats[:m % n]  # rotate seats across matches
+            bots = {s: registry.bots[b]() for s, b in enumerate(seats)}
+            match = Match(game, setup.options, seed=setup.seed + m, seats=seats, match_no=m,
+                          on_event=RecordWriter(record) if record else None,
+                          pm=registry.pm)
+            match.start()
+            play_bots(match, bots)
+            stats.add(match)
+            if args.json:
+                print(json.dumps({"match": m, "game": game.id, "seed": setup.seed + m,
+                                  "seats": seats, "winner": match.winner,
+                                  "totals": match.sheet.totals, "hands": len(match.sheet.hands)}),
+                      flush=True)
+            _progress(m + 1, args.matches)
+    finally:
+        if record:
+            record.close()
+    stats.seconds = time.perf_counter() - start
+    if not args.json:
+        print(stats.summary(game, setup, args.matches))
+
+
+@dataclass
+class _Stats:
+    n_sides: int
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.wins = [0] * self.n_sides
+        self.undecided = 0
+        self.hands = 0
+        self.decisions = 0
+        self.hand_points = [0] * self.n_sides
+        self.bot_wins: dict[str, int] = {}
+
+    def add(self, match: Any) -> None:
+        self.hands += len(match.sheet.hands)
+        self.decisions += match.decisions
+        for row in match.sheet.hands:
+            for i, side in enumerate(row["sides"]):
+                self.hand_points[i] += side["total"]
+        if match.winner is None:
+            self.undecided += 1
+            return
+        self.wins[match.winner] += 1
+        seating = match.seating
+        for bot in {match.seats[s] for s in seating.seats_of(match.winner)}:
+            self.bot_wins[bot] = self.bot_wins.get(bot, 0) + 1
+
+    def summary(self, game: Any, setup: MatchSetup, matches: int) -> str:
+        lines = [f"{game.name}: {matches} matches, seed {setup.seed}, "
+                 f"seats {','.join(setup.seats)} (rotated), target {setup.options.target}"]
+        for side in range(self.n_sides):
+            mean = self.hand_points[side] / max(self.hands, 1)
+            lines.append(f"  side {side}: {self.wins[side]} wins, mean hand score {mean:.2f}")
+        if self.undecided:
+            lines.append(f"  undecided: {self.undecided}")
+        lines.append("  wins by bot: " + ", ".join(f"{b} {w}" for b, w in sorted(self.bot_wins.items())))
+        lines.append(f"  hands per match: {self.hands / matches:.2f}")
+        rate = self.decisions / self.seconds if self.seconds else 0.0
+        lines.append(f"  decisions: {self.decisions} in {self.seconds:.2f} s ({rate:,.0f}/s)")
+        return "\n".join(lines)
+
+
+def _progress(done: int, total: int) -> None:
+    if not sys.stderr.isatty():
+        if done == total:
+            print(f"{done}/{total} matches", file=sys.stderr)
+        return
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "." * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\r[{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

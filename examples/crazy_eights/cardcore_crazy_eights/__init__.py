@@ -1,0 +1,1 @@
+"""Crazy Eights: an example third-party cardcore game."""
