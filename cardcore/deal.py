@@ -47,7 +47,9 @@ def one_at_a_time(order: Sequence[int], each: int) -> list[tuple[int, int]]:
     return [(seat, 1) for _ in range(each) for seat in order]
 
 
-def deal(stock: list[str], plan: Sequence[tuple[int, int]], players: int) -> tuple[list[list[str]], list[str]]:
+def deal(
+    stock: list[str], plan: Sequence[tuple[int, int]], players: int
+) -> tuple[list[list[str]], list[str]]:
     """Deal ``plan`` from the top of ``stock`` (which loses those cards): (hands, table)."""
     need = sum(count for _, count in plan)
     if need > len(stock):
