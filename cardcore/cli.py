@@ -87,9 +87,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             setup = match_setup(registry, args, humans_allowed=True)
             run_play(setup)
         elif args.command == "resume":
+            from cardcore.records import autosave_path, read_save
             from cardcore.tui import run_resume
 
-            run_resume(args.file)
+            path = args.file or str(autosave_path())
+            if not args.file and not autosave_path().exists():
+                raise UsageError("no saved match to resume")
+            _game(registry, read_save(path).match.get("game", "?"))
+            run_resume(path)
         elif args.command == "replay":
             from cardcore.records import read_record
             from cardcore.tui import run_replay

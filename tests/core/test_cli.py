@@ -1,0 +1,70 @@
+import json
+import subprocess
+import sys
+
+import pytest
+
+from cardcore.cli import main
+
+
+def cli(*args):
+    return subprocess.run([sys.executable, "-m", "cardcore", *args], capture_output=True,
+                          text=True, timeout=600)
+
+
+@pytest.mark.parametrize("args, message", [
+    (["simulate", "nosuchgame", "--matches", "1"], "unknown game 'nosuchgame'"),
+    (["simulate", "casino", "--matches", "x"], "argument --matches: invalid int value: 'x'"),
+    (["simulate", "casino", "--matches", "1", "--option", "nosuch=1"], "nosuch: Extra inputs"),
+    (["simulate", "casino", "--matches", "1", "--target", "0"], "target: Input should be greater"),
+    (["simulate", "casino", "--matches", "1", "--option", "oops"], "--option wants KEY=VALUE"),
+    (["simulate", "casino", "--matches", "1", "--players", "7"], "not 7"),
+    (["simulate", "casino", "--matches", "1", "--seats", "greedy,human"], "unknown seat 'human'"),
+    (["simulate", "casino", "--matches", "1", "--seats", "greedy"], "names 1 seats for 2"),
+    (["simulate", "casino", "--matches", "0"], "--matches must be at least 1"),
+    (["rules", "nosuchgame"], "unknown game"),
+    (["replay", "/nonexistent/record.jsonl"], "cannot read"),
+    (["resume", "/nonexistent/save.json"], "cannot read the save"),
+    (["frobnicate"], "invalid choice: 'frobnicate'"),
+])
+def test_bad_input_is_one_clear_line_and_exit_2(args, message, capsys):
+    assert main(args) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and err.startswith("cardcore: error: ")
+    assert message in err and "Traceback" not in err
+
+
+def test_plugins_lists_games_bots_and_versions():
+    out = cli("plugins")
+    assert out.returncode == 0
+    for gid in ("casino", "royal_casino", "canasta"):
+        assert f"plugin {gid} (cardcore 0.1.0)" in out.stdout
+    assert "greedy" in out.stdout and "random" in out.stdout
+
+
+def test_rules_prints_the_rules_with_options(capsys):
+    assert main(["rules", "casino", "--option", "target=11"]) == 0
+    assert "11" in capsys.readouterr().out
+
+
+def test_simulate_json_gives_one_object_per_match():
+    out = cli("simulate", "casino", "--matches", "3", "--seed", "5", "--json", "--seats", "random,random")
+    assert out.returncode == 0, out.stderr
+    rows = [json.loads(line) for line in out.stdout.splitlines()]
+    assert [r["match"] for r in rows] == [0, 1, 2]
+    assert [r["seed"] for r in rows] == [5, 6, 7]
+    for r in rows:
+        assert set(r) == {"match", "game", "seed", "seats", "winner", "totals", "hands"}
+        assert max(r["totals"]) >= 21 and r["winner"] == r["totals"].index(max(r["totals"]))
+
+
+def test_simulate_summary():
+    out = cli("simulate", "casino", "--matches", "4", "--seed", "1", "--seats", "greedy,random")
+    assert out.returncode == 0, out.stderr
+    text = out.stdout
+    assert "side 0:" in text and "side 1:" in text and "hands per match" in text
+    assert "decisions:" in text and "/s)" in text
+    wins = sum(int(line.split(":")[1].split()[0]) for line in text.splitlines()
+               if line.strip().startswith("side "))
+    assert wins == 4
+    assert "4/4 matches" in out.stderr

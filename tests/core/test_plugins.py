@@ -1,0 +1,127 @@
+import inspect
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from cardcore import hookimpl, hookspecs
+from cardcore.plugins import load_registry, make_plugin_manager
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _game_plugin(game):
+    class Plugin:
+        @hookimpl
+        def cardcore_register_games(self, register):
+            register(game)
+
+    return Plugin()
+
+
+def test_every_hook_is_documented_with_its_signature():
+    docs = (ROOT / "docs" / "plugins.md").read_text()
+    hooks = [name for name in dir(hookspecs) if name.startswith("cardcore_")]
+    assert len(hooks) == 4
+    for name in hooks:
+        params = ", ".join(inspect.signature(getattr(hookspecs, name)).parameters)
+        assert f"### {name}({params})" in docs, f"{name}({params}) is not in docs/plugins.md"
+
+
+def test_factory_gives_independent_managers():
+    a, b = make_plugin_manager(), make_plugin_manager()
+    a.register(object(), name="x")
+    assert a.get_plugin("x") is not None and b.get_plugin("x") is None
+
+
+def _renamed(game, game_id):
+    """The same game under another id, so tests never clash with installed plugins."""
+    return type("Renamed", (type(game),), {"id": game_id})()
+
+
+def test_a_plugin_registers_a_game(crazy_eights):
+    game = _renamed(crazy_eights, "test_game")
+    registry = load_registry(extra_plugins=[("mine", _game_plugin(game))])
+    assert registry.games["test_game"] is game
+    assert registry.origin["test_game"] == ("mine", None, None)
+
+
+def test_a_duplicate_game_id_is_refused_naming_both_plugins(crazy_eights):
+    first, second = _renamed(crazy_eights, "twice"), _renamed(crazy_eights, "twice")
+    registry = load_registry(extra_plugins=[("first", _game_plugin(first)),
+                                            ("second", _game_plugin(second))])
+    assert registry.games["twice"] is first
+    errors = [e for e in registry.errors if "twice" in e.error]
+    assert len(errors) == 1
+    assert errors[0].plugin == "second"
+    assert errors[0].error == "game id 'twice' is already registered by plugin 'first'; refused from 'second'"
+
+
+def test_a_plugin_that_fails_to_register_is_kept_as_an_error(crazy_eights):
+    class Broken:
+        @hookimpl
+        def cardcore_register_games(self, register):
+            raise RuntimeError("boom")
+
+    registry = load_registry(extra_plugins=[("broken", Broken()),
+                                            ("good", _game_plugin(_renamed(crazy_eights, "good")))])
+    assert [(e.plugin, e.error) for e in registry.errors] == [("broken", "RuntimeError: boom")]
+    assert "good" in registry.games
+    assert registry.bots.keys() >= {"random", "greedy"}
+
+
+def test_an_invalid_game_is_refused(crazy_eights):
+    class NoTarget:
+        id, name, description, player_counts = "x", "X", "x", (2,)
+        Options = type(crazy_eights).Options.__base__.__base__  # pydantic.BaseModel
+
+    registry = load_registry(extra_plugins=[("bad", _game_plugin(NoTarget()))])
+    assert "x" not in registry.games
+    assert any(e.plugin == "bad" and "target" in e.error for e in registry.errors)
+
+
+def _run(args, pythonpath, **env):
+    full = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, pythonpath)), **env}
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True, env=full,
+                          timeout=300)
+
+
+def test_a_broken_entry_point_is_listed_and_every_other_game_loads(tmp_path):
+    dist = tmp_path / "broken_plugin-0.1.dist-info"
+    dist.mkdir()
+    (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: broken-plugin\nVersion: 0.1\n")
+    (dist / "entry_points.txt").write_text("[cardcore]\nbroken = no_such_module_for_cardcore\n")
+    out = _run(["-m", "cardcore", "plugins"], [tmp_path])
+    assert out.returncode == 0, out.stderr
+    assert "Load errors:" in out.stdout
+    assert "broken (broken-plugin): ModuleNotFoundError" in out.stdout
+    games = out.stdout.split("Bots:")[0]
+    for gid in ("casino", "royal_casino", "canasta"):
+        assert gid in games
+
+
+def test_cardcore_plugins_env_restricts_loading(tmp_path):
+    out = _run(["-m", "cardcore", "plugins"], [], CARDCORE_PLUGINS="canasta")
+    games = out.stdout.split("Bots:")[0]
+    assert "canasta" in games and "casino" not in games
+
+
+def test_the_example_installs_like_a_user_would_and_conforms(tmp_path):
+    target = tmp_path / "site"
+    pip = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+         "--no-index", "--target", str(target), str(ROOT / "examples" / "crazy_eights")],
+        capture_output=True, text=True, timeout=300)
+    assert pip.returncode == 0, pip.stderr
+    out = _run(["-m", "cardcore", "plugins"], [target])
+    assert out.returncode == 0, out.stderr
+    line = next(ln for ln in out.stdout.splitlines() if "crazy_eights" in ln)
+    assert "cardcore-crazy-eights 1.0.0" in line
+    check = _run(["-c", (
+        "import cardcore_crazy_eights, cardcore\n"
+        "from cardcore.testing import check_game\n"
+        f"assert cardcore_crazy_eights.__file__.startswith({str(target)!r})\n"
+        "report = check_game(cardcore.load_games()['crazy_eights'], seeds=range(4))\n"
+        "print('hands', report.hands)\n")], [target])
+    assert check.returncode == 0, check.stderr
+    assert check.stdout.startswith("hands ")
