@@ -108,13 +108,12 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
         actions = _check_legal(state, at)
         for a in actions:
             seen.setdefault(a.key, a)
-        if deep:
-            _check_round_trip(game, state, actions, at)
-            _check_illegal(state, actions, seen, at)
-            _check_views(game, state, players, rng, at)
         action = actions[rng.randrange(len(actions))]
         if deep:
             _check_clone(state, action, at)
+            _check_round_trip(game, state, actions, at)
+            _check_illegal(state, actions, seen, at)
+            _check_views(game, state, players, rng, at)
         state.apply(action)
         report.decisions += 1
         _require(card_multiset(state.export()) == cards,

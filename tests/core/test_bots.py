@@ -1,0 +1,52 @@
+import random
+
+from cardcore.bots import GreedyBot, InfoSet, RandomBot
+from cardcore.plugins import load_registry
+
+
+def position(game, hidden_order):
+    data = {"players": 2, "dealer": 1, "to_play": 0,
+            "hands": [["7H", "7S", "KH", "8C"], hidden_order[:3]],
+            "stock": hidden_order[3:], "discard": ["7D"]}
+    return game.state_from_json(data)
+
+
+def test_bots_are_registered_through_the_hook():
+    registry = load_registry()
+    assert registry.bots["random"] is RandomBot and registry.bots["greedy"] is GreedyBot
+    assert registry.origin["bot:greedy"][0] == "cardcore.bots"
+
+
+def test_greedy_takes_the_best_heuristic(crazy_eights):
+    state = position(crazy_eights, ["2C", "3C", "4C", "5C", "6C"])
+    info = InfoSet(crazy_eights, state, 0)
+    choice = GreedyBot().choose(info, random.Random(1))
+    values = {}
+    for a in state.legal_actions():
+        after = state.clone()
+        after.apply(a)
+        values[a] = crazy_eights.heuristic(after, 0)
+    assert values[choice] == max(values.values())
+    # 7S and 7H shed as much; the first in the game's order wins; the eight is kept
+    assert choice.to_json() == {"type": "play", "card": "7S"}
+
+
+def test_bots_decide_from_the_view_alone(crazy_eights):
+    """Two positions that differ only in hidden cards get the same choices."""
+    a = position(crazy_eights, ["2C", "3C", "4C", "5C", "6C", "9D"])
+    b = position(crazy_eights, ["9D", "6C", "QS", "5C", "3C", "2C"])
+    assert a.view(0) == b.view(0) and a.export() != b.export()
+    for bot in (GreedyBot(), RandomBot()):
+        for seed in range(5):
+            ca = bot.choose(InfoSet(crazy_eights, a, 0), random.Random(seed))
+            cb = bot.choose(InfoSet(crazy_eights, b, 0), random.Random(seed))
+            assert ca == cb
+
+
+def test_an_info_set_offers_view_legal_actions_and_samples(crazy_eights):
+    state = position(crazy_eights, ["2C", "3C", "4C", "5C", "6C"])
+    info = InfoSet(crazy_eights, state, 0)
+    assert info.view() == state.view(0)
+    assert info.legal_actions() == state.legal_actions()
+    sample = info.sample(random.Random(3))
+    assert sample.view(0) == state.view(0)

@@ -1,0 +1,94 @@
+"""The conformance kit passes a good game and catches each kind of broken one."""
+
+import pytest
+from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
+
+from cardcore.testing import card_multiset, check_game
+
+
+def broken(name, **methods):
+    state_cls = type(name + "State", (CrazyEightsState,), methods)
+
+    class Broken(CrazyEights):
+        def new_hand(self, *args):
+            return _as(super().new_hand(*args), state_cls)
+
+        def state_from_json(self, data):
+            return _as(super().state_from_json(data), state_cls)
+
+    return Broken()
+
+
+def _as(state, cls):
+    state.__class__ = cls
+    return state
+
+
+def test_check_game_passes_the_example(crazy_eights):
+    report = check_game(crazy_eights, seeds=range(6))
+    assert report.hands >= 18 and report.matches == 9 and report.decisions > 500
+
+
+def test_it_catches_a_view_that_leaks_a_hand():
+    def view(self, seat):
+        data = CrazyEightsState.view(self, seat)
+        data["hands"][(seat + 1) % self.players] = self.hands[(seat + 1) % self.players][:]
+        return data
+
+    with pytest.raises(AssertionError, match="view"):
+        check_game(broken("Leaky", view=view), seeds=range(2))
+
+
+def test_it_catches_a_view_that_leaks_the_stock_order():
+    def view(self, seat):
+        data = CrazyEightsState.view(self, seat)
+        data["next_card_is_red"] = bool(self.stock) and self.stock[0][-1] in "HD"
+        return data
+
+    with pytest.raises(AssertionError, match="view"):
+        check_game(broken("StockLeak", view=view), seeds=range(3))
+
+
+def test_it_catches_lost_cards():
+    def apply(self, action):
+        CrazyEightsState.apply(self, action)
+        if action.to_json()["type"] == "draw" and self.stock:
+            self.stock.pop()  # a card vanishes
+
+    with pytest.raises(AssertionError, match="cards created or lost"):
+        check_game(broken("Lossy", apply=apply), seeds=range(5))
+
+
+def test_it_catches_an_illegal_action_that_changes_the_state():
+    def apply(self, action):
+        self.passes += 1  # changed before the legality check
+        CrazyEightsState.apply(self, action)
+
+    with pytest.raises(AssertionError):
+        check_game(broken("Sloppy", apply=apply), seeds=range(2))
+
+
+def test_it_catches_a_shallow_clone():
+    def clone(self):
+        twin = CrazyEightsState.clone(self)
+        twin.hands = self.hands
+        return twin
+
+    with pytest.raises(AssertionError, match="clone"):
+        check_game(broken("Shallow", clone=clone), seeds=range(2))
+
+
+def test_it_catches_a_bad_total():
+    def score(self):
+        row = CrazyEightsState.score(self)
+        row["sides"][0]["total"] += 1
+        return row
+
+    with pytest.raises(AssertionError, match="not the sum"):
+        check_game(broken("BadTotal", score=score), seeds=range(2))
+
+
+def test_card_multiset_ignores_options_and_non_cards():
+    data = {"hands": [["AS", "10D"], [None]], "table": {"x": ["JK", "7"]}, "phase": "draw",
+            "options": {"suit": "AS"}}
+    assert card_multiset(data) == {"AS": 1, "10D": 1, "JK": 1}
