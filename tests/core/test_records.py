@@ -5,8 +5,8 @@ import sys
 
 import pytest
 
-from cardcore.match import Match, play_bots
 from cardcore.bots import RandomBot
+from cardcore.match import Match, play_bots
 from cardcore.records import (
     RecordError,
     RecordWriter,
