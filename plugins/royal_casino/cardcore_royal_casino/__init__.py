@@ -1,1 +1,1 @@
-"""royal_casino for cardcore (in progress)."""
+"""Royal Casino for cardcore: the fishing engine of ``cardcore_casino``, configured."""

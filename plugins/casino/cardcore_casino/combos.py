@@ -1,0 +1,118 @@
+"""Which loose cards can be taken together: subset sums over the table, memoised.
+
+A table is described by the sorted values of its loose (numeric) cards; a set of
+them is a mask over those sorted positions. Equal values are interchangeable, so
+the answers are shared by every table with the same values (a module-level cache).
+"""
+
+from __future__ import annotations
+
+_CACHE: dict[tuple[int, ...], Table] = {}
+_CACHE_LIMIT = 200_000
+
+
+class Table:
+    """Subset questions about one multiset of loose values (sorted ascending)."""
+
+    __slots__ = ("vals", "_sums", "_fam")
+
+    def __init__(self, vals: tuple[int, ...]):
+        self.vals = vals
+        self._sums: dict[int, list[int]] = {}
+        self._fam: dict[int, list[int]] = {}
+
+    def summing(self, s: int) -> list[int]:
+        """Every mask whose values add up to ``s`` (s > 0), ascending."""
+        got = self._sums.get(s)
+        if got is None:
+            vals = self.vals
+            k = len(vals)
+            out: list[int] = []
+
+            def rec(i: int, need: int, mask: int) -> None:
+                for j in range(i, k):
+                    x = vals[j]
+                    if x > need:
+                        return
+                    if x == need:
+                        out.append(mask | (1 << j))
+                    else:
+                        rec(j + 1, need - x, mask | (1 << j))
+
+            rec(0, s, 0)
+            out.sort()
+            got = self._sums[s] = out
+        return got
+
+    def family(self, v: int, r: int) -> list[int]:
+        """Masks U that split into one part summing to ``r`` (empty when r = 0) and
+        any number (0 included) of disjoint groups summing to ``v``. Ascending; 0 first
+        when r = 0.
+
+        ``family(v, 0)`` minus 0 is what a card of value v captures; ``family(v, v - h)``
+        is what a card of value h joins to make (or add to) a build of v.
+        """
+        key = v * 64 + r
+        got = self._fam.get(key)
+        if got is None:
+            if r == 0:
+                unions = {0}
+                for g in self.summing(v):
+                    unions |= {u | g for u in unions if not u & g}
+                got = sorted(unions)
+            else:
+                base = self.family(v, 0)
+                got = sorted({a | u for a in self.summing(r) for u in base if not a & u})
+            self._fam[key] = got
+        return got
+
+
+def table(vals: tuple[int, ...]) -> Table:
+    t = _CACHE.get(vals)
+    if t is None:
+        if len(_CACHE) >= _CACHE_LIMIT:
+            _CACHE.clear()
+        t = _CACHE[vals] = Table(vals)
+    return t
+
+
+def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[list[int]]] | None:
+    """One way to split ``cards`` into a part summing to ``r`` and groups summing to ``v``."""
+    n = len(cards)
+
+    def groups(rest: list[int]) -> list[list[int]] | None:
+        if not rest:
+            return []
+        first, others = rest[0], rest[1:]
+        need = v - values[first]
+        for pick in _subsets(others, values, need):
+            left = [c for c in others if c not in pick]
+            tail = groups(left)
+            if tail is not None:
+                return [[first, *pick], *tail]
+        return None
+
+    if r == 0:
+        g = groups(cards)
+        return None if g is None else ([], g)
+    for part in _subsets(cards, values, r):
+        left = [c for c in cards if c not in part]
+        g = groups(left)
+        if g is not None:
+            return part, g
+    del n
+    return None
+
+
+def _subsets(cards: list[int], values, need: int):
+    """Sub-lists of ``cards`` whose values add up to ``need`` (need 0: the empty one)."""
+    if need == 0:
+        yield []
+        return
+    if need < 0:
+        return
+    for i, c in enumerate(cards):
+        x = values[c]
+        if x <= need:
+            for tail in _subsets(cards[i + 1:], values, need - x):
+                yield [c, *tail]

@@ -1,0 +1,100 @@
+"""The hand's score row (DECISIONS 17, 19, 20) and the greedy bot's heuristic.
+
+Items, in points: ``cards`` 3 for strictly most cards, ``spades`` 1 for strictly
+most spades, ``big_casino`` 2 (10D), ``little_casino`` 1 (2S), ``aces`` 1 each,
+``sweeps`` 1 each. Partners pool their captures. A variant adjusts the sweeps
+(``Rules.sweep_points``) and the row (``Rules.score_hook``).
+"""
+
+from __future__ import annotations
+
+from cardcore_casino.rules import ACES_BITS, BIG_CASINO, BIT, LITTLE_CASINO, SPADES_BITS
+
+ITEMS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
+
+
+def sides_of(players: int) -> list[list[int]]:
+    """Seats of each side: 0+2 v 1+3 with four players, else each for themselves."""
+    if players == 4:
+        return [[0, 2], [1, 3]]
+    return [[s] for s in range(players)]
+
+
+def strict_most(counts: list[int]) -> int | None:
+    """The side with strictly more than every other, or None on a tie."""
+    best = max(counts)
+    return counts.index(best) if counts.count(best) == 1 else None
+
+
+def tallies(state) -> list[dict[str, int]]:
+    """Raw counts per side: cards, spades, big and little casino, aces, sweeps."""
+    out = []
+    for seats in sides_of(state.players):
+        bits = 0
+        cards = 0
+        for s in seats:
+            for c in state.captured[s]:
+                bits |= BIT[c]
+            cards += len(state.captured[s])
+        out.append({
+            "cards": cards,
+            "spades": (bits & SPADES_BITS).bit_count(),
+            "big_casino": bits >> BIG_CASINO & 1,
+            "little_casino": bits >> LITTLE_CASINO & 1,
+            "aces": (bits & ACES_BITS).bit_count(),
+            "sweeps": sum(state.sweeps[s] for s in seats),
+        })
+    return out
+
+
+def score_row(state) -> dict:
+    rules = state.rules
+    raw = tallies(state)
+    sweeps = [t["sweeps"] for t in raw]
+    if rules.sweep_points is not None:
+        sweeps = rules.sweep_points(sweeps)
+    if not rules.sweeps_score:
+        sweeps = [0] * len(raw)
+    most_cards = strict_most([t["cards"] for t in raw])
+    most_spades = strict_most([t["spades"] for t in raw])
+    row_sides = []
+    for side, (seats, t) in enumerate(zip(sides_of(state.players), raw, strict=True)):
+        items = {
+            "cards": 3 if side == most_cards else 0,
+            "spades": 1 if side == most_spades else 0,
+            "big_casino": 2 * t["big_casino"],
+            "little_casino": t["little_casino"],
+            "aces": t["aces"],
+            "sweeps": sweeps[side],
+        }
+        row_sides.append({"seats": seats, "items": items, "total": sum(items.values())})
+    row = {"sides": row_sides}
+    if rules.score_hook is not None:
+        rules.score_hook(state, row)
+    return row
+
+
+_WORTH = [0.0] * 52
+for _c in range(52):
+    _WORTH[_c] = 0.12 + (0.06 if SPADES_BITS >> _c & 1 else 0.0) + (ACES_BITS >> _c & 1) \
+        + 2.0 * (_c == BIG_CASINO) + 1.0 * (_c == LITTLE_CASINO)
+
+
+def heuristic(state, seat: int) -> float:
+    """Material captured by the seat's side minus the others', sweeps counted,
+    builds valued for their owner."""
+    n = state.players
+    mine = seat % 2 if n == 4 else seat
+    total = 0.0
+    for s in range(n):
+        side = s % 2 if n == 4 else s
+        sign = 1.0 if side == mine else -1.0 / (1 if n != 3 else 2)
+        total += sign * (sum(_WORTH[c] for c in state.captured[s]) + state.sweeps[s])
+    for b in state.builds:
+        side = b[1] % 2 if n == 4 else b[1]
+        worth = 0.5 * sum(_WORTH[c] for g in b[2] for c in g)
+        total += worth if side == mine else -worth
+    # cards left loose are a gift to the next player
+    total -= 0.3 * sum(_WORTH[c] for c in state.loose) if state.to_play is not None and \
+        (state.to_play % 2 if n == 4 else state.to_play) != mine else 0.0
+    return total

@@ -1,0 +1,349 @@
+"""One hand of a fishing game: apply, the deal as played, export, view, zones.
+
+Cards are ints (rules.NAMES), hands and the loose cards are lists in the order
+they were dealt or laid, builds are tuples ``(value, owner, groups, bits)``.
+"""
+
+from __future__ import annotations
+
+import random
+
+from cardcore.deal import TABLE
+from cardcore.game import GameState, Group, IllegalAction, Zone
+from cardcore_casino import moves, scoring
+from cardcore_casino.combos import split
+from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, FishingAction
+from cardcore_casino.rules import BIT, ID, NAMES, Rules, ids_of
+
+
+def deal_plan(plan: list[tuple[int, int]], stock: list[int], hands: list[list[int]],
+              loose: list[int]) -> None:
+    """Deal ``plan`` from the top of ``stock`` into ``hands`` and ``loose``."""
+    pos = 0
+    for to, count in plan:
+        packet = stock[pos:pos + count]
+        pos += count
+        (loose if to == TABLE else hands[to]).extend(packet)
+    del stock[:pos]
+
+
+class FishingState(GameState):
+    __slots__ = ("rules", "players", "dealer", "to_play", "hands", "loose", "builds",
+                 "captured", "sweeps", "stock", "last_capture", "totals_before",
+                 "_legal", "_keys")
+
+    def __init__(self, rules: Rules, players: int, dealer: int, to_play: int | None,
+                 hands: list[list[int]], loose: list[int], builds: list[tuple],
+                 captured: list[list[int]], sweeps: list[int], stock: list[int],
+                 last_capture: int | None, totals_before: list[int]):
+        self.rules = rules
+        self.players = players
+        self.dealer = dealer
+        self.to_play = to_play
+        self.hands = hands
+        self.loose = loose
+        self.builds = builds
+        self.captured = captured
+        self.sweeps = sweeps
+        self.stock = stock
+        self.last_capture = last_capture
+        self.totals_before = totals_before
+        self._legal: list[FishingAction] | None = None
+        self._keys: dict | None = None
+
+    # --- the deal (DECISIONS 5-7) ----------------------------------------------
+
+    def deal_order(self) -> list[int]:
+        """Play order from the dealer's neighbour, the dealer last."""
+        n, d = self.players, self.rules.direction
+        return [(self.dealer + i * d) % n for i in range(1, n + 1)]
+
+    def _deal(self, first: bool) -> None:
+        order = self.deal_order()
+        plan = (self.rules.first_plan if first else self.rules.later_plan)(order)
+        deal_plan(plan, self.stock, self.hands, self.loose)
+        self.to_play = next((s for s in order if self.hands[s]), None)
+
+    @property
+    def last_deal(self) -> bool:
+        """The cards in play are the last deal ("last" was announced)."""
+        return not self.stock and self.to_play is not None
+
+    # --- play --------------------------------------------------------------------
+
+    @property
+    def is_over(self) -> bool:
+        return self.to_play is None
+
+    def legal_actions(self) -> list[FishingAction]:
+        legal = self._legal
+        if legal is None:
+            if self.to_play is None:
+                return []
+            legal = self._legal = moves.generate(self)
+        return legal
+
+    def apply(self, action) -> None:
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = {a.key: a for a in self.legal_actions()}
+        act = keys.get(getattr(action, "key", None))
+        if act is None:
+            raise IllegalAction(self.why_illegal(action))
+        seat = self.to_play
+        key = act.key
+        c = key[1]
+        self.hands[seat].remove(c)
+        kind = act.kind
+        if kind == TRAIL:
+            self.loose.append(c)
+        elif kind == CAPTURE:
+            taken = key[2]
+            pile = self.captured[seat]
+            keep = []
+            for x in self.loose:
+                if taken >> x & 1:
+                    pile.append(x)
+                else:
+                    keep.append(x)
+            self.loose = keep
+            builds = self.builds
+            if len(act.touch) > 1 or act.touch[0] >= 0:
+                for i in sorted((i for i in act.touch if i >= 0), reverse=True):
+                    for g in builds[i][2]:
+                        pile.extend(g)
+                    del builds[i]
+            pile.append(c)
+            self.last_capture = seat
+            if not keep and not builds:
+                self.sweeps[seat] += 1
+        else:
+            self._build(act, seat, c)
+        self._legal = self._keys = None
+        self._advance()
+
+    def _build(self, act: FishingAction, seat: int, c: int) -> None:
+        used = act.key[3]
+        v = act.value
+        values = self.rules.value
+        joined, keep = [], []
+        for x in self.loose:
+            (joined if used >> x & 1 else keep).append(x)
+        self.loose = keep
+        kind = act.kind
+        if kind == RAISE:
+            i = act.touch[-1]
+            old = self.builds[i]
+            _, rest = split(joined, values, v, 0)
+            groups = (old[2][0] + (c,), *map(tuple, rest))
+            bits = old[3]
+        else:
+            part, rest = split(joined, values, v, v - values[c])
+            mine = (*part, c)
+            if kind == ADD:
+                i = act.touch[-1]
+                old = self.builds[i]
+                groups = (*old[2], mine, *map(tuple, rest))
+                bits = old[3]
+            else:
+                groups = (mine, *map(tuple, rest))
+                bits = 0
+        for x in joined:
+            bits |= BIT[x]
+        build = (v, seat, groups, bits | BIT[c])
+        if kind == NEW:
+            self.builds.append(build)
+        else:
+            self.builds[i] = build
+
+    def _advance(self) -> None:
+        n, d = self.players, self.rules.direction
+        s = self.to_play
+        hands = self.hands
+        for _ in range(n):
+            s = (s + d) % n
+            if hands[s]:
+                self.to_play = s
+                return
+        if self.stock:
+            self._deal(first=False)
+            return
+        # the end of the hand: leftovers to the last capturer, never a sweep (DECISIONS 8)
+        if self.last_capture is not None:
+            pile = self.captured[self.last_capture]
+            pile.extend(self.loose)
+            for b in self.builds:
+                for g in b[2]:
+                    pile.extend(g)
+            self.loose = []
+            self.builds = []
+        self.to_play = None
+
+    def why_illegal(self, action) -> str:
+        """A reason for refusing ``action`` (it is not among the legal actions)."""
+        try:
+            data = action.to_json()
+        except Exception:
+            return f"not an action of this game: {action!r}"
+        if self.to_play is None:
+            return "the hand is over"
+        card = ID.get(data.get("card")) if isinstance(data, dict) else None
+        hand = self.hands[self.to_play]
+        if card not in hand:
+            return f"{data.get('card')} is not in the hand of seat {self.to_play}"
+        if data.get("type") == "trail":
+            if any(b[1] == self.to_play for b in self.builds):
+                return "the owner of a build may not trail"
+            return f"{data['card']} may not be trailed here"
+        return f"not a legal action here: {data}"
+
+    def log_line(self, action) -> str:
+        text = action.label
+        if self.to_play is None:
+            return text
+        key = getattr(action, "key", None)
+        if key and key[0] == CAPTURE and self.builds_bits() | self.loose_bits() == key[2]:
+            text += " — sweep"
+        hands = self.hands
+        if sum(len(h) for h in hands) == 1:
+            n = self.players
+            if not self.stock:
+                text += " — the hand is over"
+            elif len(self.stock) == 4 * n:
+                text += " — the dealer deals the last cards: \"last\""
+            else:
+                text += " — new deal"
+        return text
+
+    def loose_bits(self) -> int:
+        b = 0
+        for x in self.loose:
+            b |= BIT[x]
+        return b
+
+    def builds_bits(self) -> int:
+        b = 0
+        for x in self.builds:
+            b |= x[3]
+        return b
+
+    def clone(self) -> FishingState:
+        s = FishingState.__new__(FishingState)
+        s.rules = self.rules
+        s.players = self.players
+        s.dealer = self.dealer
+        s.to_play = self.to_play
+        s.hands = [h[:] for h in self.hands]
+        s.loose = self.loose[:]
+        s.builds = self.builds[:]
+        s.captured = [p[:] for p in self.captured]
+        s.sweeps = self.sweeps[:]
+        s.stock = self.stock[:]
+        s.last_capture = self.last_capture
+        s.totals_before = self.totals_before
+        s._legal = self._legal
+        s._keys = self._keys
+        return s
+
+    # --- the outside world ---------------------------------------------------------
+
+    def export(self) -> dict:
+        return {
+            "game": self.rules.game_id,
+            "players": self.players,
+            "dealer": self.dealer,
+            "to_play": self.to_play,
+            "hands": [[NAMES[c] for c in h] for h in self.hands],
+            "table": {
+                "loose": [NAMES[c] for c in self.loose],
+                "builds": [{"value": b[0], "owner": b[1],
+                            "groups": [[NAMES[c] for c in g] for g in b[2]]}
+                           for b in self.builds],
+            },
+            "captured": [[NAMES[c] for c in p] for p in self.captured],
+            "sweeps": list(self.sweeps),
+            "stock": [NAMES[c] for c in self.stock],
+            "last_capture": self.last_capture,
+            "totals_before": list(self.totals_before),
+            "options": dict(self.rules.options_json),
+        }
+
+    def view(self, seat: int | None) -> dict:
+        data = self.export()
+        if seat is None:
+            return data
+        data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
+        data["stock"] = [None] * len(data["stock"])
+        return data
+
+    def determinize(self, seat: int, rng: random.Random) -> FishingState:
+        """The hidden cards (other hands, the stock) dealt again at random, every
+        owner of a build still holding a card of its value."""
+        s = self.clone()
+        others = [p for p in range(self.players) if p != seat]
+        pool = [c for p in others for c in self.hands[p]] + list(self.stock)
+        rng.shuffle(pool)
+        need = {p: moves.required_values(self, p) for p in others}
+        fresh: dict[int, list[int]] = {p: [] for p in others}
+        backs = self.rules.capture_values
+        for p in others:
+            for v in need[p]:
+                for j, c in enumerate(pool):
+                    if v in backs[c]:
+                        fresh[p].append(pool.pop(j))
+                        break
+        for p in others:
+            want = len(self.hands[p]) - len(fresh[p])
+            fresh[p] += pool[:want]
+            del pool[:want]
+            rng.shuffle(fresh[p])
+            s.hands[p] = fresh[p]
+        s.stock = pool
+        s._legal = s._keys = None
+        if s.to_play == seat:
+            s._legal, s._keys = self._legal, self._keys
+        return s
+
+    def score(self) -> dict:
+        return scoring.score_row(self)
+
+    def zones(self, seat: int | None) -> list[Zone]:
+        view = self.view(seat)
+        n = view["players"]
+        sides = 2 if n == 4 else n
+        zones: list[Zone] = []
+        last = self.last_deal
+        stock_badges = [f"stock {len(view['stock'])}"] + (["last"] if last else [])
+        zones.append(Zone("stock", "pile", "Stock", cards=view["stock"], badges=stock_badges))
+        groups = []
+        for i, b in enumerate(view["table"]["builds"]):
+            badges = [str(b["value"]), "multiple" if len(b["groups"]) > 1 else "single",
+                      f"seat {b['owner']}"]
+            groups.append(Group(f"build-{i}", [c for g in b["groups"] for c in g], badges))
+        table_badges = ["last"] if last else []
+        if self.to_play is None:
+            table_badges.append("hand over")
+        zones.append(Zone("table", "row", "Table", cards=view["table"]["loose"], groups=groups,
+                          badges=table_badges))
+        for s in range(n):
+            side = s % sides
+            badges = []
+            if view["dealer"] == s:
+                badges.append("dealer")
+            if view["to_play"] == s:
+                badges.append("to play")
+            zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side,
+                              cards=view["hands"][s], badges=badges))
+        for s in range(n):
+            pile = view["captured"][s]
+            spades = sum(1 for c in pile if c.endswith("S"))
+            badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
+            if view["last_capture"] == s:
+                badges.append("last capture")
+            zones.append(Zone(f"captured-{s}", "pile", f"Captured by seat {s}", seat=s,
+                              side=s % sides, cards=pile, badges=badges))
+        return zones
+
+
+def bits_to_names(bits: int) -> list[str]:
+    return [NAMES[c] for c in ids_of(bits)]

@@ -1,0 +1,65 @@
+"""Royal Casino: the shared fishing engine with court values, aces 1 or 14,
+counter-clockwise play, packets of four, no trailing onto a loose card of the same
+value, raising only an opponent's build, cancelling sweeps and the near-21 rule."""
+
+from __future__ import annotations
+
+import pydantic
+from cardcore_casino.game import FishingGame
+from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
+
+from cardcore.deal import packets
+from cardcore.game import Options
+from cardcore_royal_casino.scoring import cancel_sweeps, near_target
+
+
+class RoyalCasinoOptions(Options):
+    """Rule variants of Royal Casino (DECISIONS 3, 4, 9, 17)."""
+
+    ace_fourteen: bool = pydantic.Field(
+        True, description="an ace played from the hand may capture as 14 (builds up to 14)")
+    direction: Direction = pydantic.Field(
+        "counter_clockwise", description="direction of play and of the deal")
+    sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
+
+
+def _first(order: list[int]) -> list[tuple[int, int]]:
+    return packets(order, 4, table=4)
+
+
+def _later(order: list[int]) -> list[tuple[int, int]]:
+    return packets(order, 4)
+
+
+class RoyalCasinoGame(FishingGame):
+    id = "royal_casino"
+    name = "Royal Casino"
+    description = "Casino with valued court cards (J 11, Q 12, K 13), aces 1 or 14 — to 21."
+    Options = RoyalCasinoOptions
+
+    def make_rules(self, options: RoyalCasinoOptions) -> Rules:
+        return Rules(
+            self.id, options,
+            value=ROYAL_VALUES,
+            ace_fourteen=options.ace_fourteen,
+            max_build=14 if options.ace_fourteen else 13,
+            trail_rule="no_match",
+            raise_own_build=False,
+            direction=direction_sign(options.direction),
+            first_plan=_first,
+            later_plan=_later,
+            sweeps_score=options.sweeps,
+            sweep_points=cancel_sweeps,
+            score_hook=near_target,
+        )
+
+    def match_winner(self, sheet, options) -> int | None:
+        """A side landing on the target by the near-target rule wins outright; two such
+        sides play another hand; otherwise the highest total at or above the target."""
+        if sheet.hands:
+            outright = sheet.hands[-1].get("outright") or []
+            if len(outright) == 1:
+                return outright[0]
+            if len(outright) > 1:
+                return None
+        return super().match_winner(sheet, options)

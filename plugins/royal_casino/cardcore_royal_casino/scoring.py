@@ -1,0 +1,38 @@
+"""Royal Casino's scoring hooks (DECISIONS 17, 21): cancelling sweeps, the near-target rule."""
+
+from __future__ import annotations
+
+#: What a side starting the hand 3, 2 or 1 short of the target may score.
+NEAR_ITEM = {3: "cards", 2: "big_casino", 1: "little_casino"}
+
+
+def cancel_sweeps(sweeps: list[int]) -> list[int]:
+    """Opposing sweeps cancel one for one: each side keeps its sweeps less the most of
+    any other side, never below 0."""
+    out = []
+    for i, s in enumerate(sweeps):
+        most_other = max(x for j, x in enumerate(sweeps) if j != i)
+        out.append(max(0, s - most_other))
+    return out
+
+
+def near_target(state, row: dict) -> None:
+    """Apply the near-target rule to ``row`` in place; ``row["outright"]`` lists the sides
+    that landed on the target by it (one: it wins outright; two or more: another hand)."""
+    target = state.rules.options.target
+    outright = []
+    for side, entry in enumerate(row["sides"]):
+        before = state.totals_before[side]
+        items = entry["items"]
+        if before >= target - 3:
+            items["sweeps"] = 0  # it scores no sweeps; they still cancelled the others'
+        short = target - before
+        if target > 3 and short in NEAR_ITEM:
+            keep = NEAR_ITEM[short]
+            for k in items:
+                if k != keep:
+                    items[k] = 0
+            if items[keep]:
+                outright.append(side)
+        entry["total"] = sum(items.values())
+    row["outright"] = outright
