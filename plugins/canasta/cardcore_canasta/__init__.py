@@ -1,1 +1,1 @@
-"""canasta for cardcore (in progress)."""
+"""Canasta for cardcore: partnership rummy with two decks and jokers (DECISIONS 24-42)."""

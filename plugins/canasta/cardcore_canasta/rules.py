@@ -1,0 +1,145 @@
+"""Canasta's cards as ints, their values, the options and the minimum first meld.
+
+A card is an int ``slot * 4 + suit`` (suits S H D C = 0..3). Slots run in the
+order export lists cards: 0 = three, 1..11 = 4 5 6 7 8 9 10 J Q K A (the
+naturals that meld), 12 = deuce, 13 = joker (one id, 52). Sorting ids sorts
+cards canonically: naturals low to high, then deuces, then jokers.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import pydantic
+
+from cardcore.game import Options as BaseOptions
+
+THREE, DEUCE, JOKER = 0, 12, 13
+NATURALS = range(1, 12)  # 4 .. A
+SLOT_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", "JK")
+SLOT_OF_RANK = {name: slot for slot, name in enumerate(SLOT_NAMES) if slot < DEUCE}
+SUITS = "SHDC"
+JK = JOKER * 4  # 52
+RED_THREES = (1, 2)  # 3H, 3D
+BLACK_THREES = (0, 3)  # 3S, 3C
+
+#: Points of a card of each slot (a red three scores only as a bonus).
+SLOT_VALUE = (5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50)
+CARD_VALUE = tuple(0 if c in RED_THREES else SLOT_VALUE[c >> 2] for c in range(53))
+
+ID_TEXT: tuple[str, ...] = tuple(
+    "JK" if c == JK else SLOT_NAMES[c >> 2] + SUITS[c & 3] for c in range(53)
+)
+TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
+
+
+def is_wild(card: int) -> bool:
+    return card >= 48
+
+
+def minimum(total: int) -> int:
+    """Minimum count of a side's first meld by its total at the start of the hand (D36)."""
+    if total < 0:
+        return 15
+    if total < 1500:
+        return 50
+    if total < 3000:
+        return 90
+    return 120
+
+
+def _valid_table(classic: bool) -> tuple[tuple[bool, ...], ...]:
+    rows = []
+    for n in range(120):
+        row = []
+        for w in range(20):
+            if w > 3 or n + w < 3:
+                row.append(False)
+            elif classic:
+                row.append(n >= 2)
+            else:
+                row.append(n >= 2 * w)
+        rows.append(tuple(row))
+    return tuple(rows)
+
+
+#: VALID[classic][naturals][wilds]: a meld of a natural rank with these counts is legal (D24).
+VALID = (_valid_table(False), _valid_table(True))
+
+
+class CanastaOptions(BaseOptions):
+    """Canasta's rule variants (DECISIONS 24-42); the default of each comes first."""
+
+    target: int = pydantic.Field(5000, ge=1, description="points that win the match")
+    wild_rule: Literal["two_per_wild", "classic"] = pydantic.Field(
+        "two_per_wild",
+        description="two_per_wild: two naturals for each wild card, at most three wild cards; "
+        "classic: at least two naturals, at most three wild cards")
+    black_three_freezes: bool = pydantic.Field(
+        True, description="a discarded black three freezes the pile (false: it only stops "
+        "the next player)")
+    concealed_needs_minimum: bool = pydantic.Field(
+        True, description="going out concealed before the side's first meld must meet "
+        "the minimum count")
+
+
+RULES = """\
+Canasta for four players in two partnerships (seats 0+2 against 1+3), with two
+decks and four jokers (108 cards).
+
+Start. The partnership draw (rank, then S > H > D > C; only tied players draw
+again) gives the first player; the dealer sits at their right and deals 11 cards
+each, one at a time, clockwise. The upcard is turned from the stock; while it is a
+joker, a deuce or a three another is turned on top (a wild card or red three turned
+this way freezes the pile{b3_up}). Red threes dealt are laid out and replaced from
+the stock before the first turn, in play order from the first player. Later hands:
+the deal passes left and the dealer's left plays first.
+
+Cards. Jokers (50) and deuces (20) are wild. Aces 20, K-8 10, 7-4 5, black threes 5.
+Red threes are bonuses: 100 each, 800 for all four on one side, negative for a
+side that has not melded.
+
+A turn. Draw from the stock (a red three is laid out and replaced at once) or take
+the discard pile; lay new melds and add to your side's melds; discard one card.
+A meld is 3+ cards of one rank from 4 to A, with {wild_text} and never more than
+three wild cards; it holds whenever cards are added. A side has one meld of a rank.
+Black threes meld only when going out: 3 or 4 of them, no wild cards.
+
+First meld. A side's first melds, laid in one step, must count at least 15 (side
+total below 0), 50 (0-1495), 90 (1500-2995) or 120 (3000 and more); bonuses and
+pile cards other than the top card do not count.
+
+The pile. Before its first meld a side may take the pile only with a natural pair
+matching the top card, meeting the minimum with the top card and cards from the
+hand. A wild card, a red three{b3_frz} in the pile freezes it: then it is taken only
+with a natural pair matching a natural top card. Otherwise it is taken with a natural
+pair, a natural and a wild card, or by laying the top card on your side's meld of
+its rank. The top card is melded at once; the rest goes into the hand (red threes
+in it are laid out, not replaced). A wild card or black three on top can never be
+taken. A player holding one card may not take a pile of one card.
+
+Going out needs a canasta (7+ cards; natural without wild cards) on your side:
+meld every card, with or without a final discard. Concealed: the whole hand melded
+in one turn by a player who had not melded before, all in new melds, a canasta among
+them{conc}.
+
+Empty stock. A player who cannot draw may take the pile if allowed (and must if its
+top card goes on a meld of their side); otherwise the hand ends. A red three drawn
+as the last stock card is laid out and the hand ends. No going-out bonus then.
+
+Score per side: melded cards + 500 per natural canasta + 300 per mixed canasta +
+red threes + 100 for going out (+100 concealed) - cards left in both partners' hands.
+The first side on {target} or more wins; if both, the higher; equal totals play on.
+"""
+
+
+def rules_text(options: CanastaOptions) -> str:
+    return RULES.format(
+        b3_up=", and a black three too" if options.black_three_freezes else "",
+        b3_frz=" or a black three" if options.black_three_freezes else "",
+        wild_text="at least two natural cards for each wild card"
+        if options.wild_rule == "two_per_wild" else "at least two natural cards",
+        conc="; before the side's first meld it must meet the minimum"
+        if options.concealed_needs_minimum else "; it need not meet the minimum",
+        target=options.target,
+    )
