@@ -1,0 +1,8 @@
+"""Fixtures of the fishing-game tests (helpers live in casino_helpers.py)."""
+
+import pytest
+
+
+@pytest.fixture(params=["casino", "royal_casino"])
+def game_id(request) -> str:
+    return request.param
