@@ -1,21 +1,43 @@
-"""The Textual front end (entry points used by the command line)."""
+"""The Textual front end (entry points used by the command line).
+
+Textual and the screens are imported only when a function here runs, so
+``cardcore`` commands that need no screen stay quick.
+"""
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 
 def run_launcher() -> None:
-    raise SystemExit("cardcore: the TUI is not built yet")
+    from cardcore.tui.app import CardcoreApp
+
+    CardcoreApp().run()
 
 
 def run_play(setup: Any) -> None:
-    raise SystemExit("cardcore: the TUI is not built yet")
+    from cardcore.tui.app import CardcoreApp
+    from cardcore.tui.session import SessionSetup
+
+    CardcoreApp(start=("play", SessionSetup.from_match_setup(setup))).run()
 
 
 def run_resume(path: str | None) -> None:
-    raise SystemExit("cardcore: the TUI is not built yet")
+    """Continue the saved match (the autosave by default); RecordError if it cannot be read."""
+    from cardcore.plugins import load_registry
+    from cardcore.tui.app import CardcoreApp
+    from cardcore.tui.session import Session
+
+    registry = load_registry()
+    session = Session.resume(registry, Path(path) if path else None)
+    CardcoreApp(registry, start=("resume", session)).run()
 
 
 def run_replay(path: str) -> None:
-    raise SystemExit("cardcore: the TUI is not built yet")
+    from cardcore.plugins import load_registry
+    from cardcore.tui.app import CardcoreApp
+    from cardcore.tui.session import Replay
+
+    registry = load_registry()
+    CardcoreApp(registry, start=("replay", Replay(registry, path))).run()

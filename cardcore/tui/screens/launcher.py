@@ -1,0 +1,154 @@
+"""The launcher: every installed game, its players, description and rules; load errors; Resume."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, ListItem, ListView, Static
+
+if TYPE_CHECKING:
+    from cardcore.tui.app import CardcoreApp
+
+
+def reflow(text: str) -> str:
+    """Join hard-wrapped lines into paragraphs (lists, headings, tables and indents kept)."""
+    out: list[str] = []
+    for line in text.splitlines():
+        starts_block = not line.strip() or line[:1].isspace() or line.lstrip()[:1] in "-*#|>+"
+        starts_block = starts_block or line.split(" ", 1)[0].rstrip(".)").isdigit()
+        if out and out[-1].strip() and not starts_block and not out[-1].rstrip().endswith(":"):
+            out[-1] = out[-1].rstrip() + " " + line.strip()
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
+def players_text(counts: tuple[int, ...]) -> str:
+    counts = tuple(sorted(counts))
+    if len(counts) > 1 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]} players"
+    return "/".join(map(str, counts)) + (" player" if counts == (1,) else " players")
+
+
+class GameItem(ListItem):
+    def __init__(self, game: Any) -> None:
+        super().__init__(id=f"game-{game.id}")
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        line = Text(self.game.name, style="bold")
+        line.append(f"  {players_text(self.game.player_counts)}", style="dim")
+        yield Label(line)
+
+
+class LauncherScreen(Screen):
+    """Pick a game (enter), read its rules, resume the saved match."""
+
+    app: CardcoreApp
+
+    BINDINGS = [
+        Binding("n", "new_match", "New match", id="launcher.new"),
+        Binding("r", "resume", "Resume", id="launcher.resume"),
+        Binding("q", "app.quit", "Quit", id="launcher.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        registry = self.app.registry
+        with Horizontal(id="launcher"):
+            with Vertical(id="game-column"):
+                yield Static("[b]cardcore[/b] — pick a game", id="launcher-title")
+                yield ListView(*(GameItem(g) for _, g in sorted(registry.games.items(),
+                                                                key=lambda kv: kv[1].name)),
+                               id="games")
+                if not registry.games:
+                    yield Static("No game is installed.", classes="warning")
+                with Horizontal(id="launcher-buttons"):
+                    yield Button("New match", id="new", variant="primary", compact=True)
+                    yield Button("Resume", id="resume", compact=True)
+                if registry.errors:
+                    yield Static(self._errors_text(), id="load-errors")
+            with Vertical(id="game-detail"):
+                yield Static(id="game-head")
+                with VerticalScroll(id="rules-scroll"):
+                    yield Static(id="rules", markup=False)
+        yield Footer()
+
+    def _errors_text(self) -> Text:
+        text = Text("Plugins that failed to load\n", style="bold red")
+        for err in self.app.registry.errors:
+            text.append(f"✗ {err.plugin}", style="bold")
+            text.append(f" ({err.distribution or 'unknown distribution'})\n", style="dim")
+            text.append(f"  {err.error}\n", style="red")
+        return text
+
+    def on_mount(self) -> None:
+        self.update_resume()
+        games = self.query_one("#games", ListView)
+        if games.children:
+            games.index = 0
+            self.show_game(self.selected_game())
+        games.focus()
+
+    def on_screen_resume(self) -> None:
+        self.update_resume()
+
+    def update_resume(self) -> None:
+        self.query_one("#resume", Button).display = self.app.save_exists()
+        self.refresh_bindings()
+
+    def selected_game(self) -> Any:
+        item = self.query_one("#games", ListView).highlighted_child
+        return item.game if isinstance(item, GameItem) else None
+
+    def show_game(self, game: Any) -> None:
+        if game is None:
+            return
+        plugin, dist, version = self.app.registry.origin.get(game.id, ("?", None, None))
+        head = Text(game.name + "\n", style="bold")
+        head.append(game.description + "\n")
+        head.append(players_text(game.player_counts), style="cyan")
+        head.append(f" · plugin {plugin}", style="dim")
+        if dist:
+            head.append(f" ({dist} {version or ''})".rstrip(), style="dim")
+        self.query_one("#game-head", Static).update(head)
+        try:
+            rules = game.rules(game.Options())
+        except Exception as exc:  # a plugin's bug must not take the launcher down
+            rules = f"(the rules could not be produced: {type(exc).__name__}: {exc})"
+        self.query_one("#rules", Static).update(reflow(rules))
+        self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
+
+    @on(ListView.Highlighted, "#games")
+    def _highlighted(self, event: ListView.Highlighted) -> None:
+        if isinstance(event.item, GameItem):
+            self.show_game(event.item.game)
+
+    @on(ListView.Selected, "#games")
+    def _selected(self, event: ListView.Selected) -> None:
+        if isinstance(event.item, GameItem):
+            self.app.open_setup(event.item.game)
+
+    @on(Button.Pressed, "#new")
+    def action_new_match(self) -> None:
+        game = self.selected_game()
+        if game is None:
+            self.notify("No game is installed.", severity="error")
+            return
+        self.app.open_setup(game)
+
+    @on(Button.Pressed, "#resume")
+    def action_resume(self) -> None:
+        self.app.resume_match()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "resume":
+            return True if self.app.save_exists() else None
+        if action == "new_match":
+            return True if self.app.registry.games else None
+        return True

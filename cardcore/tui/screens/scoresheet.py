@@ -1,0 +1,95 @@
+"""The score sheet: per hand, per side, itemised; running totals; the target; the winner."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from cardcore.scoresheet import ScoreSheet
+
+
+class ScoreSheetScreen(ModalScreen[str | None]):
+    """Dismissed with None (continue), "again" (play again) or "menu" (back to the launcher)."""
+
+    BINDINGS = [
+        Binding("escape,enter,s", "close", "Continue", id="sheet.close"),
+        Binding("a", "again", "Play again", id="sheet.again"),
+        Binding("m", "menu", "Launcher", id="sheet.menu"),
+    ]
+
+    def __init__(self, session: Any = None, end_of_hand: bool = False, *,
+                 sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
+                 title: str | None = None) -> None:
+        super().__init__()
+        self.session = session
+        if session is not None:
+            sheet, winner, over = session.match.sheet, session.match.winner, session.match.over
+        self.sheet = sheet
+        self.winner = winner
+        self.over = over
+        self.end_of_hand = end_of_hand
+        self.title_text = title
+
+    def heading(self) -> Text:
+        sheet = self.sheet
+        if self.title_text:
+            return Text(self.title_text, style="bold")
+        if self.over:
+            if self.winner is not None:
+                return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
+                            f"({sheet.totals[self.winner]}, target {sheet.target})", style="bold green")
+            return Text("Match over — no winner", style="bold")
+        if self.end_of_hand and sheet and sheet.hands:
+            row = sheet.hands[-1]["sides"]
+            scores = ", ".join(f"{n} {s['total']:+d}" for n, s in zip(sheet.side_names, row, strict=False))
+            return Text(f"Hand {len(sheet.hands)} over: {scores}", style="bold")
+        return Text("Score sheet", style="bold")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sheet-box"):
+            yield Static(self.heading(), id="sheet-heading")
+            with VerticalScroll(id="sheet-scroll"):
+                if self.sheet is None or not self.sheet.hands:
+                    target = f" (target {self.sheet.target})" if self.sheet else ""
+                    yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
+                else:
+                    yield Static(Group(self.sheet.rich_table(self.winner if self.over else None)),
+                                 id="sheet-table")
+            with Horizontal(id="sheet-buttons"):
+                if self.over and self.session is not None:
+                    yield Button("Play again", id="again", variant="primary", compact=True)
+                    yield Button("Launcher", id="menu", compact=True)
+                yield Button("Close" if (self.over or not self.end_of_hand) else "Next hand",
+                             id="close", compact=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#sheet-scroll").scroll_end(animate=False)
+        buttons = self.query(Button)
+        if buttons:
+            buttons.first().focus()
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(None)
+
+    @on(Button.Pressed, "#again")
+    def action_again(self) -> None:
+        if self.over and self.session is not None:
+            self.dismiss("again")
+
+    @on(Button.Pressed, "#menu")
+    def action_menu(self) -> None:
+        self.dismiss("menu")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "again":
+            return bool(self.over and self.session is not None)
+        return True

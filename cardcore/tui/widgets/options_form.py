@@ -1,0 +1,144 @@
+"""A form generated from a game's Options model: bool, int, enum/Literal, str fields."""
+
+from __future__ import annotations
+
+import enum
+import types
+import typing
+from typing import Any
+
+import pydantic
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widgets import Checkbox, Input, Label, Select, Static
+
+
+def _kind(annotation: Any) -> tuple[str, list[Any], bool]:
+    """("bool" | "choice" | "int" | "float" | "str", choices, optional)."""
+    optional = False
+    origin = typing.get_origin(annotation)
+    if origin in (typing.Union, types.UnionType):
+        args = [a for a in typing.get_args(annotation) if a is not type(None)]
+        optional = len(args) < len(typing.get_args(annotation))
+        if len(args) == 1:
+            annotation = args[0]
+            origin = typing.get_origin(annotation)
+    if origin is typing.Literal:
+        return "choice", list(typing.get_args(annotation)), optional
+    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
+        return "choice", [m.value for m in annotation], optional
+    if annotation is bool:
+        return "bool", [], optional
+    if annotation is int:
+        return "int", [], optional
+    if annotation is float:
+        return "float", [], optional
+    return "str", [], optional
+
+
+def _plain(value: Any) -> Any:
+    return value.value if isinstance(value, enum.Enum) else value
+
+
+class OptionsForm(Vertical):
+    """One row per field: its name, a control holding the default, and pydantic's message."""
+
+    DEFAULT_CSS = """
+    OptionsForm { height: auto; }
+    OptionsForm .opt-row { height: auto; }
+    OptionsForm .opt-name { width: 22; padding: 0 1 0 0; }
+    OptionsForm .opt-control { width: 24; }
+    OptionsForm Input.opt-control { width: 24; }
+    OptionsForm .opt-help { width: 1fr; color: $text-muted; padding: 0 0 0 1; }
+    OptionsForm .opt-error { width: 1fr; color: $error; text-style: bold; padding: 0 0 0 1; }
+    """
+
+    class Changed(Message):
+        """The values changed: ``options`` is the model instance, or None with ``errors``."""
+
+        def __init__(self, form: OptionsForm, options: Any, errors: dict[str, str]) -> None:
+            super().__init__()
+            self.form = form
+            self.options = options
+            self.errors = errors
+
+        @property
+        def control(self) -> OptionsForm:
+            return self.form
+
+    def __init__(self, model: type[pydantic.BaseModel], values: dict[str, Any] | None = None,
+                 **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.model = model
+        self.initial = values or {}
+        self.kinds = {name: _kind(f.annotation) for name, f in model.model_fields.items()}
+        self.options: Any = None
+        self.errors: dict[str, str] = {}
+
+    def compose(self) -> ComposeResult:
+        for name, info in self.model.model_fields.items():
+            kind, choices, _ = self.kinds[name]
+            default = _plain(info.get_default(call_default_factory=True))
+            value = _plain(self.initial.get(name, default))
+            wid = f"opt-{name}"
+            with Horizontal(classes="opt-row"):
+                yield Label(name.replace("_", " "), classes="opt-name")
+                if kind == "bool":
+                    yield Checkbox("", bool(value), id=wid, classes="opt-control", compact=True)
+                elif kind == "choice":
+                    yield Select([(str(c), c) for c in choices], value=value, allow_blank=False,
+                                 id=wid, classes="opt-control", compact=True)
+                else:
+                    yield Input("" if value is None else str(value), id=wid, classes="opt-control",
+                                compact=True, placeholder=str(default))
+                help_text = info.description or ""
+                help_text = f"{help_text} (default {default})" if help_text else f"default {default}"
+                yield Static(help_text, id=f"help-{name}", classes="opt-help")
+                yield Static("", id=f"err-{name}", classes="opt-error")
+        yield Static("", id="err-general", classes="opt-error")
+
+    def on_mount(self) -> None:
+        self.validate_now()
+
+    def raw_values(self) -> dict[str, Any]:
+        values: dict[str, Any] = {}
+        for name in self.model.model_fields:
+            kind, _, optional = self.kinds[name]
+            widget = self.query_one(f"#opt-{name}")
+            if isinstance(widget, (Checkbox, Select)):
+                values[name] = widget.value
+            else:
+                text = widget.value.strip()
+                values[name] = None if (optional and not text) else text
+        return values
+
+    def validate_now(self) -> None:
+        errors: dict[str, str] = {}
+        try:
+            self.options = self.model(**self.raw_values())
+        except pydantic.ValidationError as exc:
+            self.options = None
+            for err in exc.errors():
+                field = str(err["loc"][0]) if err["loc"] else ""
+                errors.setdefault(field, err["msg"])
+        self.errors = errors
+        for name in self.model.model_fields:
+            message = errors.get(name, "")
+            err = self.query_one(f"#err-{name}", Static)
+            err.update(message)
+            err.display = bool(message)
+            self.query_one(f"#help-{name}", Static).display = not message
+            self.query_one(f"#opt-{name}").set_class(bool(message), "-invalid")
+        general = [m for f, m in errors.items() if f not in self.model.model_fields]
+        self.query_one("#err-general", Static).update("\n".join(general))
+        self.query_one("#err-general", Static).display = bool(general)
+        self.post_message(self.Changed(self, self.options, errors))
+
+    @on(Input.Changed)
+    @on(Checkbox.Changed)
+    @on(Select.Changed)
+    def _changed(self, event: Message) -> None:
+        event.stop()
+        self.validate_now()

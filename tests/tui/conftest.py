@@ -1,0 +1,57 @@
+"""Shared fixtures for the TUI tests: a private CARDCORE_HOME, the registry, an app factory."""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+
+import pytest
+
+from cardcore.plugins import load_registry
+from cardcore.tui.app import CardcoreApp
+
+SIZE = (100, 30)
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_pyfunc_call(pyfuncitem):
+    """Run ``async def`` tests in a fresh event loop (no async plugin needed)."""
+    if inspect.iscoroutinefunction(pyfuncitem.obj):
+        names = pyfuncitem._fixtureinfo.argnames
+        asyncio.run(pyfuncitem.obj(**{n: pyfuncitem.funcargs[n] for n in names}))
+        return True
+    return None
+
+
+@pytest.fixture(autouse=True)
+def home(tmp_path, monkeypatch):
+    monkeypatch.setenv("CARDCORE_HOME", str(tmp_path / "home"))
+    return tmp_path / "home"
+
+
+@pytest.fixture(scope="session")
+def registry():
+    return load_registry()
+
+
+@pytest.fixture
+def make_app(registry):
+    def make(**kwargs) -> CardcoreApp:
+        kwargs.setdefault("bot_delay", 0)
+        kwargs.setdefault("animations", False)
+        kwargs.setdefault("seed", 7)
+        return CardcoreApp(kwargs.pop("registry", registry), **kwargs)
+
+    return make
+
+
+@pytest.fixture
+def need_game(registry):
+    """The game with this id, or skip (engines written in parallel land later)."""
+
+    def need(game_id: str):
+        if game_id not in registry.games:
+            pytest.skip(f"{game_id} is not installed yet")
+        return registry.games[game_id]
+
+    return need

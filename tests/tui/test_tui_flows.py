@@ -1,0 +1,352 @@
+"""Pilot tests of every flow: launcher -> setup -> a whole hand against bots -> score sheet, and more."""
+
+from __future__ import annotations
+
+import pytest
+from textual.widgets import Button, Input, ListView, Static
+
+from cardcore import hookimpl, records
+from cardcore.plugins import load_registry
+from cardcore.tui.screens.handover import HandoverScreen
+from cardcore.tui.screens.launcher import LauncherScreen
+from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.tui.screens.setup import SetupScreen
+from cardcore.tui.screens.table import TableScreen
+from cardcore.tui.session import Session, SessionSetup
+from cardcore.tui.widgets.hand import HandView
+from cardcore.tui.widgets.options_form import OptionsForm
+
+SIZE = (100, 30)
+
+
+def text_of(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+async def choose_game(pilot, game_id: str) -> None:
+    games = pilot.app.screen.query_one("#games", ListView)
+    for _ in range(len(games.children)):
+        if games.highlighted_child.id == f"game-{game_id}":
+            break
+        await pilot.press("down")
+    assert games.highlighted_child.id == f"game-{game_id}"
+
+
+async def play_until_sheet(pilot, max_presses: int = 3000) -> int:
+    """Press "1" for the human until the hand's score sheet shows; returns the presses."""
+    app = pilot.app
+    for n in range(max_presses):
+        if isinstance(app.screen, ScoreSheetScreen):
+            return n
+        await pilot.press("1")
+        await pilot.pause()
+    raise AssertionError("the hand did not end")
+
+
+@pytest.mark.parametrize("game_id", ["crazy_eights", "casino", "royal_casino", "canasta"])
+async def test_launcher_setup_whole_hand_to_score_sheet(make_app, need_game, game_id):
+    game = need_game(game_id)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+        await choose_game(pilot, game_id)
+        await pilot.press("enter")
+        await pilot.pause()
+        assert isinstance(app.screen, SetupScreen) and app.screen.game is game
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        session = table.session
+        assert session.match.seats[0] == "human"
+        assert all(s != "human" for s in session.match.seats[1:])
+        await play_until_sheet(pilot)
+        sheet = app.screen
+        assert isinstance(sheet, ScoreSheetScreen)
+        assert len(session.match.sheet.hands) == 1
+        assert "over" in str(sheet.query_one("#sheet-heading", Static).render())
+        # the record holds the human's moves too
+        events = records.read_record(session.record_path)
+        assert any(e["event"] == "action" and e["seat"] == 0 for e in events)
+        assert any(e["event"] == "hand_end" for e in events)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert app.screen is table
+        assert session.match.hand_no == 2 or session.match.over
+
+
+async def test_broken_plugin_shows_in_launcher(make_app):
+    class Broken:
+        @hookimpl
+        def cardcore_register_games(self, register):
+            raise RuntimeError("the engine fell over")
+
+    registry = load_registry(extra_plugins=[("broken", Broken())])
+    assert registry.errors
+    app = make_app(registry=registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        errors = text_of(app, "#load-errors")
+        assert "broken" in errors and "the engine fell over" in errors
+        assert app.screen.query_one("#game-crazy_eights")  # every other game still listed
+
+
+async def test_invalid_option_is_refused_with_its_message(make_app, registry):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.open_setup(registry.games["crazy_eights"])
+        await pilot.pause()
+        setup = app.screen
+        target = setup.query_one("#opt-target", Input)
+        target.value = "0"
+        await pilot.pause()
+        message = text_of(app, "#err-target")
+        assert "greater than or equal to 1" in message
+        assert setup.query_one("#start", Button).disabled
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is setup  # nothing started
+        target.value = "abc"
+        await pilot.pause()
+        assert "valid integer" in text_of(app, "#err-target")
+        target.value = "50"
+        await pilot.pause()
+        assert text_of(app, "#err-target") == ""
+        assert not setup.query_one("#start", Button).disabled
+        assert setup.query_one("#options", OptionsForm).options.target == 50
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.match.options.target == 50
+
+
+async def test_partnerships_shown_and_draw_offered(make_app, need_game):
+    game = need_game("canasta")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.open_setup(game)
+        await pilot.pause()
+        partners = text_of(app, "#partners")
+        assert "South (seat 1) with North (seat 3)" in partners
+        draw = app.screen.query_one("#draw")
+        assert draw.display
+        draw.value = True
+        await pilot.pause()
+        assert "drawn" in text_of(app, "#partners")
+        setup = app.screen.session_setup()
+        assert setup.draw_for_partners
+
+
+async def test_hot_seat_handover_hides_every_hand(make_app, registry):
+    game = registry.games["crazy_eights"]
+    setup = SessionSetup(game, game.Options(), ["human", "human"], 5)
+    app = make_app(start=("play", setup))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, HandoverScreen)
+        table = app.screen_stack[-2]
+        assert isinstance(table, TableScreen)
+        first = table.session.to_play
+        # under the hand-over screen every hand is face down
+        assert table.viewer is None
+        assert all(c is None for c in table.query_one(HandView).cards)
+        await pilot.press("x")
+        await pilot.pause()
+        assert app.screen is table and table.viewer == first
+        assert all(c is not None for c in table.query_one(HandView).cards)
+        await pilot.press("1")
+        await pilot.pause()
+        # the next human's turn: hidden again until they press a key
+        assert isinstance(app.screen, HandoverScreen)
+        assert table.viewer is None
+        assert all(c is None for c in table.query_one(HandView).cards)
+        await pilot.press("space")
+        await pilot.pause()
+        assert table.viewer == table.session.to_play != first
+
+
+async def test_resume_after_save_continues_the_same_state(make_app, registry):
+    game = registry.games["crazy_eights"]
+    setup = SessionSetup(game, game.Options(), ["human", "greedy"], 11)
+    app = make_app(start=("play", setup))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen
+        for _ in range(3):
+            await pilot.press("1")
+            await pilot.pause()
+        saved = table.session.match.snapshot()
+        await pilot.press("q")
+        await pilot.pause()
+    assert records.read_save(records.autosave_path()).match == saved
+    app2 = make_app()
+    async with app2.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        launcher = app2.screen
+        assert launcher.query_one("#resume", Button).display
+        await pilot.press("r")
+        await pilot.pause()
+        table = app2.screen
+        assert isinstance(table, TableScreen)
+        assert table.session.match.snapshot() == saved
+        assert text_of(app2, "#log").strip() != "(no move yet this hand)"
+
+
+async def test_resume_hidden_without_save(make_app):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.screen.query_one("#resume", Button).display
+        await pilot.press("r")  # dimmed: nothing happens, no crash
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+
+
+async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen
+        legal = table.legal
+        hand = table.query_one(HandView)
+        playable = {c for a in legal for c in a.hand_cards}
+        dead = next((i for i, c in enumerate(hand.cards) if c not in playable), None)
+        live = next(i for i, c in enumerate(hand.cards) if c in playable)
+        hand.focus()
+        hand.cursor = live
+        await pilot.press("space")
+        await pilot.pause()
+        card = hand.cards[live]
+        assert hand.picked == {live}
+        assert table.shown and all(card in a.hand_cards or not a.hand_cards for _, a in table.shown)
+        await pilot.press("escape")
+        await pilot.pause()
+        assert not hand.picked and len(table.shown) == len(legal)
+        if dead is not None:
+            hand.cursor = dead
+            await pilot.press("enter")
+            await pilot.pause()
+            assert not hand.picked
+            assert "No legal action" in text_of(app, "#message")
+        await pilot.press("9")  # fewer than nine actions, or the ninth: never a crash
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen | ScoreSheetScreen)
+
+
+async def test_click_a_card_then_an_action(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen
+        hand = table.query_one(HandView)
+        live = next(i for i, c in enumerate(hand.cards) if any(c in a.hand_cards for a in table.legal))
+        card = hand.cards[live]
+        await pilot.click(HandView, offset=(live * 5 + 2, 0))
+        await pilot.pause()
+        assert hand.picked == {live}
+        decisions = table.session.match.decisions
+        await pilot.click("#actions", offset=(3, 0))
+        await pilot.pause()
+        assert table.session.match.decisions > decisions
+        assert card in [e["action"].get("card") for e in records.read_record(table.session.record_path)
+                        if e["event"] == "action" and e["seat"] == 0]
+
+
+async def test_hint_and_undo_keys(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        table = app.screen
+        session = table.session
+        before = session.match.state.export()
+        assert not session.can_undo()
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.match.state.export() == before
+        await pilot.press("h")
+        await pilot.pause()
+        assert "Hint" in text_of(app, "#message")
+        assert table.hint_index is not None and session.hint() == table.legal[table.hint_index]
+        await pilot.press("1")
+        await pilot.pause()
+        assert session.can_undo()
+        await pilot.press("u")
+        await pilot.pause()
+        assert session.match.state.export() == before
+        assert "taken back" in text_of(app, "#message")
+        kinds = [e["event"] for e in records.read_record(session.record_path)]
+        assert "undo" in kinds
+
+
+async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
+    game = registry.games["crazy_eights"]
+    deck = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
+    state = {"players": 2, "dealer": 1, "to_play": 0, "hands": [deck[:48], deck[48:50]],
+             "stock": deck[50:51], "discard": [deck[51]]}
+    session = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 1))
+    session.match.state = game.state_from_json(state)
+    app = make_app(start=("resume", session))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        table = app.screen
+        hand = table.query_one(HandView)
+        assert len(hand.cards) == 48
+        scroll = table.query_one("#hand-scroll")
+        assert scroll.virtual_size.height > scroll.size.height  # it scrolls
+        hand.focus()
+        await pilot.press("end")
+        await pilot.pause()
+        assert hand.cursor == 47
+        assert scroll.scroll_y > 0  # the cursor's line is in view
+        await pilot.press("space")
+        await pilot.pause()
+        await pilot.press("1")
+        await pilot.pause()
+        assert session.match.decisions >= 1
+
+
+async def test_score_sheet_key_and_help(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        await pilot.press("escape")
+        await pilot.pause()
+        await pilot.press("question_mark")
+        await pilot.pause()
+        assert type(app.screen).__name__ == "HelpScreen"
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+
+
+async def test_match_end_offers_play_again(make_app, registry):
+    game = registry.games["crazy_eights"]
+    setup = SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)
+    app = make_app(start=("play", setup))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        first = app.screen.session
+        for _ in range(5):
+            await play_until_sheet(pilot)
+            if first.over:
+                break
+            await pilot.press("escape")
+            await pilot.pause()
+        assert first.over
+        assert "Match over" in str(app.screen.query_one("#sheet-heading", Static).render())
+        assert not records.autosave_path().exists()  # nothing left to resume
+        await pilot.press("a")
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session is not first
+        assert table.session.match.seed == 4

@@ -1,0 +1,153 @@
+"""The session layer on its own: records, autosave, undo, resume, hot-seat privacy, replays."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from cardcore import records
+from cardcore.tui.session import Replay, Session, SessionSetup
+
+
+def new_session(registry, seats=("human", "greedy"), game_id="crazy_eights", seed=3, **kw):
+    game = registry.games[game_id]
+    session = Session.new(registry, SessionSetup(game, game.Options(**kw), list(seats), seed))
+    bots_play(session)
+    return session
+
+
+def bots_play(session):
+    while session.to_play is not None and session.is_bot(session.to_play):
+        session.bot_step()
+
+
+def play_human(session):
+    session.apply(session.legal_actions()[0])
+    bots_play(session)
+
+
+def test_new_match_records_and_autosaves(registry, home):
+    s = new_session(registry)
+    play_human(s)
+    events = records.read_record(s.record_path)
+    assert [e["event"] for e in events[:2]] == ["match_start", "deal"]
+    assert any(e["event"] == "action" for e in events)
+    save = records.read_save(records.autosave_path())
+    assert save.record_path == str(s.record_path)
+    assert save.match["state"] == s.match.state.export()
+    assert str(s.record_path).startswith(str(home))
+    s.close()
+
+
+def test_undo_takes_back_own_move_and_records_it(registry):
+    s = new_session(registry)
+    before = s.match.state.export()
+    log_before = len(s.log)
+    play_human(s)
+    assert s.match.state.export() != before
+    assert s.can_undo()
+    s.undo()
+    assert s.match.state.export() == before
+    assert len(s.log) == log_before
+    assert s.to_play == 0
+    s.close()
+    undo = [e for e in records.read_record(s.record_path) if e["event"] == "undo"]
+    assert len(undo) == 1 and undo[0]["state"] == before and undo[0]["seat"] == s.humans[0]
+    # the autosave is back at the undone position
+    assert records.read_save(records.autosave_path()).match["state"] == before
+
+
+def test_no_undo_between_humans(registry):
+    s = new_session(registry, seats=("human", "human"))
+    s.apply(s.legal_actions()[0])
+    assert not s.can_undo()
+    with pytest.raises(RuntimeError):
+        s.undo()
+
+
+def test_resume_continues_the_same_state(registry):
+    s = new_session(registry)
+    play_human(s)
+    play_human(s)
+    snapshot = s.match.snapshot()
+    s.close()
+    r = Session.resume(registry)
+    assert r.match.snapshot() == snapshot
+    assert [e.text for e in r.hand_log()] == [e.text for e in s.hand_log()]
+    # the resumed match plays on exactly as the original would have
+    play_human(r)
+    s2 = Session(registry, s.match)
+    play_human(s2)
+    assert r.match.state.export() == s2.match.state.export()
+    r.close()
+
+
+def test_resume_refuses_bad_files(registry, home, tmp_path):
+    with pytest.raises(records.RecordError, match="no saved match"):
+        Session.resume(registry)
+    bad = tmp_path / "bad.json"
+    bad.write_text("{nope")
+    with pytest.raises(records.RecordError):
+        Session.resume(registry, bad)
+
+
+def test_hot_seat_hides_hands_unless_revealed(registry):
+    s = new_session(registry, seats=("human", "human"))
+    seat = s.to_play
+    assert s.needs_handover(None)
+    viewer, zones = s.table(None)
+    assert viewer is None
+    assert all(c is None for z in zones if z.kind == "hand" for c in z.cards)
+    viewer, zones = s.table(seat)
+    assert viewer == seat
+    mine = next(z for z in zones if z.kind == "hand" and z.seat == seat)
+    assert mine.cards and all(c is not None for c in mine.cards)
+    assert not s.needs_handover(seat)
+
+
+def test_one_human_sees_own_hand_while_bots_play(registry):
+    s = new_session(registry, seats=("human", "greedy", "greedy"))
+    viewer, zones = s.table(None)
+    assert viewer == 0
+    hands = {z.seat: z.cards for z in zones if z.kind == "hand"}
+    assert all(c is not None for c in hands[0])
+    assert all(c is None for c in hands[1])
+
+
+def test_a_bot_seat_refuses_a_human_move(registry):
+    s = new_session(registry, seats=("greedy", "human"))
+    s.apply(s.legal_actions()[0])  # seat 1 (human) to play after the bots
+    if s.to_play is not None and s.is_bot(s.to_play):
+        with pytest.raises(RuntimeError, match="bot"):
+            s.apply(s.legal_actions()[0])
+
+
+def test_bots_only_table_is_open(registry):
+    s = new_session(registry, seats=("greedy", "random"))
+    viewer, zones = s.table(None)
+    assert viewer is None
+    assert all(c is not None for z in zones if z.kind == "hand" for c in z.cards)
+
+
+def test_hint_is_greedy_and_leaves_bot_streams_alone(registry):
+    s = new_session(registry)
+    rngs = json.dumps(s.match.snapshot()["bot_rngs"])
+    hint = s.hint()
+    assert hint in s.legal_actions()
+    assert json.dumps(s.match.snapshot()["bot_rngs"]) == rngs
+
+
+def test_replay_steps_through_a_record(registry):
+    s = new_session(registry)
+    play_human(s)
+    s.undo()
+    play_human(s)
+    s.close()
+    replay = Replay(registry, s.record_path)
+    assert replay.frames[0].text == "Hand 1 dealt"
+    assert any(f.text == "Undo" for f in replay.frames)
+    last = replay.frames[-1]
+    assert last.state == s.match.state.export()
+    assert all(c is not None for z in replay.zones(len(replay.frames) - 1) if z.kind == "hand"
+               for c in z.cards)
