@@ -1,0 +1,122 @@
+"""Going out, concealed going out, the empty stock: DECISIONS 33-34."""
+
+from .helpers import discards, play, position, steps
+
+KINGS = [{"rank": "K", "cards": ["KS", "KH", "KD"]}]
+CANASTA = [{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]}]
+
+
+def sevens(n):
+    return {"rank": "7", "cards": (["7S", "7H", "7D", "7C", "7S"] + ["7H"])[:n]}
+
+
+def test_d33_empty_stock_must_take_when_the_top_card_goes_on_a_meld():
+    st = position(phase="draw", stock=[], hands=[["4H", "5H"], [], [], []], discard=["KC"],
+                  melds=[KINGS, []])
+    assert steps(st) == {"onto K"}
+
+
+def test_d33_empty_stock_may_take_or_decline():
+    st = position(phase="draw", stock=[], hands=[["9S", "9H", "5H", "6H"], [], [], []],
+                  discard=["9C"], melds=[KINGS, []])
+    assert steps(st) == {"take 9S 9H", "decline"}
+    play(st, "decline")
+    assert st.is_over and st.export()["went_out"] is None
+
+
+def test_d33_empty_stock_and_no_way_to_take_ends_the_hand_without_going_out_bonus():
+    st = position(stock=[], hands=[["4H", "5H"], ["6S", "8S"], [], []], discard=["KC"],
+                  melds=[KINGS, []])
+    play(st, "discard 5H")
+    assert st.is_over and st.to_play is None and st.legal_actions() == []
+    items = [s["items"] for s in st.score()["sides"]]
+    assert items[0]["going_out"] == 0 and items[1]["going_out"] == 0
+    assert items[0]["in_hand"] == -5 and items[1]["in_hand"] == -15
+
+
+def test_d33_a_red_three_as_the_last_stock_card_ends_the_hand():
+    st = position(phase="draw", stock=["3H"], hands=[["4H", "5H"], [], [], []],
+                  discard=["JK"], melds=[KINGS, []])
+    assert steps(st) == {"draw"}
+    play(st, "draw")
+    data = st.export()
+    assert st.is_over and data["red_threes"] == [["3H"], []] and data["stock"] == []
+    assert data["hands"][0] == ["4H", "5H"] and data["went_out"] is None
+
+
+def test_d34_going_out_needs_a_canasta():
+    st = position(hands=[["7C", "9C"], [], [], []], melds=[[sevens(5)], []])
+    assert steps(st) == discards("7C", "9C")  # adding the 7 would leave one card, no canasta
+    st = position(hands=[["7C", "9C"], [], [], []], melds=[[sevens(6)], []])
+    assert steps(st) == {"add 7: 7C"} | discards("7C", "9C")
+    play(st, "add 7: 7C")
+    assert steps(st) == {"discard 9C"}
+    assert [a.label for a in st.legal_actions()] == ["Go out: discard 9♣"]
+    play(st, "discard 9C")
+    assert st.is_over and st.export()["went_out"] == 0 and not st.export()["concealed"]
+
+
+def test_d34_going_out_without_a_discard():
+    st = position(hands=[["7C", "2C"], [], [], []], melds=[[sevens(5)], []])
+    assert steps(st) == {"add 7: 7C 2C"} | discards("7C", "2C")
+    play(st, "add 7: 7C 2C")
+    assert st.is_over and st.export()["went_out"] == 0 and st.export()["hands"][0] == []
+
+
+def test_d34_concealed_whole_hand_in_new_melds_with_a_canasta():
+    # the partner made the side's first meld; seat 0 has not melded this hand
+    hand = ["8S", "8H", "8D", "8C", "8S", "8H", "2C", "9S", "9H", "9D"]
+    st = position(hands=[hand, [], ["4H"], []], melds=[KINGS, []])
+    # cards of a rank are interchangeable: a step names the first ones (S H D C)
+    for step in ("meld 8S 8S 8H", "add 8: 8H", "add 8: 8D", "add 8: 8C", "add 8: 2C",
+                 "meld 9S 9H 9D"):
+        play(st, step)
+    data = st.export()
+    assert st.is_over and data["went_out"] == 0 and data["concealed"]
+    assert data["turn"] == {"new_ranks": ["8", "9"], "added_to_earlier": False}
+    assert st.score()["sides"][0]["items"] == {
+        "melded": 30 + 80 + 30, "natural_canastas": 0, "mixed_canastas": 300,
+        "red_threes": 0, "going_out": 100, "concealed": 100, "in_hand": -5}
+
+
+def test_d34_not_concealed_after_adding_to_an_earlier_meld_or_having_melded():
+    hand = ["KC", "8S", "8H", "8D", "8C", "8S", "8H", "2C"]
+    st = position(hands=[hand, [], [], []], melds=[KINGS, []])
+    for step in ("add K: KC", "meld 8S 8S 8H", "add 8: 8H", "add 8: 8D", "add 8: 8C 2C"):
+        play(st, step)
+    assert st.is_over and not st.export()["concealed"]
+    st = position(hands=[hand[1:], [], [], []], melds=[KINGS, []],
+                  has_melded=[True, False, False, False])
+    play(st, "meld 8S 8S 8H 8H 8D 8C 2C")
+    assert st.is_over and not st.export()["concealed"]
+
+
+def test_d34_concealed_before_the_first_meld_in_one_step():
+    hand = ["KS", "KH", "KD", "KC", "KS", "KH", "JK", "9S", "9H", "9D", "5C"]
+    st = position(hands=[hand, [], [], []])
+    goes_out = {s for s in steps(st) if "KC" in s and "9S" in s}
+    assert goes_out == {"meld 9S 9H 9D | KS KS KH KH KD KC JK"}
+    play(st, "meld 9S 9H 9D | KS KS KH KH KD KC JK")
+    assert steps(st) == {"discard 5C"}
+    play(st, "discard 5C")
+    assert st.export()["concealed"]
+    assert st.score()["sides"][0]["total"] == 140 + 300 + 100 + 100
+
+
+def test_d34_concealed_needs_minimum_option():
+    hand = ["4S", "4H", "4D", "4C", "4S", "4H", "4D", "9C"]
+    st = position(hands=[hand, [], [], []], totals_before=[3000, 0])
+    assert steps(st) == discards("4S", "4H", "4D", "4C", "9C")
+    st = position(hands=[hand, [], [], []], totals_before=[3000, 0],
+                  options={"concealed_needs_minimum": False})
+    assert steps(st) == {"meld 4S 4S 4H 4H 4D 4D 4C"} | discards("4S", "4H", "4D", "4C", "9C")
+    play(st, "meld 4S 4S 4H 4H 4D 4D 4C")
+    play(st, "discard 9C")
+    assert st.export()["concealed"] and st.export()["went_out"] == 0
+
+
+def test_d34_the_last_card_goes_only_by_going_out():
+    st = position(hands=[["9C", "JK"], [], [], []], melds=[CANASTA, []])
+    assert steps(st) == {"add K: JK"} | discards("9C", "JK")
+    play(st, "add K: JK")
+    assert steps(st) == {"discard 9C"}

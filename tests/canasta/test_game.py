@@ -1,0 +1,178 @@
+"""The game object, the export contract, views, zones, labels and random play."""
+
+import json
+import random
+from collections import Counter
+
+import pytest
+from cardcore_canasta.rules import CARD_VALUE, ID_TEXT, VALID
+
+from cardcore.cards import CardError, canasta_deck
+from cardcore.game import IllegalAction, StateError
+from cardcore.seating import Seating
+from cardcore.testing import check_game
+
+from .helpers import GAME, play, position, show
+
+
+def test_d42_four_players_in_partnerships_with_a_draw():
+    assert GAME.id == "canasta" and GAME.player_counts == (4,)
+    assert GAME.partnerships and GAME.has_partnership_draw
+    o = GAME.Options()
+    assert (o.target, o.wild_rule, o.black_three_freezes, o.concealed_needs_minimum) == (
+        5000, "two_per_wild", True, True)
+    with pytest.raises(ValueError):
+        GAME.Options(wild_rule="three")
+    assert "Canasta" in GAME.rules(o) and "5000" in GAME.rules(o)
+
+
+def test_d37_the_dealer_sits_at_the_right_of_the_high_drawer():
+    seating = Seating(4, partnerships=True, draw=(2, 0, 3, 1))
+    assert GAME.first_dealer(seating, GAME.Options(), random.Random(0)) == 1
+    seating = Seating(4, partnerships=True, draw=(0, 2, 1, 3))
+    assert GAME.first_dealer(seating, GAME.Options(), random.Random(0)) == 3
+    # without a draw at setup, the game makes one (seeded)
+    dealers = {GAME.first_dealer(Seating(4, partnerships=True), GAME.Options(), random.Random(s))
+               for s in range(30)}
+    assert dealers == {0, 1, 2, 3}
+
+
+def test_export_contract_keys_and_round_trip():
+    st = GAME.new_hand(Seating(4, dealer=3, partnerships=True), GAME.Options(),
+                       random.Random(7), [1200, 350])
+    data = st.export()
+    assert list(data) == ["game", "players", "dealer", "to_play", "phase", "hands", "stock",
+                          "discard", "frozen", "melds", "red_threes", "initial_meld_done",
+                          "has_melded", "turn", "totals_before", "went_out", "concealed",
+                          "options"]
+    assert data["totals_before"] == [1200, 350] and data["to_play"] == 0
+    assert data["turn"] == {"new_ranks": [], "added_to_earlier": False}
+    cards = Counter(c for h in data["hands"] for c in h) + Counter(data["stock"])
+    cards += Counter(data["discard"]) + Counter(c for r in data["red_threes"] for c in r)
+    assert cards == Counter(canasta_deck())
+    assert GAME.state_from_json(json.loads(json.dumps(data))).export() == data
+
+
+def test_partial_positions_and_impossible_data():
+    st = GAME.state_from_json({"hands": [["7H", "7S", "9C"], [], [], []], "discard": ["4D"],
+                               "stock": ["5S"]})
+    data = st.export()
+    assert data["to_play"] == 1 and data["phase"] == "draw" and data["melds"] == [[], []]
+    assert data["hands"][0] == ["7S", "7H", "9C"]  # multisets come out sorted
+    with pytest.raises(CardError):
+        GAME.state_from_json({"hands": [["7X"], [], [], []]})
+    with pytest.raises(StateError, match="3 times"):
+        GAME.state_from_json({"hands": [["7H", "7H"], ["7H"], [], []], "stock": ["4S"]})
+    with pytest.raises(StateError, match="red three"):
+        GAME.state_from_json({"hands": [["3H"], [], [], []], "stock": ["4S"]})
+    with pytest.raises(StateError, match="meld rule"):
+        GAME.state_from_json({"melds": [[{"rank": "7", "cards": ["7H", "2S", "JK"]}], []],
+                              "stock": ["4S"]})
+    with pytest.raises(StateError, match="no legal step"):  # one card, no canasta
+        GAME.state_from_json({"hands": [["4S"], [], [], []], "to_play": 0, "phase": "play",
+                              "discard": ["9H"]})
+
+
+def test_view_hides_other_hands_and_the_stock_even_after_the_hand():
+    st = position(stock=[], hands=[["4H", "5H"], ["6S", "8S"], ["9S"], ["KS"]], discard=["KC"],
+                  melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []])
+    view = st.view(1)
+    assert view["hands"] == [[None, None], ["6S", "8S"], [None], [None]]
+    assert view["discard"] == ["KC"]
+    play(st, "discard 5H")
+    assert st.is_over and st.view(1)["hands"][0] == [None]
+
+
+def test_zones_and_labels():
+    st = position(phase="draw", hands=[["7H", "7S", "9C"], [], [], []],
+                  discard=["2C", "4D", "7D"], melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}],
+                                                     []])
+    zones = {z.id: z for z in st.zones(0)}
+    assert zones["stock"].badges == ["stock 4"] and zones["stock"].cards == [None]
+    assert zones["discard"].kind == "pile" and zones["discard"].badges == ["frozen", "3 cards"]
+    assert zones["hand-1"].cards == []
+    assert [g.id for g in zones["melds-0"].groups] == ["meld-0-K"]
+    assert zones["melds-1"].badges == ["first meld 50"]
+    labels = {a.label: a for a in st.legal_actions()}
+    assert set(labels) == {"Draw from the stock", "Take the pile with 7♠ 7♥"}
+    take = labels["Take the pile with 7♠ 7♥"]
+    assert take.hand_cards == ("7S", "7H") and take.targets == ("discard", "melds-0")
+    assert take.to_json() == {"type": "take_pile", "with": ["7S", "7H"], "melds": []}
+    assert GAME.action_from_json(st, take.to_json()) == take
+    play(st, "take 7S 7H")
+    labels = {a.label for a in st.legal_actions()}
+    assert {"Discard 9♣", "Discard 4♦", "Add 2♣ to the 7s"} <= labels
+    st = position(hands=[["7C", "7C", "7S", "2C", "5H"], [], [], []],
+                  melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []])
+    meld = next(a for a in st.legal_actions() if show(a) == "meld 7S 7C 2C")
+    assert meld.label == "Meld 7♠ 7♣ 2♣" and meld.targets == ("melds-0",)
+
+
+def test_an_illegal_step_changes_nothing():
+    st = position(hands=[["7C", "9C"], [], [], []])
+    before = st.export()
+    other = position(hands=[["8C", "9C"], [], [], []]).legal_actions()[0]
+    with pytest.raises(IllegalAction):
+        st.apply(other)
+    assert st.export() == before
+
+
+def test_check_game_four_players():
+    report = check_game(GAME, seeds=range(5), max_hands=3, deep_every=3)
+    assert report.hands >= 5 and report.matches == 3
+
+
+def _check_table(st):
+    """Rule invariants of any position reached in play."""
+    total = sum(len(h) for h in st.hands) + len(st.stock) + len(st.pile)
+    total += sum(len(m[0]) for side in st.melds for m in side.values())
+    total += sum(len(r) for r in st.red3)
+    assert total == 108
+    valid = VALID[st.classic]
+    for side in range(2):
+        for slot, (ids, nat, w) in st.melds[side].items():
+            assert all(c >> 2 == slot or c >= 48 for c in ids)
+            if slot == 0:
+                assert st.is_over or len(st.hands[st.to_play]) == 1
+                assert len(ids) in (3, 4) and not w
+            else:
+                assert valid[nat][w]
+        assert st.canastas[side] == sum(len(m[0]) >= 7 for m in st.melds[side].values())
+    assert not any(c in (1, 2) for h in st.hands for c in h)
+
+
+@pytest.mark.parametrize("wild_rule", ["two_per_wild", "classic"])
+def test_random_hands_every_card_accounted_every_hand_ends(wild_rule):
+    options = GAME.Options(wild_rule=wild_rule, black_three_freezes=wild_rule == "classic")
+    rng = random.Random(99)
+    ends = Counter()
+    for h in range(1000):
+        st = GAME.new_hand(Seating(4, dealer=h % 4, partnerships=True), options,
+                           random.Random(f"{wild_rule}:{h}"), [rng.choice([-50, 0, 1500, 3000])] * 2)
+        for _ in range(3000):
+            if st.is_over:
+                break
+            acts = st.legal_actions()
+            assert acts
+            a = acts[rng.randrange(len(acts))]
+            side = st.to_play & 1
+            first = not st.imd[side]
+            before = {s: len(m[0]) for s, m in st.melds[side].items()}
+            st.apply(a)
+            if first and st.imd[side] and not st.is_over:  # a first meld meets the minimum
+                laid = sum(CARD_VALUE[c] for s, m in st.melds[side].items() for c in m[0]
+                           if s not in before)
+                assert laid >= st.need[side]
+            _check_table(st)
+        assert st.is_over
+        ends["out" if st.went_out is not None else "stock"] += 1
+        ends["concealed"] += st.concealed
+        data = st.export()
+        assert Counter(c for h in data["hands"] for c in h) + Counter(data["stock"]) + Counter(
+            data["discard"]) + Counter(c for side in data["melds"] for m in side for c in m["cards"]
+                                       ) + Counter(c for r in data["red_threes"] for c in r) == Counter(
+            canasta_deck())
+        row = st.score()
+        assert all(s["total"] == sum(s["items"].values()) for s in row["sides"])
+    assert ends["out"] > 100 and ends["stock"] > 100
+    assert ID_TEXT[52] == "JK"
