@@ -21,7 +21,7 @@ SPEEDS = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
 class CardcoreApp(App):
     """``start`` is "launcher", or ("play", SessionSetup), ("resume", Session), ("replay", Replay)."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere keep it
     TITLE = "cardcore"
 
     BINDINGS = [

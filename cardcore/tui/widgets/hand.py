@@ -31,8 +31,8 @@ class HandView(Widget, can_focus=True):
         Binding("down", "line(1)", "Down", show=False, id="hand.down"),
         Binding("home", "jump(0)", "First", show=False, id="hand.first"),
         Binding("end", "jump(-1)", "Last", show=False, id="hand.last"),
-        Binding("space,enter", "pick", "Pick card", id="hand.pick"),
-        Binding("escape", "clear", "Clear picks", id="hand.clear"),
+        Binding("space,enter", "pick", "Pick card", show=False, id="hand.pick"),
+        Binding("escape", "clear", "Clear picks", show=False, id="hand.clear"),
     ]
 
     cards: reactive[tuple[str | None, ...]] = reactive((), layout=True)
