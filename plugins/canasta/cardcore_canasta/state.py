@@ -503,7 +503,7 @@ def state_from_json(data: dict) -> CanastaState:
             raise StateError("turn.new_ranks names a rank the side has no meld of")
         if phase == "draw" and (st.t_new or st.t_added):
             raise StateError("turn is not empty before the draw")
-        if not st.legal_actions():
+        if not legal_actions(st):
             raise StateError("the player to act has no legal step in this position "
-                             "(e.g. an empty stock and a pile that cannot be taken)")
+                             "(e.g. one card left and no canasta to go out with)")
     return st
