@@ -258,11 +258,14 @@ class _Stats:
         self.decisions = 0
         self.hand_points = [0] * self.n_sides
         self.bot_wins: dict[str, int] = {}
+        self.endings: dict[str, int] = {}
 
     def add(self, match: Any) -> None:
         self.hands += len(match.sheet.hands)
         self.decisions += match.decisions
         for row in match.sheet.hands:
+            if "end" in row:
+                self.endings[row["end"]] = self.endings.get(row["end"], 0) + 1
             for i, side in enumerate(row["sides"]):
                 self.hand_points[i] += side["total"]
         if match.winner is None:
@@ -283,6 +286,9 @@ class _Stats:
             lines.append(f"  undecided: {self.undecided}")
         lines.append("  wins by bot: " + ", ".join(f"{b} {w}" for b, w in sorted(self.bot_wins.items())))
         lines.append(f"  hands per match: {self.hands / matches:.2f}")
+        if self.endings:
+            shares = (f"{end} {n / self.hands:.0%}" for end, n in sorted(self.endings.items()))
+            lines.append("  hands ending by: " + ", ".join(shares))
         rate = self.decisions / self.seconds if self.seconds else 0.0
         lines.append(f"  decisions: {self.decisions} in {self.seconds:.2f} s ({rate:,.0f}/s)")
         return "\n".join(lines)

@@ -21,7 +21,7 @@ def test_d40_seven_aces_natural_two_red_threes_going_out():
         {"seats": [1, 3], "items": {"melded": 15, "natural_canastas": 0, "mixed_canastas": 0,
                                     "red_threes": 0, "going_out": 0, "concealed": 0,
                                     "in_hand": -55}, "total": -40},
-    ]}
+    ], "end": "going out"}
 
 
 def test_d40_four_red_threes_without_a_meld_count_minus_800():

@@ -40,7 +40,8 @@ def score_row(st) -> dict:
     for side in range(2):
         items = side_items(st, side)
         sides.append({"seats": [side, side + 2], "items": items, "total": sum(items.values())})
-    return {"sides": sides}
+    # how the hand ended, for summaries (simulate counts the endings)
+    return {"sides": sides, "end": "going out" if st.went_out is not None else "stock"}
 
 
 def heuristic(st, seat: int) -> float:
