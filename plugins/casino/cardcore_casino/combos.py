@@ -8,7 +8,7 @@ the answers are shared by every table with the same values (a module-level cache
 from __future__ import annotations
 
 _CACHE: dict[tuple[int, ...], Table] = {}
-_CACHE_LIMIT = 200_000
+_CACHE_LIMIT = 30_000  # tables; cleared when full (bounded memory)
 
 
 class Table:
@@ -52,7 +52,7 @@ class Table:
         ``family(v, 0)`` minus 0 is what a card of value v captures; ``family(v, v - h)``
         is what a card of value h joins to make (or add to) a build of v.
         """
-        key = v * 64 + r
+        key = (v << 6) + r
         got = self._fam.get(key)
         if got is None:
             if r == 0:
@@ -77,30 +77,23 @@ def table(vals: tuple[int, ...]) -> Table:
 
 
 def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[list[int]]] | None:
-    """One way to split ``cards`` into a part summing to ``r`` and groups summing to ``v``."""
-    n = len(cards)
+    """One way to split ``cards`` into a part summing to ``r`` (empty when r = 0) and
+    groups summing to ``v``; None if there is none."""
 
     def groups(rest: list[int]) -> list[list[int]] | None:
         if not rest:
             return []
         first, others = rest[0], rest[1:]
-        need = v - values[first]
-        for pick in _subsets(others, values, need):
-            left = [c for c in others if c not in pick]
-            tail = groups(left)
+        for pick in _subsets(others, values, v - values[first]):
+            tail = groups([c for c in others if c not in pick])
             if tail is not None:
                 return [[first, *pick], *tail]
         return None
 
-    if r == 0:
-        g = groups(cards)
-        return None if g is None else ([], g)
     for part in _subsets(cards, values, r):
-        left = [c for c in cards if c not in part]
-        g = groups(left)
+        g = groups([c for c in cards if c not in part])
         if g is not None:
             return part, g
-    del n
     return None
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from cardcore.cards import glyph
 from cardcore.game import Action
+from cardcore_casino.combos import _CACHE as _TABLES
 from cardcore_casino.combos import table
 from cardcore_casino.rules import BIT, NAMES, RANK, ids_of
 
@@ -81,25 +82,26 @@ def _display_order(bits: int) -> list[int]:
 
 
 def generate(state) -> list[FishingAction]:
-    """Every legal action of the seat to play, in a fixed order (by hand card, then
-    captures, builds, trail)."""
+    """Every legal action of the seat to play, in a fixed order (by hand card: captures,
+    builds, trail)."""
     R = state.rules
     seat = state.to_play
     hand = state.hands[seat]
     VAL = R.value
     CAPV = R.capture_values
     builds = state.builds
-    n = state.players
-    partner = (seat + 2) % 4 if n == 4 else -1
+    partner = (seat + 2) % 4 if state.players == 4 else -1
 
     loose = state.loose
-    if R.has_courts:
-        num = sorted([(VAL[c], c) for c in loose if VAL[c]])
-    else:
-        num = sorted([(VAL[c], c) for c in loose])
-    vals = tuple([x for x, _ in num])
-    pos = [BIT[c] for _, c in num]
-    T = table(vals)
+    SK = R.sort_key
+    keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
+    vals = tuple([k >> 6 for k in keys])
+    pos = [1 << (k & 63) for k in keys]
+    T = _TABLES.get(vals)
+    if T is None:
+        T = table(vals)
+    fam_cache = T._fam
+    family = T.family
     maskbits: dict[int, int] = {0: 0}
 
     def mb(m: int) -> int:
@@ -115,17 +117,21 @@ def generate(state) -> list[FishingAction]:
         return b
 
     own_vals: list[int] = []
-    by_value: dict[int, list[int]] = {}
-    for i, b in enumerate(builds):
-        by_value.setdefault(b[0], []).append(i)
-        if b[1] == seat:
-            own_vals.append(b[0])
+    if builds:
+        by_value: dict[int, list[int]] = {}
+        for i, b in enumerate(builds):
+            by_value.setdefault(b[0], []).append(i)
+            if b[1] == seat:
+                own_vals.append(b[0])
+    else:
+        by_value = _EMPTY
     owns = bool(own_vals)
 
     have = [0] * 15
     for c in hand:
         for v in CAPV[c]:
             have[v] += 1
+    held = [v for v in range(1, 15) if have[v]]
     dual = R.ace_dual
 
     def backed(c: int, req) -> bool:
@@ -140,8 +146,10 @@ def generate(state) -> list[FishingAction]:
 
     acts: list[FishingAction] = []
     add = acts.append
-    loose_vals = {VAL[c] for c in loose} if R.trail_rule == "no_match" else ()
+    rule = R.trail_rule
+    loose_vals = {VAL[c] for c in loose} if rule == "no_match" else ()
     max_build = R.max_build
+    Act = FishingAction
 
     for c in hand:
         can_capture = False
@@ -149,7 +157,7 @@ def generate(state) -> list[FishingAction]:
         cvs = CAPV[c]
         if not cvs:  # a casino court card pairs by rank only
             rank = RANK[c]
-            same = [BIT[x] for x in loose if RANK[x] == rank and x != c]
+            same = [BIT[x] for x in loose if RANK[x] == rank]
             if same:
                 can_capture = True
                 if R.court_take_all:
@@ -161,9 +169,11 @@ def generate(state) -> list[FishingAction]:
                     choices = sorted(same)
                 if not owns or backed(c, own_vals):
                     for taken in choices:
-                        add(FishingAction((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
+                        add(Act((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
         for v in cvs:
-            unions = T.family(v, 0)
+            unions = fam_cache.get(v << 6)
+            if unions is None:
+                unions = family(v, 0)
             bi = by_value.get(v)
             if not bi:
                 if len(unions) > 1:
@@ -171,7 +181,7 @@ def generate(state) -> list[FishingAction]:
                     if owns and not backed(c, own_vals):
                         continue
                     for u in unions[1:]:
-                        add(FishingAction((CAPTURE, c, mb(u)), CAPTURE, v, LOOSE))
+                        add(Act((CAPTURE, c, mb(u)), CAPTURE, v, LOOSE))
                 continue
             can_capture = True
             subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
@@ -184,38 +194,38 @@ def generate(state) -> list[FishingAction]:
                     if not (u or touched):
                         continue
                     if owns:
-                        left = [builds[i][0] for i in range(len(builds))
-                                if builds[i][1] == seat and i not in touched]
+                        left = [b[0] for i, b in enumerate(builds)
+                                if b[1] == seat and i not in touched]
                         if left and not backed(c, left):
                             continue
-                    add(FishingAction((CAPTURE, c, lb | sb), CAPTURE, v,
-                                      (-1, *touched) if u else touched))
+                    add(Act((CAPTURE, c, lb | sb), CAPTURE, v, (-1, *touched) if u else touched))
 
         # --- builds (DECISIONS 12-15) ----------------------------------------
         h = VAL[c]
         if h:
-            cv = CAPV[c]
-            for v in range(h, max_build + 1):
-                if have[v] - (v in cv) < 1:
+            for v in held:
+                if v < h or v > max_build or have[v] - (v in cvs) < 1:
                     continue
-                fam = T.family(v, v - h)
+                fam = fam_cache.get((v << 6) + v - h)
+                if fam is None:
+                    fam = family(v, v - h)
                 # a new build: the card, loose cards making v with it, more loose groups
                 if fam and fam[-1] and (not owns or backed(c, own_vals + [v])):
                     for u in fam:
                         if u:
-                            add(FishingAction((NEW, c, v, mb(u)), NEW, v, LOOSE))
+                            add(Act((NEW, c, v, mb(u)), NEW, v, LOOSE))
+                if not builds:
+                    continue
                 for i, b in enumerate(builds):
                     owner = b[1]
                     if owner == partner:
                         continue
                     bv = b[0]
                     if bv == v:  # add to it (it becomes or stays multiple)
-                        req = own_vals if owner == seat else own_vals + [v]
-                        if not backed(c, req):
+                        if not backed(c, own_vals if owner == seat else own_vals + [v]):
                             continue
                         for u in fam:
-                            add(FishingAction((NEW, c, v, b[3] | mb(u)), ADD, v,
-                                              (-1, i) if u else (i,)))
+                            add(Act((NEW, c, v, b[3] | mb(u)), ADD, v, (-1, i) if u else (i,)))
                     elif bv + h == v and len(b[2]) == 1:  # raise a single build
                         if owner == seat:
                             if not R.raise_own_build:
@@ -227,21 +237,22 @@ def generate(state) -> list[FishingAction]:
                             req = own_vals + [v]
                         if not backed(c, req):
                             continue
-                        for u in T.family(v, 0):
-                            add(FishingAction((NEW, c, v, b[3] | mb(u)), RAISE, v,
-                                              (-1, i) if u else (i,)))
+                        for u in family(v, 0):
+                            add(Act((NEW, c, v, b[3] | mb(u)), RAISE, v, (-1, i) if u else (i,)))
 
         # --- trail (DECISIONS 11, 12) -----------------------------------------
         if owns:
             continue
-        rule = R.trail_rule
         if rule == "no_match":
             if h in loose_vals:
                 continue
         elif rule == "no_capture" and can_capture:
             continue
-        add(FishingAction((TRAIL, c), TRAIL, 0, LOOSE))
+        add(Act((TRAIL, c), TRAIL, 0, LOOSE))
     return acts
+
+
+_EMPTY: dict = {}
 
 
 def required_values(state, seat: int) -> list[int]:

@@ -82,7 +82,7 @@ class Rules:
         "game_id", "options", "options_json", "value", "capture_values", "max_build",
         "has_courts", "court_take_all", "trail_rule", "raise_own_build", "direction",
         "first_plan", "later_plan", "sweeps_score", "sweep_points", "score_hook",
-        "ace_dual", "backs",
+        "ace_dual", "backs", "sort_key",
     )
 
     def __init__(
@@ -132,6 +132,8 @@ class Rules:
         self.score_hook = score_hook
         #: backs[c]: the build values card c can capture.
         self.backs = self.capture_values
+        #: value * 64 + id: sorting these sorts loose cards by value
+        self.sort_key = tuple(value[c] * 64 + c for c in range(52))
 
     def glyph_value(self, v: int) -> str:
         return str(v)

@@ -1,0 +1,265 @@
+"""export / state_from_json / view / zones / determinize / actions of the fishing games."""
+
+import json
+import random
+
+import pytest
+from casino_helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
+
+from cardcore.cards import CardError
+from cardcore.game import IllegalAction, StateError
+from cardcore.seating import Seating
+
+POSITION = {
+    "hands": [["AS", "10D"], ["5H", "8S"]],
+    "table": {"loose": ["5C", "3H"],
+              "builds": [{"value": 8, "owner": 1, "groups": [["2H", "6S"], ["8C"]]}]},
+    "to_play": 0,
+}
+
+
+def fresh(game_id, players=2, seed=1):
+    game = GAMES[game_id]
+    opts = game.Options()
+    seating = Seating(players, dealer=0, direction=game.direction(opts), partnerships=players == 4)
+    return game.new_hand(seating, opts, random.Random(seed), [0] * (2 if players == 4 else players))
+
+
+def test_export_has_exactly_the_design_shape(game_id):
+    data = load(game_id, **POSITION).export()
+    assert list(data) == ["game", "players", "dealer", "to_play", "hands", "table", "captured",
+                          "sweeps", "stock", "last_capture", "totals_before", "options"]
+    assert data["game"] == game_id and data["players"] == 2 and data["to_play"] == 0
+    assert data["table"] == POSITION["table"]
+    assert data["captured"] == [[], []] and data["sweeps"] == [0, 0] and data["stock"] == []
+    assert data["last_capture"] is None and data["totals_before"] == [0, 0]
+    assert data["options"] == GAMES[game_id].Options().model_dump(mode="json")
+    json.dumps(data)
+
+
+def test_export_round_trips_exactly_through_state_from_json(game_id):
+    state = fresh(game_id, 3)
+    rng = random.Random(2)
+    while not state.is_over:
+        data = state.export()
+        assert GAMES[game_id].state_from_json(json.loads(json.dumps(data))).export() == data
+        acts = state.legal_actions()
+        state.apply(acts[rng.randrange(len(acts))])
+    data = state.export()
+    assert GAMES[game_id].state_from_json(data).export() == data
+
+
+@pytest.mark.parametrize("bad,error", [
+    ({"hands": [["AS", "XX"], ["5H"]]}, CardError),
+    ({"hands": [["AS", "JK"], ["5H"]]}, CardError),
+    ({"hands": [["AS", "5H"], ["5H"]]}, CardError),               # a card twice
+    ({"hands": [["AS"], ["5H"]], "table": {"loose": ["AS"]}}, CardError),
+    ({"hands": [["AS"]]}, StateError),                             # one player
+    ({"hands": [["AS"], ["5H"]], "players": 3}, StateError),
+    ({"hands": [["AS"], ["5H"]], "to_play": 5}, StateError),
+    ({"hands": [[], ["5H"]], "to_play": 0}, StateError),          # to play with no card
+    ({"hands": [["AS"], ["5H"]], "to_play": None}, StateError),   # over, cards in hands
+    ({"hands": [["AS"], ["5H"]], "stock": ["2C"]}, StateError),   # not whole deals
+    ({"hands": [["AS"], ["5H"]], "options": {"nonsense": 1}}, StateError),
+    ({"hands": [["AS"], ["5H"]], "game": "canasta"}, StateError),
+    ({"hands": [["AS"], ["5H"]], "sweeps": [1]}, StateError),
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [
+        {"value": 9, "owner": 0, "groups": [["2H", "6S"]]}]}}, StateError),  # 2+6 is not 9
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [
+        {"value": 8, "owner": 1, "groups": [["2H", "6S"]]}]}}, StateError),  # owner holds no 8
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [
+        {"value": 8, "owner": 0, "groups": [["8H"]]}]}}, StateError),        # one card
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [
+        {"value": 15, "owner": 0, "groups": [["8H", "7C"]]}]}}, StateError),
+])
+def test_state_from_json_rejects_impossible_data(game_id, bad, error):
+    with pytest.raises(error) as info:
+        GAMES[game_id].state_from_json(bad)
+    assert str(info.value)
+    assert issubclass(error, ValueError)
+
+
+def test_casino_court_cards_never_build_in_a_loaded_state():
+    with pytest.raises(StateError, match="court"):
+        CASINO.state_from_json({"hands": [["KS"], ["5H"]], "table": {"builds": [
+            {"value": 10, "owner": 0, "groups": [["QH"], ["KH"]]}]}})
+
+
+def test_partial_export_takes_defaults_and_the_leader_to_play():
+    s = CASINO.state_from_json({"hands": [["AS"], ["5H"], ["6D"]], "dealer": 1})
+    data = s.export()
+    assert data["to_play"] == 2 and data["captured"] == [[], [], []]
+    assert data["totals_before"] == [0, 0, 0]
+    s = ROYAL.state_from_json({"hands": [["AS"], ["5H"], ["6D"]], "dealer": 1})
+    assert s.to_play == 0
+
+
+def test_parsing_accepts_any_case_and_t_for_ten():
+    s = CASINO.state_from_json({"hands": [["as", "td"], ["5h"]], "to_play": 0})
+    assert s.export()["hands"] == [["AS", "10D"], ["5H"]]
+
+
+def test_view_hides_other_hands_and_the_stock_keeping_lengths(game_id):
+    state = fresh(game_id, 4)
+    data = state.export()
+    view = state.view(1)
+    assert view["hands"][1] == data["hands"][1]
+    for s in (0, 2, 3):  # the partner's hand is hidden too
+        assert view["hands"][s] == [None] * len(data["hands"][s])
+    assert view["stock"] == [None] * len(data["stock"])
+    assert view["table"] == data["table"] and view["captured"] == data["captured"]
+    assert state.view(None) == data
+
+
+def test_view_hides_hands_after_the_hand_is_over_too():
+    s = load("casino", hands=[["5D"], ["KC"]], table={"loose": ["5H"]}, to_play=0)
+    play(s, "capture 5D: 5H")
+    play(s, "trail KC")
+    assert s.is_over and s.view(0)["hands"] == [[], []]
+
+
+def test_zones_builds_with_value_multiple_and_owner(game_id):
+    s = load(game_id, **POSITION)
+    zones = {z.id: z for z in s.zones(0)}
+    assert set(zones) == {"stock", "table", "hand-0", "hand-1", "captured-0", "captured-1"}
+    table = zones["table"]
+    assert table.cards == ["5C", "3H"]
+    (build,) = table.groups
+    assert build.id == "build-0" and build.cards == ["2H", "6S", "8C"]
+    assert build.badges == ["8", "multiple", "seat 1"]
+    assert zones["hand-0"].cards == ["AS", "10D"] and zones["hand-1"].cards == [None, None]
+    assert zones["hand-1"].seat == 1 and zones["hand-1"].side == 1
+    assert zones["captured-0"].badges[:3] == ["cards 0", "spades 0", "sweeps 0"]
+    assert all(c is not None for z in s.zones(None) for c in z.cards)
+
+
+def test_capture_pile_zones_count_cards_and_sweeps():
+    s = load("casino", hands=[["10H", "2D"], ["4C", "6C"]],
+             table={"loose": ["AC", "2S", "3S", "4H"]}, to_play=0)
+    play(s, "capture 10H: AC 2S 3S 4H")
+    pile = next(z for z in s.zones(1) if z.id == "captured-0")
+    assert pile.badges[:3] == ["cards 5", "spades 2", "sweeps 1"]
+    assert "last capture" in pile.badges
+
+
+def test_action_json_sorted_labels_targets_and_hand_cards():
+    s = load("casino", hands=[["8D", "10S"], ["8H", "KD"]],
+             table={"loose": ["5S", "3H", "10C", "2C"],
+                    "builds": [{"value": 8, "owner": 1, "groups": [["2H", "6S"]]}]}, to_play=0)
+    by_json = {json.dumps(a.to_json()): a for a in s.legal_actions()}
+    capture = by_json[json.dumps({"type": "capture", "card": "8D",
+                                  "taken": ["2H", "3H", "5S", "6S"]})]
+    assert capture.label == "Capture 2♥ 3♥ 5♠ 6♠ with 8♦"
+    assert capture.targets == ("table", "build-0") and capture.hand_cards == ("8D",)
+    only_build = by_json[json.dumps({"type": "capture", "card": "8D", "taken": ["2H", "6S"]})]
+    assert only_build.targets == ("build-0",)
+    trail = by_json[json.dumps({"type": "trail", "card": "10S"})]
+    assert trail.label == "Trail 10♠" and trail.targets == ("table",)
+    for a in s.legal_actions():
+        data = a.to_json()
+        cards = data.get("taken") or data.get("used") or []
+        assert cards == sorted(cards)
+
+
+def test_build_labels_new_raise_add():
+    s = load("casino", hands=[["3D", "9H", "AC", "8S"], ["6C", "KD"]],
+             table={"loose": ["5C", "2S"],
+                    "builds": [{"value": 6, "owner": 1, "groups": [["2H", "4S"]]}]}, to_play=0)
+    labels = {a.label for a in s.legal_actions()}
+    assert "Build 8: 3♦ on 5♣" in labels
+    assert "Raise to 9: 3♦ on 2♥ 4♠" in labels
+    s = load("casino", hands=[["8D", "8S"], ["8H", "KD"]],
+             table={"builds": [{"value": 8, "owner": 1, "groups": [["2H", "6S"]]}]}, to_play=0)
+    assert "Add to 8: 8♦ on 2♥ 6♠" in {a.label for a in s.legal_actions()}
+
+
+def test_action_from_json_accepts_any_order_and_case_of_cards(game_id):
+    s = load(game_id, hands=[["8D"], ["2C"]], table={"loose": ["3H", "5S", "8C"]}, to_play=0)
+    a = GAMES[game_id].action_from_json(
+        s, {"type": "capture", "card": "8d", "taken": ["8C", "5S", "3h"]})
+    assert a.to_json() == {"type": "capture", "card": "8D", "taken": ["3H", "5S", "8C"]}
+    with pytest.raises(IllegalAction):
+        GAMES[game_id].action_from_json(s, {"type": "capture", "card": "8D", "taken": ["3H"]})
+
+
+def test_equal_json_is_one_action_listed_once_in_a_fixed_order():
+    s = load("casino", **POSITION)
+    first = [a.to_json() for a in s.legal_actions()]
+    again = [a.to_json() for a in CASINO.state_from_json(s.export()).legal_actions()]
+    assert first == again
+    assert len({json.dumps(j, sort_keys=True) for j in first}) == len(first)
+
+
+def test_illegal_action_is_refused_with_a_reason_and_changes_nothing(game_id):
+    s = load(game_id, hands=[["8C", "5D"], ["KD"]],
+             table={"loose": ["5H"], "builds": [{"value": 8, "owner": 0,
+                                                  "groups": [["2H", "6S"]]}]}, to_play=0)
+    before = s.export()
+    trail = load(game_id, hands=[["8C"], ["KD"]], to_play=0).legal_actions()[0]
+    with pytest.raises(IllegalAction, match="owner of a build may not trail"):
+        s.apply(trail)
+    assert s.export() == before
+    with pytest.raises(IllegalAction, match="not in the hand"):
+        s.apply(GAMES[game_id].action_from_json(
+            load(game_id, hands=[["9C"], ["KD"]], to_play=0), as_json("trail 9C")))
+    assert s.export() == before
+
+
+def test_clone_is_independent(game_id):
+    s = fresh(game_id, 2)
+    twin = s.clone()
+    before = s.export()
+    twin.apply(twin.legal_actions()[0])
+    assert s.export() == before and twin.export() != before
+
+
+def test_determinize_keeps_the_view_and_every_owner_holding_its_card(game_id):
+    s = load(game_id, hands=[["8C", "KS", "QH"], ["3D", "9H", "4C"]],
+             table={"loose": ["5H"], "builds": [{"value": 8, "owner": 0,
+                                                  "groups": [["2H", "6S"]]}]},
+             stock=["2D", "3C", "4D", "5D", "6D", "7D", "9D", "10H"], to_play=1)
+    rng = random.Random(4)
+    for _ in range(200):
+        sample = s.determinize(1, rng)
+        assert sample.view(1) == s.view(1)
+        assert any(c.startswith("8") for c in sample.export()["hands"][0])
+        assert sorted(sample.export()["hands"][0] + sample.export()["stock"]) == sorted(
+            s.export()["hands"][0] + s.export()["stock"])
+
+
+def test_rules_text_describes_the_options_in_play():
+    text = CASINO.rules(CASINO.Options())
+    assert "exactly one loose court card" in text and "packets of two" in text
+    assert "may still be trailed" in text and "target is 21" in text
+    text = CASINO.rules(CASINO.Options(court_cards_take_all=True, deal_in_twos=False,
+                                       may_trail_capturing_card=False, sweeps=False, target=11))
+    assert "every loose card of its rank" in text and "one card at a time" in text
+    assert "may not be trailed" in text and "do not score" in text and "target is 11" in text
+    text = ROYAL.rules(ROYAL.Options())
+    assert "counter-clockwise" in text and "1 or 14" in text and "highest build is 14" in text
+    assert ("starting a hand on 18 scores only most cards, on 19 only big casino, on 20 only "
+            "little casino") in text
+    assert "highest build is 13" in ROYAL.rules(ROYAL.Options(ace_fourteen=False))
+
+
+def test_game_attributes():
+    for game, gid in ((CASINO, "casino"), (ROYAL, "royal_casino")):
+        assert game.id == gid and game.name and game.description
+        assert "\n" not in game.description
+        assert set(game.Options.model_fields) >= {"target", "direction", "sweeps"}
+    assert set(CASINO.Options.model_fields) == {
+        "target", "court_cards_take_all", "direction", "deal_in_twos",
+        "may_trail_capturing_card", "sweeps"}
+    assert set(ROYAL.Options.model_fields) == {"target", "ace_fourteen", "direction", "sweeps"}
+    assert CASINO.Options().model_dump() == {
+        "target": 21, "court_cards_take_all": False, "direction": "clockwise",
+        "deal_in_twos": True, "may_trail_capturing_card": True, "sweeps": True}
+    assert ROYAL.Options().model_dump() == {
+        "target": 21, "ace_fourteen": True, "direction": "counter_clockwise", "sweeps": True}
+
+
+def test_legal_cache_is_dropped_after_apply(game_id):
+    s = load(game_id, hands=[["7H", "2D"], ["3C", "3D"]], table={"loose": ["7C"]}, to_play=0)
+    assert "capture 7H: 7C" in legal(s)
+    play(s, "capture 7H: 7C")
+    assert all(a.to_json()["card"] in ("3C", "3D") for a in s.legal_actions())
