@@ -311,6 +311,7 @@ class Frame:
     hand: int
     text: str
     state: dict[str, Any]
+    dealer: int | None = None
 
 
 class Replay:
@@ -329,15 +330,19 @@ class Replay:
         self.sheets: list[ScoreSheet] = []  # the sheet as it stands at each frame
         sheet: ScoreSheet | None = None
         target = (start.get("options") or {}).get("target", 0)
+        dealer = None
         for event in self.events:
             kind = event["event"]
             if kind == "deal":
-                self.frames.append(Frame(event["hand"], f"Hand {event['hand']} dealt", event["state"]))
+                dealer = event.get("dealer")
+                self.frames.append(Frame(event["hand"], f"Hand {event['hand']} dealt", event["state"],
+                                         dealer))
             elif kind == "action":
                 who = f"Seat {event['seat'] + 1}"
-                self.frames.append(Frame(event["hand"], f"{who}: {event['label']}", event["state"]))
+                self.frames.append(Frame(event["hand"], f"{who}: {event['label']}", event["state"],
+                                         dealer))
             elif kind == "undo":
-                self.frames.append(Frame(event["hand"], "Undo", event["state"]))
+                self.frames.append(Frame(event["hand"], "Undo", event["state"], dealer))
             elif kind == "hand_end":
                 row = event["score"]
                 if sheet is None:
@@ -345,7 +350,8 @@ class Replay:
                 sheet = ScoreSheet(sheet.side_names, target, [*sheet.hands, row])
                 if self.frames:
                     last = self.frames[-1]
-                    self.frames[-1] = Frame(last.hand, last.text + " — hand over", last.state)
+                    self.frames[-1] = Frame(last.hand, last.text + " — hand over", last.state,
+                                            last.dealer)
             if kind in ("deal", "action", "undo"):
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet

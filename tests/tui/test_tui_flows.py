@@ -350,3 +350,32 @@ async def test_match_end_offers_play_again(make_app, registry):
         table = app.screen
         assert isinstance(table, TableScreen) and table.session is not first
         assert table.session.match.seed == 4
+
+
+async def test_replay_steps_through_a_human_record(make_app, registry):
+    from cardcore.tui.screens.replay import ReplayScreen
+    from cardcore.tui.session import Replay
+
+    game = registry.games["crazy_eights"]
+    session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "human"], 2))
+    while session.to_play is not None and session.is_bot(session.to_play):
+        session.bot_step()
+    session.apply(session.legal_actions()[0])
+    session.close()
+    replay = Replay(registry, session.record_path)
+    app = make_app(start=("replay", replay))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        screen = app.screen
+        assert isinstance(screen, ReplayScreen)
+        assert "position 1/" in text_of(app, "#status")
+        assert text_of(app, "#message") == "Hand 1 dealt"
+        await pilot.press("end")
+        await pilot.pause()
+        assert screen.index == len(replay.frames) - 1
+        assert "Seat 2" in text_of(app, "#message")  # the human's move is in the record
+        hands = [z for z in replay.zones(screen.index) if z.kind == "hand"]
+        assert hands and all(c is not None for z in hands for c in z.cards)  # every hand is open
+        await pilot.press("left")
+        await pilot.pause()
+        assert screen.index == len(replay.frames) - 2

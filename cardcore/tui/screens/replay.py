@@ -62,7 +62,7 @@ class ReplayScreen(Screen):
         names = [f"Seat {i + 1} ({who})" for i, who in enumerate(r.seats)]
         names = names or [f"Seat {i + 1}" for i in range(n)]
         state = r.game.state_from_json(frame.state)
-        info = TableInfo(names, names, dealer=frame.state.get("dealer"), to_play=state.to_play,
+        info = TableInfo(names, names, dealer=frame.dealer, to_play=state.to_play,
                          palette=self.app.palette)
         self.query_one("#zones", ZonesView).show(state.zones(None), info)
         status = Text(f"Replay · {r.game.name} · {r.path.name}", style="bold")
