@@ -20,10 +20,12 @@ bench: $(STAMP)
 	$(BIN)/python benches/engines.py
 
 # Refreshed whenever the project's metadata or the pins change.
-$(STAMP): pyproject.toml constraints.txt
+# The example game is installed like any third-party plugin, so the launcher shows it.
+$(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling
 	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test]'
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
 	touch $(STAMP)
 
 clean:
