@@ -1,0 +1,39 @@
+"""No legal action missing, no illegal one offered: the engine against a brute-force reading
+of the decisions, on every position of seeded random hands (small enough tables)."""
+
+import random
+
+import pytest
+from casino_helpers import GAMES, legal
+from casino_reference import reference_legal
+
+from cardcore.seating import Seating
+
+OPTIONS = {
+    "casino": [{}, {"court_cards_take_all": True, "may_trail_capturing_card": False}],
+    "royal_casino": [{}, {"ace_fourteen": False}],
+}
+
+
+@pytest.mark.parametrize("variant", [0, 1])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_legal_actions_equal_the_brute_force_reading(game_id, players, variant):
+    game = GAMES[game_id]
+    options = game.Options(**OPTIONS[game_id][variant])
+    rng = random.Random(f"{game_id}:{players}:{variant}")
+    checked = 0
+    for hand in range(20):
+        seating = Seating(players, dealer=hand % players, direction=game.direction(options),
+                          partnerships=players == 4)
+        state = game.new_hand(seating, options, random.Random(hand),
+                              [0] * (2 if players == 4 else players))
+        while not state.is_over:
+            if len(state.loose) <= 6 and len(state.builds) <= 3:
+                assert legal(state) == reference_legal(state), state.export()
+                checked += 1
+            actions = state.legal_actions()
+            # prefer builds now and then, so that positions with builds come up often
+            builds = [a for a in actions if a.to_json()["type"] == "build"]
+            pick = builds if builds and rng.random() < 0.5 else actions
+            state.apply(pick[rng.randrange(len(pick))])
+    assert checked > 400
