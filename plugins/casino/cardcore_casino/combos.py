@@ -7,8 +7,8 @@ the answers are shared by every table with the same values (a module-level cache
 
 from __future__ import annotations
 
-_CACHE: dict[tuple[int, ...], Table] = {}
-_CACHE_LIMIT = 30_000  # tables; cleared when full (bounded memory)
+TABLES: dict[tuple[int, ...], Table] = {}
+TABLES_LIMIT = 30_000  # tables; cleared when full (bounded memory)
 
 
 class Table:
@@ -68,11 +68,11 @@ class Table:
 
 
 def table(vals: tuple[int, ...]) -> Table:
-    t = _CACHE.get(vals)
+    t = TABLES.get(vals)
     if t is None:
-        if len(_CACHE) >= _CACHE_LIMIT:
-            _CACHE.clear()
-        t = _CACHE[vals] = Table(vals)
+        if len(TABLES) >= TABLES_LIMIT:
+            TABLES.clear()
+        t = TABLES[vals] = Table(vals)
     return t
 
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 from cardcore.cards import glyph
 from cardcore.game import Action
-from cardcore_casino.combos import _CACHE as _TABLES
-from cardcore_casino.combos import table
+from cardcore_casino.combos import TABLES, table
 from cardcore_casino.rules import BIT, NAMES, RANK, ids_of
 
 TRAIL, CAPTURE, NEW, RAISE, ADD = 0, 1, 2, 3, 4
@@ -30,14 +29,6 @@ class FishingAction(Action):
         self.value = value
         #: what it touches: -1 the loose cards, i >= 0 build i
         self.touch = touch
-
-    @property
-    def card(self) -> int:
-        return self.key[1]
-
-    @property
-    def bits(self) -> int:
-        return self.key[-1] if self.kind else 0
 
     def to_json(self) -> dict:
         card = NAMES[self.key[1]]
@@ -97,7 +88,7 @@ def generate(state) -> list[FishingAction]:
     keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
     vals = tuple([k >> 6 for k in keys])
     pos = [1 << (k & 63) for k in keys]
-    T = _TABLES.get(vals)
+    T = TABLES.get(vals)
     if T is None:
         T = table(vals)
     fam_cache = T._fam

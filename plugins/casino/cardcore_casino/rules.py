@@ -35,13 +35,6 @@ ROYAL_VALUES: tuple[int, ...] = RANK
 Direction = Literal["clockwise", "counter_clockwise"]
 
 
-def bits_of(cards) -> int:
-    b = 0
-    for c in cards:
-        b |= BIT[c]
-    return b
-
-
 def ids_of(bits: int) -> list[int]:
     """Card ids of a mask, ascending (= sorted notation)."""
     out = []
@@ -50,10 +43,6 @@ def ids_of(bits: int) -> list[int]:
         out.append(low.bit_length() - 1)
         bits ^= low
     return out
-
-
-def names_of(bits: int) -> list[str]:
-    return [NAMES[c] for c in ids_of(bits)]
 
 
 class CasinoOptions(Options):
@@ -73,16 +62,16 @@ class CasinoOptions(Options):
 class Rules:
     """Everything the engine needs to know about one game under one set of options.
 
-    Casino and Royal Casino build one each; the engine reads nothing else.
-    ``score_hook(state, row)`` and ``sweep_points(state, raw)`` are the scoring
-    hooks a variant may replace.
+    Casino and Royal Casino build one each; the engine reads nothing else. The
+    hooks a variant may set: ``sweep_points(raw_per_side) -> points_per_side`` and
+    ``score_hook(state, row)`` (edits the score row in place).
     """
 
     __slots__ = (
         "game_id", "options", "options_json", "value", "capture_values", "max_build",
-        "has_courts", "court_take_all", "trail_rule", "raise_own_build", "direction",
+        "court_take_all", "trail_rule", "raise_own_build", "direction",
         "first_plan", "later_plan", "sweeps_score", "sweep_points", "score_hook",
-        "ace_dual", "backs", "sort_key",
+        "ace_dual", "sort_key",
     )
 
     def __init__(
@@ -120,7 +109,6 @@ class Rules:
         self.capture_values: tuple[tuple[int, ...], ...] = tuple(caps)
         self.ace_dual = ace_fourteen
         self.max_build = max_build
-        self.has_courts = not all(value)
         self.court_take_all = court_take_all
         self.trail_rule = trail_rule
         self.raise_own_build = raise_own_build
@@ -130,13 +118,8 @@ class Rules:
         self.sweeps_score = sweeps_score
         self.sweep_points = sweep_points
         self.score_hook = score_hook
-        #: backs[c]: the build values card c can capture.
-        self.backs = self.capture_values
         #: value * 64 + id: sorting these sorts loose cards by value
         self.sort_key = tuple(value[c] * 64 + c for c in range(52))
-
-    def glyph_value(self, v: int) -> str:
-        return str(v)
 
 
 def direction_sign(direction: str) -> int:

@@ -81,20 +81,22 @@ for _c in range(52):
 
 
 def heuristic(state, seat: int) -> float:
-    """Material captured by the seat's side minus the others', sweeps counted,
-    builds valued for their owner."""
+    """Material captured by the seat's side minus the others', sweeps counted, builds
+    half-valued for their owner's side, loose cards a risk when an opponent is to play."""
     n = state.players
-    mine = seat % 2 if n == 4 else seat
+
+    def side(s: int) -> int:
+        return s % 2 if n == 4 else s
+
+    mine = side(seat)
+    share = 1.0 / (n - 1) if n == 3 else 1.0  # three players: two opponents
     total = 0.0
     for s in range(n):
-        side = s % 2 if n == 4 else s
-        sign = 1.0 if side == mine else -1.0 / (1 if n != 3 else 2)
-        total += sign * (sum(_WORTH[c] for c in state.captured[s]) + state.sweeps[s])
+        worth = sum(_WORTH[c] for c in state.captured[s]) + state.sweeps[s]
+        total += worth if side(s) == mine else -share * worth
     for b in state.builds:
-        side = b[1] % 2 if n == 4 else b[1]
         worth = 0.5 * sum(_WORTH[c] for g in b[2] for c in g)
-        total += worth if side == mine else -worth
-    # cards left loose are a gift to the next player
-    total -= 0.3 * sum(_WORTH[c] for c in state.loose) if state.to_play is not None and \
-        (state.to_play % 2 if n == 4 else state.to_play) != mine else 0.0
+        total += worth if side(b[1]) == mine else -share * worth
+    if state.to_play is not None and side(state.to_play) != mine:
+        total -= 0.3 * sum(_WORTH[c] for c in state.loose)
     return total

@@ -13,7 +13,7 @@ from cardcore.game import GameState, Group, IllegalAction, Zone
 from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, FishingAction
-from cardcore_casino.rules import BIT, ID, NAMES, Rules, ids_of
+from cardcore_casino.rules import BIT, ID, NAMES, Rules
 
 
 def deal_plan(plan: list[tuple[int, int]], stock: list[int], hands: list[list[int]],
@@ -343,7 +343,3 @@ class FishingState(GameState):
             zones.append(Zone(f"captured-{s}", "pile", f"Captured by seat {s}", seat=s,
                               side=s % sides, cards=pile, badges=badges))
         return zones
-
-
-def bits_to_names(bits: int) -> list[str]:
-    return [NAMES[c] for c in ids_of(bits)]
