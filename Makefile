@@ -23,7 +23,7 @@ bench: $(STAMP)
 # The example game is installed like any third-party plugin, so the launcher shows it.
 $(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling
+	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling editables
 	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test]'
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
 	touch $(STAMP)
