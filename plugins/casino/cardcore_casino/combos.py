@@ -18,10 +18,10 @@ class Table:
 
     def __init__(self, vals: tuple[int, ...]):
         self.vals = vals
-        self._sums: dict[int, list[int]] = {}
-        self._fam: dict[int, list[int]] = {}
+        self._sums: dict[int, tuple[int, ...]] = {}
+        self._fam: dict[int, tuple[int, ...]] = {}
 
-    def summing(self, s: int) -> list[int]:
+    def summing(self, s: int) -> tuple[int, ...]:
         """Every mask whose values add up to ``s`` (s > 0), ascending."""
         got = self._sums.get(s)
         if got is None:
@@ -40,11 +40,10 @@ class Table:
                         rec(j + 1, need - x, mask | (1 << j))
 
             rec(0, s, 0)
-            out.sort()
-            got = self._sums[s] = out
+            got = self._sums[s] = tuple(sorted(out))  # tuples of ints: not tracked by the GC
         return got
 
-    def family(self, v: int, r: int) -> list[int]:
+    def family(self, v: int, r: int) -> tuple[int, ...]:
         """Masks U that split into one part summing to ``r`` (empty when r = 0) and
         any number (0 included) of disjoint groups summing to ``v``. Ascending; 0 first
         when r = 0.
@@ -55,14 +54,33 @@ class Table:
         key = (v << 6) + r
         got = self._fam.get(key)
         if got is None:
+            total = sum(self.vals)
             if r == 0:
-                unions = {0}
-                for g in self.summing(v):
-                    unions |= {u | g for u in unions if not u & g}
-                got = sorted(unions)
+                groups = self.summing(v)
+                if total < 2 * v:  # room for one group at most
+                    got = (0, *groups)
+                else:
+                    found: set[int] = set()
+                    last = len(groups)
+
+                    def rec(start: int, mask: int, room: int) -> None:
+                        found.add(mask)
+                        if room < v:
+                            return
+                        for j in range(start, last):
+                            g = groups[j]
+                            if not mask & g:
+                                rec(j + 1, mask | g, room - v)
+
+                    rec(0, 0, total)
+                    got = tuple(sorted(found))
             else:
-                base = self.family(v, 0)
-                got = sorted({a | u for a in self.summing(r) for u in base if not a & u})
+                parts = self.summing(r)
+                if total - r < v:  # no room for a further group
+                    got = parts
+                else:
+                    base = self.family(v, 0)
+                    got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
             self._fam[key] = got
         return got
 

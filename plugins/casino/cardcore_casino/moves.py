@@ -179,17 +179,16 @@ def generate(state) -> list[FishingAction]:
             for i in bi:
                 bb = builds[i][3]
                 subsets += [(s | bb, t + (i,)) for s, t in subsets]
+            if owns:  # what the owner still owns must stay backed
+                subsets = [(sb, t) for sb, t in subsets
+                           if backed(c, [b[0] for i, b in enumerate(builds)
+                                         if b[1] == seat and i not in t])]
+            with_loose = [(sb, (-1, *t)) for sb, t in subsets]
+            alone = [(sb, t) for sb, t in subsets if t]
             for u in unions:
                 lb = mb(u)
-                for sb, touched in subsets:
-                    if not (u or touched):
-                        continue
-                    if owns:
-                        left = [b[0] for i, b in enumerate(builds)
-                                if b[1] == seat and i not in touched]
-                        if left and not backed(c, left):
-                            continue
-                    add(Act((CAPTURE, c, lb | sb), CAPTURE, v, (-1, *touched) if u else touched))
+                for sb, touched in (with_loose if u else alone):
+                    add(Act((CAPTURE, c, lb | sb), CAPTURE, v, touched))
 
         # --- builds (DECISIONS 12-15) ----------------------------------------
         h = VAL[c]
