@@ -57,10 +57,57 @@ def test_d34_going_out_needs_a_canasta():
 
 
 def test_d34_going_out_without_a_discard():
+    # both cards at once, or one at a time: the card left then completes the canasta
     st = position(hands=[["7C", "2C"], [], [], []], melds=[[sevens(5)], []])
-    assert steps(st) == {"add 7: 7C 2C"} | discards("7C", "2C")
+    assert steps(st) == {"add 7: 7C 2C", "add 7: 7C", "add 7: 2C"} | discards("7C", "2C")
     play(st, "add 7: 7C 2C")
     assert st.is_over and st.export()["went_out"] == 0 and st.export()["hands"][0] == []
+    st = position(hands=[["7C", "2C"], [], [], []], melds=[[sevens(5)], []])
+    play(st, "add 7: 2C")
+    assert steps(st) == {"add 7: 7C"}  # no discard: one card, no canasta yet
+    play(st, "add 7: 7C")
+    assert st.is_over and st.export()["went_out"] == 0
+
+
+def test_d34_the_last_card_may_complete_the_canasta_it_goes_out_with():
+    # 9 9 9 leaves the 7 that makes the sixth-card sevens a canasta: going out
+    st = position(hands=[["9S", "9H", "9D", "7C"], [], [], []], melds=[[sevens(6)], []])
+    assert steps(st) == {"meld 9S 9H 9D", "add 7: 7C"} | discards("9S", "9H", "9D", "7C")
+    play(st, "meld 9S 9H 9D")
+    assert steps(st) == {"add 7: 7C"}
+    # ... but not a card that completes nothing: 9 9 9 would leave 4C and no canasta
+    st = position(hands=[["9S", "9H", "9D", "4C"], [], [], []], melds=[[sevens(6)], []])
+    assert steps(st) == discards("9S", "9H", "9D", "4C")
+    # a wild card completes it only within the wild-card rule (6 sevens + 2 wild
+    # cards would be 6 naturals and 3 wild cards with one more: two_per_wild allows it)
+    six_mixed = {"rank": "7", "cards": ["7S", "7H", "7D", "7C", "2S", "2H"]}
+    st = position(hands=[["9S", "9H", "9D", "JK"], [], [], []], melds=[[six_mixed], []])
+    assert "meld 9S 9H 9D" not in steps(st)  # 4 naturals, 3 wild cards: not two each
+    st = position(hands=[["9S", "9H", "9D", "JK"], [], [], []], melds=[[six_mixed], []],
+                  options={"wild_rule": "classic"})
+    assert "meld 9S 9H 9D" in steps(st)
+
+
+def test_d34_taking_the_pile_then_going_out_with_a_card_that_completes_a_canasta():
+    # the taker keeps one king; the side's six kings take it as the seventh: going out
+    kings6 = [{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "KH"]}]
+    st = position(phase="draw", hands=[["9S", "9H", "KC"], [], [], []], discard=["9C"],
+                  melds=[kings6, []])
+    assert steps(st) == {"draw", "take 9S 9H"}
+    play(st, "take 9S 9H")
+    assert steps(st) == {"add K: KC"}
+    play(st, "add K: KC")
+    assert st.is_over and st.export()["went_out"] == 0
+    # the card left may come from the pile: one 9 and 9 9 in hand, a king under it
+    st = position(phase="draw", hands=[["9S", "9H"], [], [], []], discard=["KD", "9C"],
+                  melds=[kings6, []])
+    assert steps(st) == {"draw", "take 9S 9H"}
+    play(st, "take 9S 9H")
+    assert steps(st) == {"add K: KD"}
+    # a card that completes nothing: no taking (it would strand the taker)
+    st = position(phase="draw", hands=[["9S", "9H", "QC"], [], [], []], discard=["9C"],
+                  melds=[kings6, []])
+    assert steps(st) == {"draw"}
 
 
 def test_d34_concealed_whole_hand_in_new_melds_with_a_canasta():

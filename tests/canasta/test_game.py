@@ -176,3 +176,65 @@ def test_random_hands_every_card_accounted_every_hand_ends(wild_rule):
         assert all(s["total"] == sum(s["items"].values()) for s in row["sides"])
     assert ends["out"] > 100 and ends["stock"] > 100
     assert ID_TEXT[52] == "JK"
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_d37_d38_draw_for_partners_first_dealer_and_first_player(seed):
+    from cardcore.match import Match
+    from cardcore.seating import draw_strength
+
+    match = Match(GAME, seed=seed, draw_for_partners=True)
+    match.start()
+    draw = match.draw
+    final = {}
+    for r in draw.rounds:
+        final.update(r)
+    assert "JK" not in final.values() and len(set(final.values())) == 4
+    ranking = sorted(final, key=lambda p: draw_strength(final[p]), reverse=True)
+    assert list(draw.ranking) == ranking
+    # the two highest sit together at seats 0 and 2; the highest plays first, the
+    # dealer at their right (seat 3) deals
+    hi, second = ranking[0], ranking[1]
+    seats = match.seating.draw  # seats by rank
+    assert seats[0] == 0 and seats[1] == 2
+    assert match.seating.names[0] == ("South", "West", "North", "East")[hi]
+    assert match.seating.names[2] == ("South", "West", "North", "East")[second]
+    assert match.seating.dealer == 3 and match.state.to_play == 0
+    # the next hand: the deal passes left, the dealer's left plays first
+    while match.hand_no == 1:
+        match.apply(match.legal_actions()[-1])
+    assert match.seating.dealer == 0 and match.state.to_play == 1
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_d38_without_draw_for_partners_the_seats_stay_the_draw_picks_the_dealer(seed):
+    from cardcore.match import Match
+    from cardcore.seating import partnership_draw
+
+    match = Match(GAME, seed=seed)
+    match.start()
+    assert match.draw is None
+    assert match.seating.names == ("South", "West", "North", "East")
+    high = partnership_draw(4, random.Random(f"{seed}:0")).ranking[0]
+    assert match.seating.dealer == (high - 1) % 4 and match.state.to_play == high
+
+
+def test_d38_ties_rank_then_suit_only_tied_players_redraw():
+    from cardcore.seating import partnership_draw
+
+    # popped from the end: player 0 JK, 1 7H, 2 7H (identical: both redraw), 3 7S;
+    # the redraw: player 0 AC, 1 2S, 2 7D
+    class Unshuffled(random.Random):
+        def shuffle(self, x):  # keep the stacked order
+            pass
+
+    deck = ["7D", "2S", "AC", "7S", "7H", "7H", "JK"]
+    draw = partnership_draw(4, Unshuffled(0), deck=deck)
+    assert draw.rounds[0] == {0: "JK", 1: "7H", 2: "7H", 3: "7S"}
+    assert sorted(draw.rounds[1]) == [0, 1, 2]
+    final = {p: c for r in draw.rounds for p, c in r.items() if c != "JK"}
+    final.update(draw.rounds[-1])
+    # 7S beats 7D on suit; the ace is highest, the deuce lowest
+    assert draw.ranking[0] == next(p for p, c in final.items() if c == "AC")
+    assert draw.ranking[-1] == next(p for p, c in final.items() if c == "2S")
+    assert [final[p] for p in draw.ranking] == ["AC", "7S", "7D", "2S"]

@@ -2,7 +2,7 @@
 
 import pytest
 
-from .helpers import discards, play, position, steps
+from .helpers import GAME, discards, play, position, steps
 
 SEVENS = [{"rank": "7", "cards": ["7S", "7H", "7D"]}]
 
@@ -130,3 +130,84 @@ def test_d39_a_wild_card_added_to_a_natural_canasta_makes_it_mixed():
     assert badges() == [("meld-0-K", ["K", "natural canasta"])]
     play(st, "add K: JK")
     assert badges() == [("meld-0-K", ["K", "mixed canasta"])]
+
+
+CANASTA_K = [{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]}]
+
+
+def test_d35_black_threes_never_take_a_wild_card():
+    # 3 3 3 melded on going out, a joker left: it goes on the kings or is discarded,
+    # never on the black threes
+    st = position(hands=[["3S", "3C", "3S", "JK"], [], [], []], melds=[CANASTA_K, []])
+    assert steps(st) == {"meld 3S 3S 3C", "add K: JK"} | discards("3S", "3C", "JK")
+    play(st, "meld 3S 3S 3C")
+    assert steps(st) == {"add K: JK", "discard JK"}
+    st = position(hands=[["3S", "3C", "3S", "2D"], [], [], []], melds=[CANASTA_K, []])
+    play(st, "meld 3S 3S 3C")
+    assert steps(st) == {"add K: 2D", "discard 2D"}
+
+
+def test_d35_black_threes_three_or_four():
+    st = position(hands=[["3S", "3C", "3S", "3C"], [], [], []], melds=[CANASTA_K, []])
+    assert steps(st) == {"meld 3S 3S 3C 3C", "meld 3S 3S 3C"} | discards("3S", "3C")
+    play(st, "meld 3S 3S 3C")
+    assert steps(st) == {"add 3: 3C", "discard 3C"}  # the fourth, or the final discard
+    play(st, "add 3: 3C")
+    assert st.is_over and st.export()["melds"][0][0] == {
+        "rank": "3", "cards": ["3S", "3S", "3C", "3C"]}
+
+
+@pytest.mark.parametrize("wild_rule, offered", [("two_per_wild", False), ("classic", True)])
+def test_d24_laying_a_first_meld_under_both_wild_rules(wild_rule, offered):
+    # 3000+: 120 needed. A A JK JK (140) is two naturals and two wild cards: classic only
+    hand = ["AS", "AH", "JK", "JK", "9C", "8D"]
+    st = position(hands=[hand, [], [], []], totals_before=[3000, 0],
+                  options={"wild_rule": wild_rule})
+    assert steps(st) == ({"meld AS AH JK JK"} if offered else set()) | discards(*hand)
+
+
+@pytest.mark.parametrize("wild_rule", ["two_per_wild", "classic"])
+def test_d24_d39_adding_to_a_canasta_under_both_wild_rules(wild_rule):
+    # 5 naturals + 2 wild cards is a mixed canasta under both rules; one more wild
+    # card needs a sixth natural with two_per_wild, not with classic
+    mixed = [{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "2H", "2D"]}]
+    hand = ["KD", "JK", "2C", "9S", "9H"]
+    st = position(hands=[hand, [], [], []], melds=[mixed, []], options={"wild_rule": wild_rule})
+    expected = {"add K: KD", "meld 9S 9H JK", "meld 9S 9H 2C"} | discards(*hand)
+    if wild_rule == "classic":
+        expected |= {"add K: JK", "add K: 2C"}
+    assert steps(st) == expected
+    play(st, "add K: KD")
+    assert {"add K: JK", "add K: 2C"} <= steps(st)  # 6 naturals: a third wild card
+    play(st, "add K: JK")
+    assert steps(st) == {"meld 9S 9H 2C"} | discards("2C", "9S", "9H")  # never a fourth
+
+
+def test_d39_a_wild_card_added_to_a_natural_canasta_scores_it_mixed():
+    natural = [{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]}]
+    st = position(hands=[["2C", "9S", "9H"], [], [], []], melds=[natural, []])
+    play(st, "add K: 2C")
+    play(st, "discard 9S")
+    st = GAME.state_from_json({**st.export(), "phase": "over", "to_play": None})
+    assert st.score()["sides"][0]["items"] == {
+        "melded": 90, "natural_canastas": 0, "mixed_canastas": 300, "red_threes": 0,
+        "going_out": 0, "concealed": 0, "in_hand": -10}
+
+
+@pytest.mark.parametrize("total, hand, expected", [
+    (-5, ["4S", "4H", "4D"], {"meld 4S 4H 4D"}),  # below 0: 15
+    (0, ["KS", "KH", "KD", "2C"], {"meld KS KH KD 2C"}),  # 0-1495: 50
+    (0, ["KS", "KH", "KD", "4S", "4H", "4D"], set()),  # 45
+    (1495, ["KS", "KH", "KD", "2C"], {"meld KS KH KD 2C"}),
+    (1495, ["KS", "KH", "KD", "4S", "4H", "4D"], set()),
+    (1500, ["AS", "AH", "AD", "KS", "KH", "KD"], {"meld KS KH KD | AS AH AD"}),  # 90
+    (1500, ["AS", "AH", "2C", "4S", "4H", "4D", "4C", "4S"], set()),  # 85 at most
+    (2995, ["AS", "AH", "AD", "KS", "KH", "KD"], {"meld KS KH KD | AS AH AD"}),
+    (2995, ["AS", "AH", "2C", "4S", "4H", "4D", "4C", "4S"], set()),
+    (3000, ["AS", "AH", "AD", "AC", "AS", "AH"], {"meld AS AS AH AH AD AC"}),  # 120
+    (3000, ["AS", "AH", "AD", "AC", "AS", "4S", "4H", "4D"], set()),  # 115
+    (9000, ["AS", "AH", "AD", "AC", "AS", "AH"], {"meld AS AS AH AH AD AC"}),
+])
+def test_d36_minimum_first_meld_at_the_edges(total, hand, expected):
+    st = position(hands=[hand + ["9C", "8D"], [], [], []], totals_before=[total, 0])
+    assert steps(st) - discards(*hand, "9C", "8D") == expected

@@ -179,3 +179,89 @@ def test_taking_never_strands_the_taker_on_one_card_without_a_canasta():
     assert steps(st) == {"draw", "take 9S 9H"}
     play(st, "take 9S 9H")
     assert st.is_over and st.export()["went_out"] == 0
+
+
+def _stacked_hand(monkeypatch, order, options=None, dealer=3):
+    """Deal ``order`` as it stands (first card to the dealer's left, one at a time)."""
+    import cardcore_canasta.game as game_module
+
+    monkeypatch.setattr(game_module, "shuffled", lambda d, rng: list(order))
+    monkeypatch.setattr(game_module, "cut", lambda s, rng: s)
+    return GAME.new_hand(Seating(4, dealer=dealer, partnerships=True),
+                         options or GAME.Options(), random.Random(0), [0, 0])
+
+
+def _deck_with(front: list[str]) -> list[str]:
+    """The 108 cards with ``front`` first (the rest in a fixed order, no threes or wilds
+    among the first cards after it)."""
+    from cardcore.cards import canasta_deck
+
+    rest = canasta_deck()
+    for c in front:
+        rest.remove(c)
+    # naturals first so that nothing after ``front`` is covered or replaced by chance
+    rest.sort(key=lambda c: (c == "JK" or c[:-1] in ("2", "3"), c))
+    return front + rest
+
+
+def test_d28_dealt_red_threes_replaced_in_play_order_from_the_first_player(monkeypatch):
+    # dealer 3: seat 0 plays first. Seat 0 is dealt 3H (card 1), seat 2 is dealt 3D
+    # (card 3). Card 45 is the upcard (9H); then seat 0 replaces first: 3H (laid out
+    # too), then KS; seat 2 then gets QD.
+    filler = [c for c in _deck_with([]) if c[:-1] in ("4", "5", "6", "7", "8", "10")][:42]
+    front = ["3H"] + filler[:1] + ["3D"] + filler[1:42] + ["9H", "3H", "KS", "QD"]
+    st = _stacked_hand(monkeypatch, _deck_with(front))
+    data = st.export()
+    assert data["discard"] == ["9H"] and not data["frozen"]
+    assert data["red_threes"] == [["3H", "3H", "3D"], []]
+    assert "KS" in data["hands"][0] and "QD" not in data["hands"][0]
+    assert "QD" in data["hands"][2]
+    assert [len(h) for h in data["hands"]] == [11] * 4
+    assert data["to_play"] == 0 and data["phase"] == "draw"
+
+
+@pytest.mark.parametrize("b3", [True, False])
+def test_d27_a_black_three_turned_up_is_covered_and_freezes_by_option(monkeypatch, b3):
+    filler = [c for c in _deck_with([]) if c[:-1] in ("4", "5", "6", "7", "8", "10")][:44]
+    st = _stacked_hand(monkeypatch, _deck_with(filler + ["3C", "9H"]),
+                       GAME.Options(black_three_freezes=b3))
+    data = st.export()
+    assert data["discard"] == ["3C", "9H"] and data["frozen"] is b3
+    for upcard in ("JK", "2D", "3H"):  # wild cards and red threes always freeze
+        st = _stacked_hand(monkeypatch, _deck_with(filler + [upcard, "9H"]),
+                           GAME.Options(black_three_freezes=b3))
+        assert st.export()["discard"] == [upcard, "9H"] and st.export()["frozen"], upcard
+
+
+def test_d29_d31_a_frozen_pile_before_the_first_meld_pair_and_minimum():
+    # frozen by a joker, the side has not melded: a natural pair and 50 with the top card
+    st = draw_position(["KS", "KH", "2C", "AS", "AH", "AD", "5C"], ["JK", "4D", "KC"],
+                       melds=[[], []])
+    assert steps(st) == {"draw", "take KS KH 2C", "take KS KH | AS AH AD",
+                         "take KS KH | AS AH 2C"}
+    # one king and a wild card: not before the first meld, frozen or not
+    st = draw_position(["KS", "2C", "JK", "AS", "AH", "AD", "5C"], ["JK", "4D", "KC"],
+                       melds=[[], []])
+    assert steps(st) == {"draw"}
+    st = draw_position(["KS", "2C", "JK", "AS", "AH", "AD", "5C"], ["4D", "KC"],
+                       melds=[[], []])
+    assert steps(st) == {"draw"}
+
+
+def test_d30_the_side_that_has_melded_and_the_side_that_has_not():
+    # one unfrozen pile, 9 on top: side 0 (melded) may take with 9 + wild card; side 1
+    # (no meld yet) needs a natural pair and the minimum
+    st = position(phase="draw", to_play=0, hands=[["9S", "2C", "5C"], [], [], []],
+                  discard=["4D", "9C"], melds=[KINGS, []])
+    assert steps(st) == {"draw", "take 9S 2C"}
+    st = position(phase="draw", to_play=1, hands=[[], ["9S", "2C", "5C"], [], []],
+                  discard=["4D", "9C"], melds=[KINGS, []])
+    assert steps(st) == {"draw"}
+
+
+def test_d33_empty_stock_frozen_pile_the_pair_onto_a_meld_is_not_forced():
+    # frozen: the top king cannot go onto the kings alone, only with a natural pair;
+    # taking is then allowed, not compulsory (the hand may end)
+    st = position(phase="draw", stock=[], hands=[["KS", "KH", "5H", "6H"], [], [], []],
+                  discard=["2C", "KC"], melds=[KINGS, []])
+    assert steps(st) == {"take KS KH", "decline"}

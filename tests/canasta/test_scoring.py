@@ -67,3 +67,29 @@ def test_d41_first_side_on_5000_the_higher_when_both_equal_plays_on():
     assert winner((4990, 4000), (20, 1100)) == 1
     assert winner((4990, 4000), (110, 1100)) is None  # 5100 each: another hand
     assert options.target == 5000
+
+
+def test_d28_d40_a_red_three_of_a_side_without_a_meld_counts_minus_100():
+    st = GAME.state_from_json({
+        "phase": "over", "to_play": None,
+        "melds": [[{"rank": "8", "cards": ["8S", "8H", "8D"]}], []],
+        "red_threes": [["3H", "3D", "3H"], ["3D"]]})
+    sides = [s["items"]["red_threes"] for s in st.score()["sides"]]
+    assert sides == [300, -100]
+
+
+def test_d34_d40_concealed_going_out_by_taking_the_pile():
+    # the partner opened the side; seat 0 takes the pile with 9 9 and melds all: the
+    # pile's 9 and a deuce go onto the nines, kings K K K K K K 2 make a mixed canasta
+    st = position(phase="draw", hands=[["9S", "9H", "KS", "KH", "KD", "KC", "KS", "KH",
+                                         "2D"], [], ["5C"], []],
+                  discard=["2C", "9D", "9C"], melds=[[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                                                     []])
+    play(st, "take 9S 9H")
+    for step in ("add 9: 9D", "add 9: 2D", "meld KS KS KH", "add K: KH", "add K: KD",
+                 "add K: KC", "add K: 2C"):
+        play(st, step)
+    assert st.is_over and st.export()["concealed"]
+    assert st.score()["sides"][0]["items"] == {
+        "melded": 60 + (40 + 20) + (60 + 20), "natural_canastas": 0, "mixed_canastas": 300,
+        "red_threes": 0, "going_out": 100, "concealed": 100, "in_hand": -5}
