@@ -167,3 +167,17 @@ def test_d34_the_last_card_goes_only_by_going_out():
     assert steps(st) == {"add K: JK"} | discards("9C", "JK")
     play(st, "add K: JK")
     assert steps(st) == {"discard 9C"}
+
+
+def test_d34_d36_first_meld_by_the_pile_the_card_under_the_top_completes_the_canasta():
+    # no meld yet (15 needed): 9 9 take the 9 and lay six kings from the hand; the king
+    # under the top comes into the hand and goes on as the seventh: concealed
+    hand = ["9S", "9H", "KS", "KH", "KD", "KC", "KS", "KH"]
+    st = position(phase="draw", hands=[hand, [], [], []], discard=["KD", "9C"],
+                  totals_before=[-100, 0])
+    assert steps(st) == {"draw", "take 9S 9H", "take 9S 9H | KS KS KH KH KD KC"}
+    play(st, "take 9S 9H | KS KS KH KH KD KC")
+    assert steps(st) == {"add K: KD"}
+    play(st, "add K: KD")
+    assert st.is_over and st.export()["concealed"]
+    assert st.score()["sides"][0]["total"] == 30 + 70 + 500 + 100 + 100
