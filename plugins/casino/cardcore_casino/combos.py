@@ -3,12 +3,19 @@
 A table is described by the sorted values of its loose (numeric) cards; a set of
 them is a mask over those sorted positions. Equal values are interchangeable, so
 the answers are shared by every table with the same values (a module-level cache).
+Cards above a value never take part in a sum of it, and the values are sorted, so
+an answer for value v depends only on the prefix of values up to v: a second cache
+keyed by that prefix serves every table that shares it.
 """
 
 from __future__ import annotations
 
+from bisect import bisect_right
+
 TABLES: dict[tuple[int, ...], Table] = {}
-TABLES_LIMIT = 30_000  # tables; cleared when full (bounded memory)
+TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
+_BY_PREFIX: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
+_PREFIX_LIMIT = 100_000
 
 
 class Table:
@@ -54,34 +61,45 @@ class Table:
         key = (v << 6) + r
         got = self._fam.get(key)
         if got is None:
-            total = sum(self.vals)
-            if r == 0:
-                groups = self.summing(v)
-                if total < 2 * v:  # room for one group at most
-                    got = (0, *groups)
-                else:
-                    found: set[int] = set()
-                    last = len(groups)
-
-                    def rec(start: int, mask: int, room: int) -> None:
-                        found.add(mask)
-                        if room < v:
-                            return
-                        for j in range(start, last):
-                            g = groups[j]
-                            if not mask & g:
-                                rec(j + 1, mask | g, room - v)
-
-                    rec(0, 0, total)
-                    got = tuple(sorted(found))
-            else:
-                parts = self.summing(r)
-                if total - r < v:  # no room for a further group
-                    got = parts
-                else:
-                    base = self.family(v, 0)
-                    got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
+            vals = self.vals
+            pkey = (vals[:bisect_right(vals, v)], key)
+            got = _BY_PREFIX.get(pkey)
+            if got is None:
+                if len(_BY_PREFIX) >= _PREFIX_LIMIT:
+                    _BY_PREFIX.clear()
+                got = _BY_PREFIX[pkey] = self._family(v, r)
             self._fam[key] = got
+        return got
+
+    def _family(self, v: int, r: int) -> tuple[int, ...]:
+        """family() computed: only the values up to v take part."""
+        total = sum(x for x in self.vals if x <= v)
+        if r == 0:
+            groups = self.summing(v)
+            if total < 2 * v:  # room for one group at most
+                got = (0, *groups)
+            else:
+                found: set[int] = set()
+                last = len(groups)
+
+                def rec(start: int, mask: int, room: int) -> None:
+                    found.add(mask)
+                    if room < v:
+                        return
+                    for j in range(start, last):
+                        g = groups[j]
+                        if not mask & g:
+                            rec(j + 1, mask | g, room - v)
+
+                rec(0, 0, total)
+                got = tuple(sorted(found))
+        else:
+            parts = self.summing(r)
+            if total - r < v:  # no room for a further group
+                got = parts
+            else:
+                base = self.family(v, 0)
+                got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
         return got
 
 
