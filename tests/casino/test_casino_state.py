@@ -263,3 +263,20 @@ def test_legal_cache_is_dropped_after_apply(game_id):
     assert "capture 7H: 7C" in legal(s)
     play(s, "capture 7H: 7C")
     assert all(a.to_json()["card"] in ("3C", "3D") for a in s.legal_actions())
+
+
+def test_a_callers_list_of_legal_actions_is_its_own(game_id):
+    s = load(game_id, hands=[["7H", "2D"], ["3C", "3D"]], table={"loose": ["7C"]}, to_play=0)
+    mine = s.legal_actions()
+    first = mine[0]
+    mine.clear()
+    assert s.legal_actions()[0] == first
+    s.apply(first)
+
+
+def test_log_line_names_the_sweep(game_id):
+    s = load(game_id, hands=[["10H", "2D"], ["4C", "6C"]],
+             table={"loose": ["AC", "2S", "3S", "4H"]}, to_play=0)
+    sweep = CASINO.action_from_json(s, as_json("capture 10H: AC 2S 3S 4H")) if game_id == \
+        "casino" else ROYAL.action_from_json(s, as_json("capture 10H: AC 2S 3S 4H"))
+    assert s.log_line(sweep) == "Capture A♣ 2♠ 3♠ 4♥ with 10♥ — sweep"

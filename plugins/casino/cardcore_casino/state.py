@@ -76,17 +76,20 @@ class FishingState(GameState):
         return self.to_play is None
 
     def legal_actions(self) -> list[FishingAction]:
+        """Cached until the next apply; callers get their own copy of the list."""
         legal = self._legal
         if legal is None:
             if self.to_play is None:
                 return []
             legal = self._legal = moves.generate(self)
-        return legal
+        return legal[:]
 
     def apply(self, action) -> None:
         keys = self._keys
         if keys is None:
-            keys = self._keys = {a.key: a for a in self.legal_actions()}
+            if self._legal is None:
+                self.legal_actions()
+            keys = self._keys = {a.key: a for a in self._legal or ()}
         act = keys.get(getattr(action, "key", None))
         if act is None:
             raise IllegalAction(self.why_illegal(action))
