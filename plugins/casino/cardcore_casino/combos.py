@@ -5,7 +5,7 @@ them is a mask over those sorted positions. Equal values are interchangeable, so
 the answers are shared by every table with the same values (a module-level cache).
 Cards above a value never take part in a sum of it, and the values are sorted, so
 an answer for value v depends only on the prefix of values up to v: a second cache
-keyed by that prefix serves every table that shares it.
+keyed by that prefix serves every table that shares it (sums keyed by -s).
 """
 
 from __future__ import annotations
@@ -15,16 +15,20 @@ from bisect import bisect_right
 TABLES: dict[tuple[int, ...], Table] = {}
 TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
 _BY_PREFIX: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
-_PREFIX_LIMIT = 100_000
+_PREFIX_LIMIT = 300_000
 
 
 class Table:
     """Subset questions about one multiset of loose values (sorted ascending)."""
 
-    __slots__ = ("vals", "_sums", "_fam")
+    __slots__ = ("vals", "_cum", "_sums", "_fam")
 
     def __init__(self, vals: tuple[int, ...]):
         self.vals = vals
+        cum = [0]
+        for x in vals:
+            cum.append(cum[-1] + x)
+        self._cum = tuple(cum)  # _cum[i]: the sum of the i smallest values
         self._sums: dict[int, tuple[int, ...]] = {}
         self._fam: dict[int, tuple[int, ...]] = {}
 
@@ -32,22 +36,14 @@ class Table:
         """Every mask whose values add up to ``s`` (s > 0), ascending."""
         got = self._sums.get(s)
         if got is None:
-            vals = self.vals
-            k = len(vals)
-            out: list[int] = []
-
-            def rec(i: int, need: int, mask: int) -> None:
-                for j in range(i, k):
-                    x = vals[j]
-                    if x > need:
-                        return
-                    if x == need:
-                        out.append(mask | (1 << j))
-                    else:
-                        rec(j + 1, need - x, mask | (1 << j))
-
-            rec(0, s, 0)
-            got = self._sums[s] = tuple(sorted(out))  # tuples of ints: not tracked by the GC
+            vals = self.vals[:bisect_right(self.vals, s)]
+            pkey = (vals, -s)
+            got = _BY_PREFIX.get(pkey)
+            if got is None:
+                if len(_BY_PREFIX) >= _PREFIX_LIMIT:
+                    _BY_PREFIX.clear()
+                got = _BY_PREFIX[pkey] = _summing(vals, s)
+            self._sums[s] = got
         return got
 
     def family(self, v: int, r: int) -> tuple[int, ...]:
@@ -62,18 +58,22 @@ class Table:
         got = self._fam.get(key)
         if got is None:
             vals = self.vals
-            pkey = (vals[:bisect_right(vals, v)], key)
-            got = _BY_PREFIX.get(pkey)
-            if got is None:
-                if len(_BY_PREFIX) >= _PREFIX_LIMIT:
-                    _BY_PREFIX.clear()
-                got = _BY_PREFIX[pkey] = self._family(v, r)
+            p = bisect_right(vals, v)
+            if r and self._cum[p] - r < v:
+                got = self.summing(r)  # no room for a group of v beside the part
+            else:
+                pkey = (vals[:p], key)
+                got = _BY_PREFIX.get(pkey)
+                if got is None:
+                    if len(_BY_PREFIX) >= _PREFIX_LIMIT:
+                        _BY_PREFIX.clear()
+                    got = _BY_PREFIX[pkey] = self._family(v, r)
             self._fam[key] = got
         return got
 
     def _family(self, v: int, r: int) -> tuple[int, ...]:
         """family() computed: only the values up to v take part."""
-        total = sum(x for x in self.vals if x <= v)
+        total = self._cum[bisect_right(self.vals, v)]
         if r == 0:
             groups = self.summing(v)
             if total < 2 * v:  # room for one group at most
@@ -94,13 +94,28 @@ class Table:
                 rec(0, 0, total)
                 got = tuple(sorted(found))
         else:
-            parts = self.summing(r)
-            if total - r < v:  # no room for a further group
-                got = parts
-            else:
-                base = self.family(v, 0)
-                got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
+            base = self.family(v, 0)
+            got = tuple(sorted({a | u for a in self.summing(r) for u in base if not a & u}))
         return got
+
+
+def _summing(vals: tuple[int, ...], s: int) -> tuple[int, ...]:
+    """Every mask of ``vals`` (sorted) whose values add up to ``s``, ascending."""
+    k = len(vals)
+    out: list[int] = []
+
+    def rec(i: int, need: int, mask: int) -> None:
+        for j in range(i, k):
+            x = vals[j]
+            if x > need:
+                return
+            if x == need:
+                out.append(mask | (1 << j))
+            else:
+                rec(j + 1, need - x, mask | (1 << j))
+
+    rec(0, s, 0)
+    return tuple(sorted(out))  # tuples of ints: not tracked by the GC
 
 
 def table(vals: tuple[int, ...]) -> Table:

@@ -92,6 +92,7 @@ def generate(state) -> list[FishingAction]:
     if T is None:
         T = table(vals)
     fam_cache = T._fam
+    loose_total = T._cum[-1]
     family = T.family
     maskbits: dict[int, int] = {0: 0}
 
@@ -122,7 +123,7 @@ def generate(state) -> list[FishingAction]:
     for c in hand:
         for v in CAPV[c]:
             have[v] += 1
-    held = [v for v in range(1, 15) if have[v]]
+    held = sorted({v for c in hand for v in CAPV[c]})
     dual = R.ace_dual
 
     def backed(c: int, req) -> bool:
@@ -196,9 +197,14 @@ def generate(state) -> list[FishingAction]:
             for v in held:
                 if v < h or v > max_build or have[v] - (v in cvs) < 1:
                     continue
-                fam = fam_cache.get((v << 6) + v - h)
-                if fam is None:
-                    fam = family(v, v - h)
+                if v - h > loose_total:  # no loose cards can make up the difference
+                    if not builds:
+                        continue
+                    fam = ()
+                else:
+                    fam = fam_cache.get((v << 6) + v - h)
+                    if fam is None:
+                        fam = family(v, v - h)
                 # a new build: the card, loose cards making v with it, more loose groups
                 if fam and fam[-1] and (not owns or backed(c, own_vals + [v])):
                     for u in fam:

@@ -6,6 +6,7 @@ they were dealt or laid, builds are tuples ``(value, owner, groups, bits)``.
 
 from __future__ import annotations
 
+import gc
 import random
 
 from cardcore.deal import TABLE
@@ -14,6 +15,9 @@ from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, FishingAction
 from cardcore_casino.rules import BIT, ID, NAMES, Rules
+
+#: Loose cards and builds from which a table counts as crowded (see legal_actions).
+CROWDED = 9
 
 
 def deal_plan(plan: list[tuple[int, int]], stock: list[int], hands: list[list[int]],
@@ -81,7 +85,16 @@ class FishingState(GameState):
         if legal is None:
             if self.to_play is None:
                 return []
-            legal = self._legal = moves.generate(self)
+            if len(self.loose) + len(self.builds) < CROWDED or not gc.isenabled():
+                legal = self._legal = moves.generate(self)
+            else:
+                # a crowded table may offer thousands of actions: keep the cycle
+                # collector from walking the whole heap in the middle of making them
+                gc.disable()
+                try:
+                    legal = self._legal = moves.generate(self)
+                finally:
+                    gc.enable()
         return legal[:]
 
     def apply(self, action) -> None:
