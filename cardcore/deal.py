@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import TypeVar
 
 TABLE = -1
+C = TypeVar("C")  # a card in any representation: notation, or a game's own ints
 
 
 def shuffled(deck: Sequence[str], rng: random.Random) -> list[str]:
@@ -48,14 +50,14 @@ def one_at_a_time(order: Sequence[int], each: int) -> list[tuple[int, int]]:
 
 
 def deal(
-    stock: list[str], plan: Sequence[tuple[int, int]], players: int
-) -> tuple[list[list[str]], list[str]]:
+    stock: list[C], plan: Sequence[tuple[int, int]], players: int
+) -> tuple[list[list[C]], list[C]]:
     """Deal ``plan`` from the top of ``stock`` (which loses those cards): (hands, table)."""
     need = sum(count for _, count in plan)
     if need > len(stock):
         raise ValueError(f"the plan needs {need} cards, the stock has {len(stock)}")
-    hands: list[list[str]] = [[] for _ in range(players)]
-    table: list[str] = []
+    hands: list[list[C]] = [[] for _ in range(players)]
+    table: list[C] = []
     pos = 0
     for to, count in plan:
         packet = stock[pos:pos + count]

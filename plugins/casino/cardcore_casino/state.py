@@ -9,7 +9,7 @@ from __future__ import annotations
 import gc
 import random
 
-from cardcore.deal import TABLE
+from cardcore.deal import deal
 from cardcore.game import GameState, Group, IllegalAction, Zone
 from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
@@ -18,17 +18,6 @@ from cardcore_casino.rules import BIT, ID, NAMES, Rules
 
 #: Loose cards and builds from which a table counts as crowded (see legal_actions).
 CROWDED = 9
-
-
-def deal_plan(plan: list[tuple[int, int]], stock: list[int], hands: list[list[int]],
-              loose: list[int]) -> None:
-    """Deal ``plan`` from the top of ``stock`` into ``hands`` and ``loose``."""
-    pos = 0
-    for to, count in plan:
-        packet = stock[pos:pos + count]
-        pos += count
-        (loose if to == TABLE else hands[to]).extend(packet)
-    del stock[:pos]
 
 
 class FishingState(GameState):
@@ -65,7 +54,10 @@ class FishingState(GameState):
     def _deal(self, first: bool) -> None:
         order = self.deal_order()
         plan = (self.rules.first_plan if first else self.rules.later_plan)(order)
-        deal_plan(plan, self.stock, self.hands, self.loose)
+        hands, table = deal(self.stock, plan, self.players)
+        for hand, packet in zip(self.hands, hands, strict=True):
+            hand.extend(packet)
+        self.loose.extend(table)
         self.to_play = next((s for s in order if self.hands[s]), None)
 
     @property
