@@ -95,11 +95,12 @@ class SimpleAction(Action):
 
 @dataclass
 class Group:
-    """A build or meld inside a zone."""
+    """A build or meld inside a zone; ``seat`` is its owner, if it has one (the TUI names them)."""
 
     id: str
     cards: list[str]
     badges: list[str] = field(default_factory=list)
+    seat: int | None = None
 
 
 @dataclass

@@ -102,6 +102,14 @@ def test_zones_and_labels():
     play(st, "take 7S 7H")
     labels = {a.label for a in st.legal_actions()}
     assert {"Discard 9♣", "Discard 4♦", "Add 2♣ to the 7s"} <= labels
+
+
+def test_labels_name_court_and_ace_melds_in_words():
+    from cardcore_canasta.actions import _plural
+    from cardcore_canasta.rules import SLOT_NAMES
+
+    names = {SLOT_NAMES[i]: _plural(i) for i in range(len(SLOT_NAMES))}
+    assert names["A"] == "aces" and names["K"] == "kings" and names["10"] == "10s"
     st = position(hands=[["7C", "7C", "7S", "2C", "5H"], [], [], []],
                   melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []])
     meld = next(a for a in st.legal_actions() if show(a) == "meld 7S 7C 2C")

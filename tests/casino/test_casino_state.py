@@ -126,7 +126,7 @@ def test_zones_builds_with_value_multiple_and_owner(game_id):
     assert table.cards == ["5C", "3H"]
     (build,) = table.groups
     assert build.id == "build-0" and build.cards == ["2H", "6S", "8C"]
-    assert build.badges == ["8", "multiple", "seat 1"]
+    assert build.badges == ["8", "multiple"] and build.seat == 1
     assert zones["hand-0"].cards == ["AS", "10D"] and zones["hand-1"].cards == [None, None]
     assert zones["hand-1"].seat == 1 and zones["hand-1"].side == 1
     assert zones["captured-0"].badges[:3] == ["cards 0", "spades 0", "sweeps 0"]

@@ -151,3 +151,15 @@ def test_replay_steps_through_a_record(registry):
     assert last.state == s.match.state.export()
     assert all(c is not None for z in replay.zones(len(replay.frames) - 1) if z.kind == "hand"
                for c in z.cards)
+
+
+def test_zone_titles_and_group_owners_carry_player_names():
+    from cardcore.game import Group, Zone
+    from cardcore.tui.widgets.zones import TableInfo, render_zone
+
+    info = TableInfo(names=["Ann", "Bob"], side_names=["Ann", "Bob"])
+    zone = Zone("table", "row", "Table", cards=[], groups=[Group("build-0", ["2H", "6S"], ["8"], seat=1)])
+    text = render_zone(zone, info).plain
+    assert "⟨2♥ 6♠⟩ 8 · Bob" in text
+    captured = Zone("captured-0", "pile", "Captured", seat=0, side=0)
+    assert render_zone(captured, info).plain.splitlines() == ["  Captured — Ann", "    (empty)"]

@@ -72,13 +72,18 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
             if g_targeted:
                 inner.stylize("reverse")
             row.append_text(inner)
-        if group.badges:
-            row.append(" " + " · ".join(group.badges), style="italic")
+        badges = list(group.badges)
+        if group.seat is not None and 0 <= group.seat < len(info.names):
+            badges.append(info.names[group.seat])
+        if badges:
+            row.append(" " + " · ".join(badges), style="italic")
         if group.id in info.last_move:
             row.append("  ◀ last move", style="bold cyan")
         lines.append(row)
     if not zone.cards and not zone.groups:
-        lines.append(Text("    (empty)", style="dim"))
+        empty = Text("    ")
+        empty.append("(empty)", style="dim")
+        lines.append(empty)
     return Text("\n").join(lines)
 
 

@@ -19,8 +19,13 @@ def _glyphs(ids) -> str:
     return " ".join(glyph(ID_TEXT[c]) for c in ids)
 
 
+_PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "3": "threes"}
+
+
 def _plural(slot: int) -> str:
-    return SLOT_NAMES[slot] + "s"
+    """How people name a meld: "the aces", "the 7s"."""
+    name = SLOT_NAMES[slot]
+    return _PLURALS.get(name, name + "s")
 
 
 class CanastaAction(Action):

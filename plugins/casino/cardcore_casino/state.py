@@ -325,9 +325,9 @@ class FishingState(GameState):
         zones.append(Zone("stock", "pile", "Stock", cards=view["stock"], badges=stock_badges))
         groups = []
         for i, b in enumerate(view["table"]["builds"]):
-            badges = [str(b["value"]), "multiple" if len(b["groups"]) > 1 else "single",
-                      f"seat {b['owner']}"]
-            groups.append(Group(f"build-{i}", [c for g in b["groups"] for c in g], badges))
+            badges = [str(b["value"]), "multiple" if len(b["groups"]) > 1 else "single"]
+            groups.append(Group(f"build-{i}", [c for g in b["groups"] for c in g], badges,
+                                seat=b["owner"]))
         table_badges = ["last"] if last else []
         if self.to_play is None:
             table_badges.append("hand over")
@@ -348,6 +348,6 @@ class FishingState(GameState):
             badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
             if view["last_capture"] == s:
                 badges.append("last capture")
-            zones.append(Zone(f"captured-{s}", "pile", f"Captured by seat {s}", seat=s,
+            zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,
                               side=s % sides, cards=pile, badges=badges))
         return zones
