@@ -326,6 +326,14 @@ class Replay:
             raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
         self.game: Game = registry.games[game_id]
         self.seats: list[str] = list(start.get("seats") or [])
+        try:
+            self._read_frames(start)
+        except (KeyError, TypeError, ValueError) as exc:  # a damaged or foreign record
+            raise records.RecordError(f"{path}: not a record of {game_id} ({exc!r})") from None
+        if not self.frames:
+            raise records.RecordError(f"{path}: the record has no positions to show")
+
+    def _read_frames(self, start: dict) -> None:
         self.frames: list[Frame] = []
         self.sheets: list[ScoreSheet] = []  # the sheet as it stands at each frame
         sheet: ScoreSheet | None = None
@@ -356,8 +364,8 @@ class Replay:
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet
         self.winner = next((e.get("winner") for e in self.events if e["event"] == "match_end"), None)
-        if not self.frames:
-            raise records.RecordError(f"{path}: the record has no positions to show")
+        for frame in self.frames:  # every position must load before the screen shows any
+            self.game.state_from_json(frame.state)
 
     def zones(self, index: int) -> list[Zone]:
         return self.game.state_from_json(self.frames[index].state).zones(None)

@@ -69,3 +69,27 @@ def test_simulate_summary():
                if line.strip().startswith("side "))
     assert wins == 4
     assert "4/4 matches" in out.stderr
+
+
+def test_a_damaged_record_is_one_clear_line(tmp_path, capsys):
+    good = tmp_path / "good.jsonl"
+    assert main(["simulate", "casino", "--matches", "1", "--seed", "3", "--record", str(good)]) == 0
+    lines = good.read_text().splitlines()
+    bad = tmp_path / "bad.jsonl"
+    bad.write_text("\n".join([lines[0], lines[1].replace('"AS"', '"ZZ"').replace('"2S"', '"ZZ"')]))
+    capsys.readouterr()
+    assert main(["replay", str(bad)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardcore: error: ") and err.count("\n") == 1 and "ZZ" in err
+    missing_hand = tmp_path / "nohand.jsonl"
+    missing_hand.write_text(lines[0] + '\n{"event": "deal", "state": {}}\n')
+    assert main(["replay", str(missing_hand)]) == 2
+    assert "not a record of casino" in capsys.readouterr().err
+
+
+def test_a_save_that_cannot_continue_is_one_clear_line(tmp_path, capsys):
+    path = tmp_path / "save.json"
+    path.write_text('{"format": "cardcore-save", "version": 1, "match": {"game": "casino"}}')
+    assert main(["resume", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("cardcore: error: ") and "cannot continue this match" in err
