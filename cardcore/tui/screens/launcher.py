@@ -10,23 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, ListItem, ListView, Static
+from textual.widgets import Button, Footer, Label, ListItem, ListView, Markdown, Static
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
-
-
-def reflow(text: str) -> str:
-    """Join hard-wrapped lines into paragraphs (lists, headings, tables and indents kept)."""
-    out: list[str] = []
-    for line in text.splitlines():
-        starts_block = not line.strip() or line[:1].isspace() or line.lstrip()[:1] in "-*#|>+"
-        starts_block = starts_block or line.split(" ", 1)[0].rstrip(".)").isdigit()
-        if out and out[-1].strip() and not starts_block and not out[-1].rstrip().endswith(":"):
-            out[-1] = out[-1].rstrip() + " " + line.strip()
-        else:
-            out.append(line)
-    return "\n".join(out)
 
 
 def players_text(counts: tuple[int, ...]) -> str:
@@ -76,7 +63,7 @@ class LauncherScreen(Screen):
             with Vertical(id="game-detail"):
                 yield Static(id="game-head")
                 with VerticalScroll(id="rules-scroll"):
-                    yield Static(id="rules", markup=False)
+                    yield Markdown(id="rules")
         yield Footer()
 
     def _errors_text(self) -> Text:
@@ -121,7 +108,7 @@ class LauncherScreen(Screen):
             rules = game.rules(game.Options())
         except Exception as exc:  # a plugin's bug must not take the launcher down
             rules = f"(the rules could not be produced: {type(exc).__name__}: {exc})"
-        self.query_one("#rules", Static).update(reflow(rules))
+        self.query_one("#rules", Markdown).update(rules)
         self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
 
     @on(ListView.Highlighted, "#games")

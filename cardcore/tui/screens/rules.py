@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
-from textual.widgets import Static
+from textual.widgets import Markdown, Static
 
 
 class RulesScreen(ModalScreen[None]):
@@ -22,7 +22,7 @@ class RulesScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules-box"):
             yield Static(f"[b]{self.game.name}[/b]", id="rules-title")
-            yield Static(self.game.rules(self.options), markup=False)
+            yield Markdown(self.game.rules(self.options))
 
     def on_mount(self) -> None:
         self.query_one("#rules-box").focus()
