@@ -215,6 +215,14 @@ class Game(ABC):
     def heuristic(self, state: GameState, seat: int) -> float:
         return 0.0
 
+    def card_key(self, card: str) -> str:
+        """Cards the rules cannot tell apart share a key; the front end picks by it.
+
+        The default tells every card apart. A game whose actions name one card
+        for several equivalent ones (canasta: any 7 is a 7) returns a coarser key.
+        """
+        return card
+
     def options(self, **values: Any) -> pydantic.BaseModel:
         """Options from keyword values (pydantic.ValidationError if bad)."""
         return self.Options(**values)

@@ -163,3 +163,24 @@ def test_zone_titles_and_group_owners_carry_player_names():
     assert "⟨2♥ 6♠⟩ 8 · Bob" in text
     captured = Zone("captured-0", "pile", "Captured", seat=0, side=0)
     assert render_zone(captured, info).plain.splitlines() == ["  Captured — Ann", "    (empty)"]
+
+
+def test_picking_a_card_matches_actions_by_the_games_card_key(registry):
+    from collections import Counter
+
+    from cardcore.tui.screens.table import matches
+
+    canasta = registry.games["canasta"]
+    state = canasta.state_from_json({
+        "phase": "play", "to_play": 0, "hands": [["7S", "7H", "7D", "7C", "9C"], [], [], []],
+        "melds": [[{"rank": "K", "cards": ["KS", "KH", "KD"]}], []],
+        "initial_meld_done": [True, False]})
+    melds = [a for a in state.legal_actions() if a.to_json()["type"] == "meld"]
+    assert melds and all("7C" not in a.hand_cards for a in melds)  # the engine names 7S 7H 7D
+    picked = Counter(["7C"])
+    assert not any(matches(a, picked) for a in melds)  # exact cards: nothing
+    assert all(matches(a, picked, canasta.card_key) for a in melds)  # any 7 is a 7
+    assert not matches(melds[0], Counter(["9C"]), canasta.card_key)
+    assert canasta.card_key("3H") == canasta.card_key("3D") != canasta.card_key("3S")
+    casino = registry.games["casino"]
+    assert casino.card_key("7C") != casino.card_key("7S")  # suits matter in casino

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -27,11 +28,12 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-def matches(action: Action, picked: Counter) -> bool:
-    """The action plays every picked card (as a multiset); card-less actions always match."""
+def matches(action: Action, picked: Counter, key: Callable[[str], str] = str) -> bool:
+    """The action plays every picked card (as a multiset, cards compared by the game's
+    ``card_key``); card-less actions always match."""
     if not action.hand_cards:
         return True
-    return not (picked - Counter(action.hand_cards))
+    return not (Counter(map(key, picked.elements())) - Counter(map(key, action.hand_cards)))
 
 
 class TableScreen(Screen):
@@ -157,7 +159,8 @@ class TableScreen(Screen):
 
     def _filter(self) -> None:
         picked = self.picked_cards()
-        self.shown = [(i, a) for i, a in enumerate(self.legal) if matches(a, picked)]
+        key = self.session.game.card_key
+        self.shown = [(i, a) for i, a in enumerate(self.legal) if matches(a, picked, key)]
         pages = max(1, -(-len(self.shown) // PAGE))
         self.page = max(0, min(self.page, pages - 1))
         ids = [i for i, _ in self.shown]
@@ -336,7 +339,8 @@ class TableScreen(Screen):
         picked = set(hand.picked)
         picked.symmetric_difference_update({event.index})
         cards = Counter(hand.cards[i] for i in picked)
-        if cards and not any(a.hand_cards and matches(a, cards) for a in self.legal):
+        key = self.session.game.card_key
+        if cards and not any(a.hand_cards and matches(a, cards, key) for a in self.legal):
             names = " + ".join(glyph(c) for c in sorted(cards.elements()))
             self.say(f"No legal action plays {names}.", error=True)
             return

@@ -76,5 +76,11 @@ class CanastaGame(Game):
     def action_from_json(self, state, data: dict):
         return super().action_from_json(state, data)
 
+    def card_key(self, card: str) -> str:
+        """Suits matter only to threes (red or black): any other card is known by its rank."""
+        if card[:-1] == "3":
+            return "3-red" if card[-1] in "HD" else "3-black"
+        return card if card == "JK" else card[:-1]
+
     def heuristic(self, state, seat: int) -> float:
         return heuristic(state, seat)
