@@ -54,8 +54,9 @@ def rules_text(game, options) -> str:
         "build is never part of a sum). Every loose card of the value is a group of its own. "
         "Taking everything on the table is a sweep; the next player can only trail.",
         "- **Build**: the played card with at least one card already on the table. A new build "
-        "is the card with loose cards adding up to its value, and may take in further loose "
-        "groups of that value at once (a multiple build). A single build may be raised by one "
+        "is the card, alone or with loose cards, making its value, and may take in further "
+        "loose groups of that value at once (a multiple build: a 5 played on a loose 5 builds "
+        "fives). A single build may be raised by one "
         "card from the hand (loose cards never raise it, but loose groups of the new value may "
         "be taken in, making it multiple)"
         + (" — only a build owned by an opponent" if not r.raise_own_build else
@@ -104,7 +105,8 @@ def rules_text(game, options) -> str:
                 f"way play another hand. Sides starting on {t} or more (after a tie) score "
                 "everything but sweeps.",
             ]
-        lines.append("- The score sheet lists the aces spades, clubs, hearts, diamonds.")
+        lines.append("- Each side's score row lists the aces it scored in the order spades, "
+                     "clubs, hearts, diamonds.")
     else:
         lines.append(f"- {sweeps}; sweeps never cancel.")
     lines += [

@@ -10,7 +10,7 @@ from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
 
 from cardcore.deal import packets
 from cardcore.game import Options
-from cardcore_royal_casino.scoring import cancel_sweeps, near_target
+from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
 
 
 class RoyalCasinoOptions(Options):
@@ -50,7 +50,7 @@ class RoyalCasinoGame(FishingGame):
             later_plan=_later,
             sweeps_score=options.sweeps,
             sweep_points=cancel_sweeps,
-            score_hook=near_target,
+            score_hook=royal_row,
         )
 
     def match_winner(self, sheet, options) -> int | None:

@@ -1,6 +1,13 @@
-"""Royal Casino's scoring hooks (DECISIONS 17, 21): cancelling sweeps, the near-target rule."""
+"""Royal Casino's scoring hooks (DECISIONS 17, 20, 21): cancelling sweeps, the aces listed
+in the score sheet's order, the near-target rule."""
 
 from __future__ import annotations
+
+from cardcore_casino.rules import ID
+from cardcore_casino.scoring import sides_of
+
+#: The order the score sheet lists the aces (DECISIONS 20).
+ACE_ORDER = ("AS", "AC", "AH", "AD")
 
 #: What a side starting the hand 3, 2 or 1 short of the target may score.
 NEAR_ITEM = {3: "cards", 2: "big_casino", 1: "little_casino"}
@@ -14,6 +21,16 @@ def cancel_sweeps(sweeps: list[int]) -> list[int]:
         most_other = max(x for j, x in enumerate(sweeps) if j != i)
         out.append(max(0, s - most_other))
     return out
+
+
+def royal_row(state, row: dict) -> None:
+    """The score hook of Royal Casino: the near-target rule, then each side's scored aces
+    listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds."""
+    near_target(state, row)
+    for seats, entry in zip(sides_of(state.players), row["sides"], strict=True):
+        taken = {c for s in seats for c in state.captured[s]}
+        entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
+                              if entry["items"]["aces"] else [])
 
 
 def near_target(state, row: dict) -> None:
