@@ -189,3 +189,53 @@ def test_d18_sweep_then_trail_only_even_with_cards_that_could_capture_later(game
     play(s, "capture 7H: 7C")
     assert s.sweeps == [1, 0]
     assert legal(s) == expect("trail 3C", "trail 3D")
+
+
+def test_d06_casino_four_players_two_by_two_dealer_last():
+    data, d = deal(CASINO, 4, dealer=2)
+    # clockwise from the dealer's left: seats 3, 0, 1, the table, dealer 2; twice
+    assert data["hands"][3] == d[0:2] + d[10:12]
+    assert data["hands"][0] == d[2:4] + d[12:14]
+    assert data["hands"][1] == d[4:6] + d[14:16]
+    assert data["table"]["loose"] == d[6:8] + d[16:18]
+    assert data["hands"][2] == d[8:10] + d[18:20]
+    assert data["stock"] == d[20:] and data["to_play"] == 3
+
+
+def test_d06_casino_one_at_a_time_later_deals_too():
+    stock = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S"]
+    s = load("casino", hands=[["9D"], ["9C"]], stock=stock, dealer=0, to_play=1,
+             options={"deal_in_twos": False})
+    play(s, "trail 9C")
+    play(s, "trail 9D")
+    assert s.export()["hands"] == [["2S", "4S", "6S", "8S"], ["AS", "3S", "5S", "7S"]]
+    assert s.to_play == 1
+
+
+def test_d06_royal_two_players_packets_of_four_then_four_each():
+    data, d = deal(ROYAL, 2, dealer=0)
+    # counter-clockwise, two players: seat 1, the table, dealer 0
+    assert data["hands"][1] == d[0:4]
+    assert data["table"]["loose"] == d[4:8]
+    assert data["hands"][0] == d[8:12]
+    assert data["stock"] == d[12:] and data["to_play"] == 1
+
+
+def test_d05_the_leader_after_a_later_deal_is_the_dealers_neighbour_not_the_last_player():
+    stock = ["AS", "2S", "3S", "4S", "5S", "6S", "7S", "8S", "9S", "10S", "JS", "QS"]
+    s = load("royal_casino", hands=[["9D"], ["10C"], ["8H"]], stock=stock, dealer=0, to_play=2)
+    play(s, "trail 8H")
+    play(s, "trail 10C")
+    play(s, "trail 9D")
+    assert s.to_play == 2 and s.export()["hands"][2] == ["AS", "2S", "3S", "4S"]
+
+
+def test_d08_with_three_players_the_leftovers_go_to_the_last_capturer_not_the_last_player():
+    s = load("casino", hands=[["5D"], ["KC"], ["QC"]], table={"loose": ["5H", "3C"]},
+             to_play=0)
+    play(s, "capture 5D: 5H")
+    play(s, "trail KC")
+    play(s, "trail QC")
+    data = s.export()
+    assert data["captured"] == [["5H", "5D", "3C", "KC", "QC"], [], []]
+    assert data["sweeps"] == [0, 0, 0] and data["last_capture"] == 0

@@ -381,3 +381,173 @@ def test_d12_no_dead_end_owner_always_has_a_move(game_id):
              table={"loose": ["4H"], "builds": [{"value": 9, "owner": 0,
                                                   "groups": [["2H", "7S"]]}]}, to_play=0)
     assert legal(s) == expect("capture 9S: 2H 7S", "build 5C=9: 2H 7S 4H", "build 5C=9: 4H")
+
+
+# --- review: the clauses each decision names, one position each -------------------------------
+
+
+def test_d01_a_court_card_that_could_pair_may_not_be_trailed_under_the_option():
+    s = load("casino", hands=[["QH", "KC"], ["2C"]], table={"loose": ["QS", "5C"]}, to_play=0,
+             options={"may_trail_capturing_card": False})
+    assert legal(s) == expect("capture QH: QS", "trail KC")
+
+
+def test_d01_a_court_card_never_takes_a_build_or_a_sum():
+    s = load("casino", hands=[["QH"], ["7C", "2C"]],
+             table={"loose": ["5H", "7S"], "builds": [{"value": 7, "owner": 1,
+                                                        "groups": [["3H", "4S"]]}]}, to_play=0)
+    assert legal(s) == expect("trail QH")
+
+
+def test_d02_royal_a_king_takes_one_or_both_loose_kings_with_sums_besides():
+    s = load("royal_casino", hands=[["KD"], ["2C"]], table={"loose": ["KC", "KH", "6H", "7S"]},
+             to_play=0)
+    assert legal(s) == expect(
+        "capture KD: KC", "capture KD: KH", "capture KD: 6H 7S",
+        "capture KD: KC KH", "capture KD: KC 6H 7S", "capture KD: KH 6H 7S",
+        "capture KD: KC KH 6H 7S")  # no trail: the king matches a loose king (DECISIONS 11)
+
+
+def test_d02_every_loose_card_of_the_value_is_its_own_group_in_a_build_too(game_id):
+    # 3 on 5 builds 8 and may take in one loose 8, the other, or both
+    s = load(game_id, hands=[["3D", "8S"], ["KD"]], table={"loose": ["5C", "8C", "8H"]},
+             to_play=0)
+    builds = {a for a in legal(s) if a.startswith("build")}
+    assert builds == expect("build 3D=8: 5C", "build 3D=8: 5C 8C", "build 3D=8: 5C 8H",
+                            "build 3D=8: 5C 8C 8H")
+
+
+def test_d03_royal_loose_ace_counts_1_in_a_sum_the_played_ace_14():
+    # the played ace takes A+K (1 + 13) as 14, or the loose ace alone as 1
+    s = load("royal_casino", hands=[["AS"], ["2C"]], table={"loose": ["AH", "KC"]}, to_play=0)
+    assert legal(s) == expect("capture AS: AH", "capture AS: AH KC")
+    assert {a.label for a in s.legal_actions()} == {"Capture A♥ with A♠",
+                                                    "Capture A♥ K♣ with A♠ as 14"}
+
+
+def test_d03_royal_an_ace_raises_by_1_never_by_14():
+    s = load("royal_casino", hands=[["AS", "AD"], ["KD", "2C"]],
+             table={"builds": [{"value": 13, "owner": 1, "groups": [["6H", "7S"]]}]}, to_play=0)
+    assert legal(s) == expect("build AS=14: 6H 7S", "build AD=14: 6H 7S", "trail AS", "trail AD")
+    raise_ = next(a for a in s.legal_actions() if a.to_json()["type"] == "build")
+    assert raise_.label == "Raise to 14: A♠ on 6♥ 7♠"
+
+
+def test_d03_royal_a_court_card_builds_with_its_value():
+    # J (11) on 3 builds 14, taken by a held ace; Q (12) on 2 too
+    s = load("royal_casino", hands=[["JS", "AD"], ["2C"]], table={"loose": ["3H"]}, to_play=0)
+    assert legal(s) == expect("build JS=14: 3H", "trail JS", "trail AD")
+
+
+def test_d03_casino_a_multiple_build_of_ten_is_the_highest():
+    s = load("casino", hands=[["5H", "10S"], ["2C"]], table={"loose": ["5D", "10C"]}, to_play=0)
+    assert legal(s) == expect("capture 5H: 5D", "build 5H=10: 5D", "build 5H=10: 5D 10C",
+                              "capture 10S: 10C", "trail 5H", "trail 10S")
+
+
+def test_d11_royal_an_ace_may_not_be_trailed_beside_a_loose_ace():
+    # the ace in the hand counts 1 like the loose ace; the king (13) may be trailed
+    s = load("royal_casino", hands=[["AS", "KD"], ["2C"]], table={"loose": ["AH"]}, to_play=0)
+    assert legal(s) == expect("capture AS: AH", "build KD=14: AH", "trail KD")
+
+
+def test_d11_royal_an_ace_may_be_trailed_when_only_its_14_would_match():
+    # no loose card counts 14: the loose ace is 1, the loose cards 13 and 1 make 14 only
+    # as a sum; trailing the ace is barred by a loose ace alone
+    s = load("royal_casino", hands=[["AS"], ["2C"]], table={"loose": ["KH", "3C"]}, to_play=0)
+    assert legal(s) == expect("trail AS")
+    s = load("royal_casino", hands=[["AS"], ["2C"]], table={"loose": ["KH", "AC"]}, to_play=0)
+    assert legal(s) == expect("capture AS: AC", "capture AS: AC KH")
+
+
+def test_d11_royal_a_card_matching_a_loose_card_may_still_build_instead():
+    s = load("royal_casino", hands=[["4S", "9D"], ["2C"]], table={"loose": ["4H", "5C"]},
+             to_play=0)
+    assert legal(s) == expect("capture 4S: 4H", "build 4S=9: 5C", "capture 9D: 4H 5C",
+                              "trail 9D")
+
+
+def test_d12_an_owner_of_two_builds_keeps_a_card_for_the_one_left(game_id):
+    # seat 0 owns 8 and 9: the 8 may take the 8 build (the 9 stays backed) but not the
+    # loose 8 alone, which would leave the 8 build without a card
+    s = load(game_id, hands=[["8D", "9C"], ["KD"]],
+             table={"loose": ["8C"], "builds": [
+                 {"value": 8, "owner": 0, "groups": [["2H", "6S"]]},
+                 {"value": 9, "owner": 0, "groups": [["4H", "5S"]]}]}, to_play=0)
+    assert legal(s) == expect("capture 8D: 2H 6S", "capture 8D: 2H 6S 8C", "capture 9C: 4H 5S")
+
+
+def test_d12_one_card_backs_two_own_builds_of_its_value_and_must_take_both(game_id):
+    s = load(game_id, hands=[["8D", "4C"], ["KD"]],
+             table={"loose": ["8C"], "builds": [
+                 {"value": 8, "owner": 0, "groups": [["2H", "6S"]]},
+                 {"value": 8, "owner": 0, "groups": [["3H", "5S"]]}]}, to_play=0)
+    # the 4 has no move: an owner may not trail
+    assert legal(s) == expect("capture 8D: 2H 3H 5S 6S", "capture 8D: 2H 3H 5S 6S 8C")
+
+
+def test_d12_a_build_needs_a_second_card_of_its_value_when_the_played_card_is_one(game_id):
+    # 5 on a loose 5 builds fives only while another 5 stays in the hand
+    s = load(game_id, hands=[["5H", "9D"], ["KD"]], table={"loose": ["5C", "4S"]}, to_play=0)
+    assert legal(s) == expect("capture 5H: 5C", "build 5H=9: 4S", "capture 9D: 4S 5C",
+                              "trail 9D", *(["trail 5H"] if game_id == "casino" else []))
+
+
+def test_d12_an_opponent_raising_your_build_frees_you_and_binds_them(game_id):
+    s = load(game_id, hands=[["2C", "8D"], ["6H", "5S"]],
+             table={"builds": [{"value": 6, "owner": 1, "groups": [["2H", "4S"]]}]}, to_play=0)
+    play(s, "build 2C=8: 2H 4S")
+    assert legal(s) == expect("trail 6H", "trail 5S")
+    play(s, "trail 6H")
+    assert legal(s) == expect("capture 8D: 2C 2H 4S")
+
+
+def test_d14_a_raise_takes_in_loose_groups_of_the_new_value(game_id):
+    s = load(game_id, hands=[["3D", "9H"], ["6C", "KD"]],
+             table={"loose": ["9S", "4C", "5D"], "builds": [{"value": 6, "owner": 1,
+                                                             "groups": [["2H", "4S"]]}]},
+             to_play=0)
+    raises = {a for a in legal(s) if "2H" in a and a.startswith("build")}
+    assert raises == expect("build 3D=9: 2H 4S", "build 3D=9: 2H 4S 9S",
+                            "build 3D=9: 2H 4S 4C 5D", "build 3D=9: 2H 4S 9S 4C 5D")
+
+
+def test_d14_a_multiple_build_is_never_raised(game_id):
+    s = load(game_id, hands=[["2C", "8D"], ["6H", "KD"]],
+             table={"builds": [{"value": 6, "owner": 1, "groups": [["2H", "4S"], ["6C"]]}]},
+             to_play=0)
+    assert legal(s) == expect("trail 2C", "trail 8D")
+
+
+def test_d14_three_players_each_other_player_is_an_opponent():
+    s = load("royal_casino", hands=[["2C", "8D"], ["KD"], ["6H", "QD"]],
+             table={"builds": [{"value": 6, "owner": 2, "groups": [["2H", "4S"]]}]}, to_play=0)
+    assert legal(s) == expect("build 2C=8: 2H 4S", "trail 2C", "trail 8D")
+
+
+def test_d15_a_new_build_may_be_multiple_at_once(game_id):
+    s = load(game_id, hands=[["3D", "8S"], ["KD"]], table={"loose": ["5C", "6H", "2S"]},
+             to_play=0)
+    play(s, "build 3D=8: 5C 6H 2S")
+    (build,) = s.export()["table"]["builds"]
+    assert build["value"] == 8 and build["owner"] == 0
+    assert sorted(map(sorted, build["groups"])) == [["2S", "6H"], ["3D", "5C"]]
+
+
+def test_d15_a_card_with_loose_cards_joins_a_single_build_which_becomes_multiple(game_id):
+    s = load(game_id, hands=[["3D", "8S"], ["8C", "KD"]],
+             table={"loose": ["5C"], "builds": [{"value": 8, "owner": 1,
+                                                  "groups": [["2H", "6S"]]}]}, to_play=0)
+    play(s, "build 3D=8: 2H 6S 5C")
+    assert s.export()["table"]["builds"] == [
+        {"value": 8, "owner": 0, "groups": [["2H", "6S"], ["5C", "3D"]]}]
+
+
+def test_d15_builds_never_merge_even_when_two_builds_make_the_value(game_id):
+    # builds of 3 and 5 beside a played 8: the 8 takes neither (a build is no part of a sum),
+    # and no build of 8 joins them
+    s = load(game_id, hands=[["8C", "AD"], ["5C", "3S", "KD"]],
+             table={"builds": [{"value": 5, "owner": 1, "groups": [["2H", "3H"]]},
+                               {"value": 3, "owner": 1, "groups": [["AS", "2D"]]}]},
+             to_play=0)
+    assert legal(s) == expect("trail 8C", "trail AD")

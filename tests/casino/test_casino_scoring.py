@@ -201,3 +201,65 @@ def _info(state):
     from cardcore.bots import InfoSet
 
     return InfoSet(CASINO, state, state.to_play)
+
+
+# --- review: more clauses as exact scores ---------------------------------------------------------
+
+
+def test_d20_royal_score_row_lists_the_aces_spades_clubs_hearts_diamonds():
+    s = over("royal_casino", [["AD", "AH", "5C"], ["AC", "AS", "3H"]])
+    sides = s.score()["sides"]
+    assert [side["ace_cards"] for side in sides] == [["AH", "AD"], ["AS", "AC"]]
+    assert [side["items"]["aces"] for side in sides] == [2, 2]
+    s = over("royal_casino", [["AD", "AH", "AC", "AS"], ["3H"]])
+    assert s.score()["sides"][0]["ace_cards"] == ["AS", "AC", "AH", "AD"]
+
+
+def test_d20_aces_a_near_21_side_does_not_score_are_not_listed():
+    s = over("royal_casino", [["AS", "5C", "6C"], ["3H"]], totals=[18, 0])
+    side = s.score()["sides"][0]
+    assert side["items"]["aces"] == 0 and side["ace_cards"] == [] and side["total"] == 3
+
+
+def test_d19_most_cards_and_spades_exact_row_with_three_players():
+    s = over("royal_casino", [["3S", "4S", "5H", "6H"], ["7S", "8S", "9S"], ["10H", "JH", "QH",
+                                                                          "KH"]])
+    assert [(i["cards"], i["spades"]) for i in items(s)] == [(0, 0), (0, 1), (0, 0)]
+
+
+def test_d17_royal_sweeps_cancel_within_a_near_21_hand_too():
+    # side 0 on 19 swept twice: it scores none, yet cancels two of side 1's three
+    s = over("royal_casino", [["10D", "3H"], ["4H"]], swept=[2, 3], totals=[19, 0])
+    assert [i["sweeps"] for i in items(s)] == [0, 1]
+    assert totals(s) == [2, 1] and s.score()["outright"] == [0]
+
+
+def test_d21_royal_three_players_one_lands_on_21_and_wins_before_the_others():
+    s = over("royal_casino", [["2S", "4H"], ["10D", "AS", "AH", "AC", "5S", "6S", "7S"], ["3H"]],
+             totals=[20, 15, 19])
+    row_ = s.score()
+    assert [side["total"] for side in row_["sides"]] == [1, 9, 0]
+    assert row_["outright"] == [0]
+    sheet = sheet_of([row(20, 15, 19), row_])
+    assert sheet.totals == [21, 24, 19]
+    assert ROYAL.match_winner(sheet, ROYAL.Options()) == 0
+
+
+def test_d21_royal_partners_near_21_pool_their_captures():
+    s = over("royal_casino", [["3H"], ["10D"], ["4H"], ["5H"]], totals=[0, 19])
+    row_ = s.score()
+    assert [side["items"] for side in row_["sides"]][1] == {
+        "cards": 0, "spades": 0, "big_casino": 2, "little_casino": 0, "aces": 0, "sweeps": 0}
+    assert row_["outright"] == [1]
+
+
+def test_d21_a_side_on_18_with_a_tie_for_most_cards_scores_nothing():
+    s = over("royal_casino", [["3H", "10D"], ["4H", "2S"]], totals=[18, 0])
+    row_ = s.score()
+    assert [side["total"] for side in row_["sides"]] == [0, 2] and row_["outright"] == []
+
+
+def test_d10_casino_two_sides_past_the_target_the_higher_wins_a_tie_plays_on():
+    assert CASINO.match_winner(sheet_of([row(18, 17), row(4, 6)]), CASINO.Options()) == 1
+    assert CASINO.match_winner(sheet_of([row(18, 17), row(4, 6), row(1, 0)]),
+                               CASINO.Options()) is None

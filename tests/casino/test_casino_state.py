@@ -280,3 +280,38 @@ def test_log_line_names_the_sweep(game_id):
     sweep = CASINO.action_from_json(s, as_json("capture 10H: AC 2S 3S 4H")) if game_id == \
         "casino" else ROYAL.action_from_json(s, as_json("capture 10H: AC 2S 3S 4H"))
     assert s.log_line(sweep) == "Capture A♣ 2♠ 3♠ 4♥ with 10♥ — sweep"
+
+
+def test_labels_read_as_design_writes_them(game_id):
+    s = load(game_id, hands=[["8D", "3D", "9C", "5H"], ["6C", "KD"]],
+             table={"loose": ["3H", "5S", "5C"],
+                    "builds": [{"value": 6, "owner": 1, "groups": [["2H", "4S"]]}]}, to_play=0)
+    labels = {a.label for a in s.legal_actions()}
+    assert {"Capture 3♥ 5♠ with 8♦", "Build 8: 3♦ on 5♣", "Raise to 9: 3♦ on 2♥ 4♠",
+            "Trail 9♣"} <= labels
+    s = load(game_id, hands=[["5H"], ["KD"]], to_play=0)
+    assert [a.label for a in s.legal_actions()] == ["Trail 5♥"]
+
+
+def test_design_capture_json_lists_a_build_whole_and_sorted(game_id):
+    s = load(game_id, hands=[["9D"], ["9S", "KD"]],
+             table={"loose": ["4S", "5H"],
+                    "builds": [{"value": 9, "owner": 1, "groups": [["7C", "2H"], ["9H"]]}]},
+             to_play=0)
+    got = {json.dumps(a.to_json()) for a in s.legal_actions()}
+    assert json.dumps({"type": "capture", "card": "9D", "taken": ["2H", "7C", "9H"]}) in got
+    assert json.dumps({"type": "capture", "card": "9D",
+                       "taken": ["2H", "4S", "5H", "7C", "9H"]}) in got
+
+
+def test_docs_rules_casino_is_the_text_the_engine_plays_by():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules-casino.md").read_text()
+
+    def demoted(text):
+        return "\n".join("#" + line if line.startswith("#") else line
+                         for line in text.splitlines())
+
+    for game in (CASINO, ROYAL):
+        assert demoted(game.rules(game.Options())) in doc
