@@ -94,8 +94,11 @@ class Table:
                 rec(0, 0, total)
                 got = tuple(sorted(found))
         else:
+            parts = self.summing(r)
+            if not parts:  # nothing makes up the difference: no need for the groups of v
+                return ()
             base = self.family(v, 0)
-            got = tuple(sorted({a | u for a in self.summing(r) for u in base if not a & u}))
+            got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
         return got
 
 
