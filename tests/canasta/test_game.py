@@ -246,3 +246,10 @@ def test_d38_ties_rank_then_suit_only_tied_players_redraw():
     assert draw.ranking[0] == next(p for p, c in final.items() if c == "AC")
     assert draw.ranking[-1] == next(p for p, c in final.items() if c == "2S")
     assert [final[p] for p in draw.ranking] == ["AC", "7S", "7D", "2S"]
+
+
+def test_docs_rules_canasta_is_the_text_the_engine_plays_by():
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "rules-canasta.md").read_text()
+    assert GAME.rules(GAME.Options()).strip() in doc
