@@ -90,14 +90,22 @@ class FishingState(GameState):
         return legal[:]
 
     def apply(self, action) -> None:
-        keys = self._keys
-        if keys is None:
-            if self._legal is None:
-                self.legal_actions()
-            keys = self._keys = {a.key: a for a in self._legal or ()}
-        act = keys.get(getattr(action, "key", None))
-        if act is None:
-            raise IllegalAction(self.why_illegal(action))
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal or ()
+        # usually the caller hands back one of the cached actions: find it by identity
+        # before building the dict of keys
+        for act in legal:
+            if act is action:
+                break
+        else:
+            keys = self._keys
+            if keys is None:
+                keys = self._keys = {a.key: a for a in legal}
+            act = keys.get(getattr(action, "key", None))
+            if act is None:
+                raise IllegalAction(self.why_illegal(action))
         seat = self.to_play
         key = act.key
         c = key[1]
