@@ -7,6 +7,8 @@ the mask of its cards.
 
 from __future__ import annotations
 
+from functools import cache
+
 from cardcore.cards import glyph
 from cardcore.game import Action
 from cardcore_casino.combos import TABLES, table
@@ -88,25 +90,22 @@ def generate(state) -> list[FishingAction]:
     keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
     vals = tuple([k >> 6 for k in keys])
     pos = [1 << (k & 63) for k in keys]
-    T = TABLES.get(vals)
-    if T is None:
-        T = table(vals)
+    T = TABLES.get(vals) or table(vals)
     fam_cache = T._fam
     loose_total = T._cum[-1]
     family = T.family
-    maskbits: dict[int, int] = {0: 0}
 
     def mb(m: int) -> int:
-        b = maskbits.get(m)
-        if b is None:
-            b = 0
-            mm = m
-            while mm:
-                low = mm & -mm
-                b |= pos[low.bit_length() - 1]
-                mm ^= low
-            maskbits[m] = b
+        """A mask over the sorted loose values as a mask of card ids."""
+        b = 0
+        while m:
+            low = m & -m
+            b |= pos[low.bit_length() - 1]
+            m ^= low
         return b
+
+    if len(pos) > 8:  # a crowded table offers the same masks to many hand cards
+        mb = cache(mb)
 
     own_vals: list[int] = []
     if builds:
@@ -120,10 +119,13 @@ def generate(state) -> list[FishingAction]:
     owns = bool(own_vals)
 
     have = [0] * 15
+    held = []  # the values the hand holds a card of, ascending
     for c in hand:
         for v in CAPV[c]:
+            if not have[v]:
+                held.append(v)
             have[v] += 1
-    held = sorted({v for c in hand for v in CAPV[c]})
+    held.sort()
     dual = R.ace_dual
 
     def backed(c: int, req) -> bool:
@@ -139,7 +141,6 @@ def generate(state) -> list[FishingAction]:
     acts: list[FishingAction] = []
     add = acts.append
     rule = R.trail_rule
-    loose_vals = {VAL[c] for c in loose} if rule == "no_match" else ()
     max_build = R.max_build
     Act = FishingAction
 
@@ -240,7 +241,9 @@ def generate(state) -> list[FishingAction]:
         if owns:
             continue
         if rule == "no_match":
-            if h in loose_vals:
+            # a loose card of the same value (vals holds every valued loose card;
+            # a card without value matches a loose one without value)
+            if h in vals if h else len(vals) < len(loose):
                 continue
         elif rule == "no_capture" and can_capture:
             continue
