@@ -83,7 +83,6 @@ def generate(state) -> list[FishingAction]:
     VAL = R.value
     CAPV = R.capture_values
     builds = state.builds
-    partner = (seat + 2) % 4 if state.players == 4 else -1
 
     loose = state.loose
     SK = R.sort_key
@@ -107,17 +106,6 @@ def generate(state) -> list[FishingAction]:
     if len(pos) > 8:  # a crowded table offers the same masks to many hand cards
         mb = cache(mb)
 
-    own_vals: list[int] = []
-    if builds:
-        by_value: dict[int, list[int]] = {}
-        for i, b in enumerate(builds):
-            by_value.setdefault(b[0], []).append(i)
-            if b[1] == seat:
-                own_vals.append(b[0])
-    else:
-        by_value = _EMPTY
-    owns = bool(own_vals)
-
     have = [0] * 15
     held = []  # the values the hand holds a card of, ascending
     for c in hand:
@@ -126,17 +114,29 @@ def generate(state) -> list[FishingAction]:
                 held.append(v)
             have[v] += 1
     held.sort()
-    dual = R.ace_dual
 
-    def backed(c: int, req) -> bool:
-        """After playing c, does the hand still hold a card for every value in req?"""
-        cv = CAPV[c]
-        for v in req:
-            if have[v] - (v in cv) < 1:
-                return False
-        if dual and 1 in req and 14 in req:
-            return have[1] - (1 in cv) >= 2
-        return True
+    own_vals: list[int] = []
+    if builds:  # (partner and backed() are used only when there are builds)
+        partner = (seat + 2) % 4 if state.players == 4 else -1
+        by_value: dict[int, list[int]] = {}
+        for i, b in enumerate(builds):
+            by_value.setdefault(b[0], []).append(i)
+            if b[1] == seat:
+                own_vals.append(b[0])
+        dual = R.ace_dual
+
+        def backed(c: int, req) -> bool:
+            """After playing c, does the hand still hold a card for every value in req?"""
+            cv = CAPV[c]
+            for v in req:
+                if have[v] - (v in cv) < 1:
+                    return False
+            if dual and 1 in req and 14 in req:
+                return have[1] - (1 in cv) >= 2
+            return True
+    else:
+        by_value = _EMPTY
+    owns = bool(own_vals)
 
     acts: list[FishingAction] = []
     add = acts.append
