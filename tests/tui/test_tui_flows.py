@@ -23,6 +23,12 @@ def text_of(app, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
+
+def against_greedy(make_app, registry):
+    """Crazy Eights, a human in seat 0 against the greedy bot, seed 7."""
+    game = registry.games["crazy_eights"]
+    return make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+
 async def choose_game(pilot, game_id: str) -> None:
     games = pilot.app.screen.query_one("#games", ListView)
     for _ in range(len(games.children)):
@@ -206,8 +212,7 @@ async def test_resume_hidden_without_save(make_app):
 
 
 async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry):
-    game = registry.games["crazy_eights"]
-    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         table = app.screen
@@ -238,8 +243,7 @@ async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry
 
 
 async def test_click_a_card_then_an_action(make_app, registry):
-    game = registry.games["crazy_eights"]
-    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         table = app.screen
@@ -258,8 +262,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
 
 
 async def test_hint_and_undo_keys(make_app, registry):
-    game = registry.games["crazy_eights"]
-    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         table = app.screen
@@ -312,8 +315,7 @@ async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
 
 
 async def test_score_sheet_key_and_help(make_app, registry):
-    game = registry.games["crazy_eights"]
-    app = make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("s")
