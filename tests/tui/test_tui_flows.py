@@ -23,11 +23,11 @@ def text_of(app, selector: str) -> str:
     return str(app.screen.query_one(selector, Static).render())
 
 
-
 def against_greedy(make_app, registry):
     """Crazy Eights, a human in seat 0 against the greedy bot, seed 7."""
     game = registry.games["crazy_eights"]
     return make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+
 
 async def choose_game(pilot, game_id: str) -> None:
     games = pilot.app.screen.query_one("#games", ListView)
