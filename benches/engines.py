@@ -24,15 +24,9 @@ import time
 from pathlib import Path
 
 from cardcore.plugins import load_registry
-from cardcore.seating import Seating
 
 HERE = Path(__file__).resolve().parent
 SEED = 12345
-
-
-def seating(game, players: int, dealer: int) -> Seating:
-    return Seating(players, dealer=dealer, direction=game.direction(game.Options()),
-                   partnerships=game.partnerships and players == 4)
 
 
 def positions(game_id: str) -> list[dict]:
@@ -65,7 +59,7 @@ def playouts(game, players: int, seconds: float) -> dict:
     t0 = time.perf_counter()
     deadline = t0 + seconds
     while True:
-        state = game.new_hand(seating(game, players, hands % players), options,
+        state = game.new_hand(game.seating(players, options, dealer=hands % players), options,
                               random.Random(f"{SEED}:{hands}"), [0] * sides)
         while not state.is_over:
             actions = state.legal_actions()

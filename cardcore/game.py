@@ -6,7 +6,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 import pydantic
 
@@ -182,6 +182,15 @@ class Game(ABC):
         """1: play goes to seat i+1 (clockwise); -1: to seat i-1."""
         return 1
 
+    def seating(self, players: int, options: pydantic.BaseModel, dealer: int = 0,
+                names: tuple[str, ...] = (), side_names: tuple[str, ...] = ()) -> Seating:
+        """The table of this game for ``players``: its direction; partners with four."""
+        from cardcore.seating import Seating
+
+        return Seating(players, dealer=dealer, direction=self.direction(options),
+                       partnerships=self.partnerships and players == 4,
+                       names=names, side_names=side_names)
+
     def first_dealer(self, seating: Seating, options: pydantic.BaseModel, rng: random.Random) -> int:
         return rng.randrange(seating.players)
 
@@ -223,9 +232,6 @@ class Game(ABC):
         """
         return card
 
-    def options(self, **values: Any) -> pydantic.BaseModel:
-        """Options from keyword values (pydantic.ValidationError if bad)."""
-        return self.Options(**values)
 
 
 def load_games() -> dict[str, Game]:

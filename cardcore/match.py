@@ -16,7 +16,7 @@ from typing import Any
 import cardcore
 from cardcore.game import Action, Game, GameState
 from cardcore.scoresheet import ScoreSheet
-from cardcore.seating import Draw, Seating, partnership_draw, seats_from_draw
+from cardcore.seating import Draw, partnership_draw, seats_from_draw
 
 Event = dict[str, Any]
 
@@ -52,13 +52,9 @@ class Match:
         self.match_no = match_no
         self.on_event = on_event
         self.pm = pm
-        self.seating = Seating(
-            players,
-            direction=game.direction(self.options),
-            partnerships=game.partnerships and players == 4,
-            names=tuple(names) if names else (),
-            side_names=tuple(side_names) if side_names else (),
-        )
+        self.seating = game.seating(players, self.options,
+                                    names=tuple(names) if names else (),
+                                    side_names=tuple(side_names) if side_names else ())
         self.draw_for_partners = draw_for_partners and game.has_partnership_draw
         self.draw: Draw | None = None
         self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target)

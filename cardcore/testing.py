@@ -26,7 +26,6 @@ from typing import Any
 from cardcore.cards import CardError, parse_card
 from cardcore.game import Action, Game, GameState, IllegalAction
 from cardcore.match import Match, play_bots
-from cardcore.seating import Seating
 
 Path = tuple[Any, ...]
 
@@ -74,12 +73,6 @@ def check_game(
     return report
 
 
-def seating_for(game: Game, players: int, dealer: int = 0, options: Any = None) -> Seating:
-    options = options if options is not None else game.Options()
-    return Seating(players, dealer=dealer, direction=game.direction(options),
-                   partnerships=game.partnerships and players == 4)
-
-
 def card_multiset(data: Any) -> Counter:
     """Every card string anywhere in an export (options excluded)."""
     found: Counter = Counter()
@@ -92,7 +85,7 @@ def card_multiset(data: Any) -> Counter:
 def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every: int,
                 report: Report) -> None:
     options = game.Options()
-    seating = seating_for(game, players, dealer=seed % players, options=options)
+    seating = game.seating(players, options, dealer=seed % players)
     sides = seating.sides
     rng = random.Random(f"check:{seed}")
     state = game.new_hand(seating, options, random.Random(f"{seed}:1"), [0] * sides)

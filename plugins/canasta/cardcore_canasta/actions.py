@@ -7,7 +7,7 @@ along without taking part in equality.
 
 from __future__ import annotations
 
-from cardcore.cards import glyph
+from cardcore.cards import glyph, glyphs
 from cardcore.game import Action
 
 from .rules import ID_TEXT, SLOT_NAMES
@@ -16,7 +16,7 @@ DRAW, TAKE, ONTO, MELD, ADD, DISCARD, DECLINE = range(7)
 
 
 def _glyphs(ids) -> str:
-    return " ".join(glyph(ID_TEXT[c]) for c in ids)
+    return glyphs(ID_TEXT[c] for c in ids)
 
 
 _PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "3": "threes"}
