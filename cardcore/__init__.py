@@ -1,31 +1,34 @@
 """cardcore: a card-table framework — a generic core, games as plugins, one front end."""
 
-import pluggy
-
-__version__ = "0.1.0"
-
-hookimpl = pluggy.HookimplMarker("cardcore")
-
-from cardcore.game import (  # noqa: E402
+from cardcore.game import (
     Action,
     Game,
+    GameOptions,
     GameState,
     Group,
     IllegalAction,
     Options,
+    ScoreRow,
+    SideScore,
     SimpleAction,
     StateError,
     Zone,
-    load_games,
 )
+from cardcore.hookspecs import hookimpl
+from cardcore.plugins import load_games
+
+__version__ = "0.1.0"
 
 __all__ = [
     "Action",
     "Game",
+    "GameOptions",
     "GameState",
     "Group",
     "IllegalAction",
     "Options",
+    "ScoreRow",
+    "SideScore",
     "SimpleAction",
     "StateError",
     "Zone",

@@ -1,4 +1,4 @@
-"""The common interface every game plugin implements (see DESIGN.md)."""
+"""The common interface every game plugin implements (docs/design.md)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import json
 import random
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, ClassVar
+from typing import TYPE_CHECKING, ClassVar, NotRequired, TypedDict
 
 import pydantic
 
@@ -117,6 +117,29 @@ class Zone:
     badges: list[str] = field(default_factory=list)
 
 
+class SideScore(TypedDict):
+    """One side's part of a score row."""
+
+    #: The seats that play for this side.
+    seats: list[int]
+    #: Points by item, in the game's order (casino: cards, spades, ...); every value an int.
+    items: dict[str, int]
+    #: The sum of ``items``.
+    total: int
+    #: Royal Casino: the aces this side scored, spades, clubs, hearts, diamonds.
+    ace_cards: NotRequired[list[str]]
+
+
+class ScoreRow(TypedDict):
+    """What ``GameState.score()`` returns: one entry per side, in side order."""
+
+    sides: list[SideScore]
+    #: How the hand ended, where a game tells endings apart (canasta: "going out", "stock").
+    end: NotRequired[str]
+    #: Royal Casino: the sides that landed on the target by the near-target rule.
+    outright: NotRequired[list[int]]
+
+
 class GameState(ABC):
     """One hand of one game: mutable, cheap to clone."""
 
@@ -145,7 +168,7 @@ class GameState(ABC):
     def determinize(self, seat: int, rng: random.Random) -> GameState: ...
 
     @abstractmethod
-    def score(self) -> dict: ...
+    def score(self) -> ScoreRow: ...
 
     @abstractmethod
     def zones(self, seat: int | None) -> list[Zone]: ...
@@ -155,11 +178,15 @@ class GameState(ABC):
         return action.label
 
 
-class Options(pydantic.BaseModel):
-    """Base of every game's Options: unknown fields are refused, ``target`` is always there."""
+class GameOptions(pydantic.BaseModel):
+    """Base of every game's ``Game.Options``: unknown fields are refused, ``target`` is always there."""
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
     target: int = pydantic.Field(21, ge=1, description="points that win the match")
+
+
+#: Deprecated alias of GameOptions, kept for plugins written against cardcore 0.1.
+Options = GameOptions
 
 
 class Game(ABC):
@@ -169,20 +196,20 @@ class Game(ABC):
     name: ClassVar[str]
     description: ClassVar[str]
     player_counts: ClassVar[tuple[int, ...]]
-    Options: ClassVar[type[pydantic.BaseModel]]
+    Options: ClassVar[type[GameOptions]]
     #: With four players, seats 0+2 play 1+3.
     partnerships: ClassVar[bool] = True
     #: The setup offers "draw for partners" (the game's first_dealer reads seating.draw).
     has_partnership_draw: ClassVar[bool] = False
 
     @abstractmethod
-    def rules(self, options: pydantic.BaseModel) -> str: ...
+    def rules(self, options: GameOptions) -> str: ...
 
-    def direction(self, options: pydantic.BaseModel) -> int:
+    def direction(self, options: GameOptions) -> int:
         """1: play goes to seat i+1 (clockwise); -1: to seat i-1."""
         return 1
 
-    def seating(self, players: int, options: pydantic.BaseModel, dealer: int = 0,
+    def seating(self, players: int, options: GameOptions, dealer: int = 0,
                 names: tuple[str, ...] = (), side_names: tuple[str, ...] = ()) -> Seating:
         """The table of this game for ``players``: its direction; partners with four."""
         from cardcore.seating import Seating
@@ -191,14 +218,14 @@ class Game(ABC):
                        partnerships=self.partnerships and players == 4,
                        names=names, side_names=side_names)
 
-    def first_dealer(self, seating: Seating, options: pydantic.BaseModel, rng: random.Random) -> int:
+    def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         return rng.randrange(seating.players)
 
     @abstractmethod
     def new_hand(
         self,
         seating: Seating,
-        options: pydantic.BaseModel,
+        options: GameOptions,
         rng: random.Random,
         totals: list[int],
     ) -> GameState: ...
@@ -213,7 +240,7 @@ class Game(ABC):
                 return action
         raise IllegalAction(f"not a legal action here: {json.dumps(data)}")
 
-    def match_winner(self, sheet: ScoreSheet, options: pydantic.BaseModel) -> int | None:
+    def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         """The highest total at or above the target; equal highest totals play on."""
         totals = sheet.totals
         best = max(totals)
@@ -232,13 +259,6 @@ class Game(ABC):
         """
         return card
 
-
-
-def load_games() -> dict[str, Game]:
-    """Every loaded game by id (load errors are kept in ``cardcore.plugins``)."""
-    from cardcore.plugins import load_registry
-
-    return load_registry().games
 
 
 class StateError(ValueError):

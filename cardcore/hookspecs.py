@@ -3,6 +3,8 @@
 import pluggy
 
 hookspec = pluggy.HookspecMarker("cardcore")
+#: What a plugin decorates its hook implementations with (``from cardcore import hookimpl``).
+hookimpl = pluggy.HookimplMarker("cardcore")
 
 
 @hookspec

@@ -129,3 +129,8 @@ def _check_game(game: Any) -> None:
             raise TypeError(f"{type(game).__name__} has no {attr!r}")
     if "target" not in game.Options.model_fields:
         raise TypeError(f"{game.id}: Options has no 'target'")
+
+
+def load_games() -> dict[str, Any]:
+    """Every loaded game by id (load errors are kept in the registry: ``load_registry().errors``)."""
+    return load_registry().games

@@ -12,7 +12,7 @@ from typing import Literal
 
 import pydantic
 
-from cardcore.game import Options as BaseOptions
+from cardcore.game import GameOptions
 
 THREE, DEUCE, JOKER = 0, 12, 13
 NATURALS = range(1, 12)  # 4 .. A
@@ -67,7 +67,7 @@ def _valid_table(classic: bool) -> tuple[tuple[bool, ...], ...]:
 VALID = (_valid_table(False), _valid_table(True))
 
 
-class CanastaOptions(BaseOptions):
+class CanastaOptions(GameOptions):
     """Canasta's rule variants (DECISIONS 24-42); the default of each comes first."""
 
     target: int = pydantic.Field(5000, ge=1, description="points that win the match")

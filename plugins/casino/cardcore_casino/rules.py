@@ -13,7 +13,7 @@ from typing import Literal
 import pydantic
 
 from cardcore.cards import RANKS, standard_deck
-from cardcore.game import Options
+from cardcore.game import GameOptions
 
 NAMES: tuple[str, ...] = tuple(sorted(standard_deck()))
 ID: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
@@ -45,7 +45,7 @@ def ids_of(bits: int) -> list[int]:
     return out
 
 
-class CasinoOptions(Options):
+class CasinoOptions(GameOptions):
     """Rule variants of Casino (DECISIONS 1, 4, 6, 9, 11, 17)."""
 
     court_cards_take_all: bool = pydantic.Field(

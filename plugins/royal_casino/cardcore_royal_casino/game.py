@@ -9,11 +9,11 @@ from cardcore_casino.game import FishingGame
 from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
 
 from cardcore.deal import packets
-from cardcore.game import Options
+from cardcore.game import GameOptions
 from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
 
 
-class RoyalCasinoOptions(Options):
+class RoyalCasinoOptions(GameOptions):
     """Rule variants of Royal Casino (DECISIONS 3, 4, 9, 17)."""
 
     ace_fourteen: bool = pydantic.Field(
