@@ -5,12 +5,12 @@ import random
 from collections import Counter
 
 import pytest
-from cardcore_canasta.rules import CARD_VALUE, ID_TEXT, VALID
 
 from cardcore.cards import CardError, canasta_deck
 from cardcore.game import IllegalAction, StateError
 from cardcore.seating import Seating
 from cardcore.testing import check_game
+from cardcore_canasta.rules import CARD_VALUE, ID_TEXT, VALID
 
 from .helpers import GAME, play, position, show
 

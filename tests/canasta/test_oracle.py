@@ -22,6 +22,7 @@ import random
 from itertools import product
 
 import pytest
+
 from cardcore_canasta.rules import SLOT_NAMES
 
 from .helpers import GAME

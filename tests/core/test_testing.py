@@ -1,9 +1,9 @@
 """The conformance kit passes a good game and catches each kind of broken one."""
 
 import pytest
-from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
 
 from cardcore.testing import card_multiset, check_game
+from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
 
 
 def broken(name, **methods):

@@ -5,11 +5,11 @@ value, raising only an opponent's build, cancelling sweeps and the near-21 rule.
 from __future__ import annotations
 
 import pydantic
-from cardcore_casino.game import FishingGame
-from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
 
 from cardcore.deal import packets
 from cardcore.game import GameOptions
+from cardcore_casino.game import FishingGame
+from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
 from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
 
 
