@@ -220,7 +220,7 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
         except OSError as exc:
             raise UsageError(f"cannot write {args.record}: {exc.strerror}") from None
     game, n = setup.game, setup.players
-    stats = _Stats(n_sides=2 if game.partnerships and n == 4 else n)
+    stats = _Stats(n_sides=game.seating(n, setup.options).sides)
     start = time.perf_counter()
     try:
         for m in range(args.matches):

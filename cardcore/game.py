@@ -36,17 +36,22 @@ class Action:
 
     @property
     def label(self) -> str:
+        """What a player reads ("Capture 3♥ 5♠ with 8♦"): distinct actions of one state
+        have distinct labels."""
         raise NotImplementedError
 
     @property
     def hand_cards(self) -> tuple[str, ...]:
+        """The mover's own cards it plays, in notation (empty for "Draw")."""
         return ()
 
     @property
     def targets(self) -> tuple[str, ...]:
+        """Ids of the zones and groups it touches, for the front end to highlight."""
         return ()
 
     def to_json(self) -> dict:
+        """Its JSON form (records, saves, ``Game.action_from_json``); equal JSON, same action."""
         raise NotImplementedError
 
     def __eq__(self, other: object) -> bool:
@@ -141,40 +146,88 @@ class ScoreRow(TypedDict):
 
 
 class GameState(ABC):
-    """One hand of one game: mutable, cheap to clone."""
+    """One hand of one game: mutable, cheap to clone.
 
+    The hot path (``legal_actions``, ``apply``, ``clone``) is plain Python; nothing
+    here may depend on hashing order (PYTHONHASHSEED) or on anything but the state.
+    """
+
+    #: The seat to act; None exactly when the hand is over.
     to_play: int | None
 
     @property
     @abstractmethod
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """True once the hand has ended; then ``to_play`` is None and ``score()`` is defined."""
 
     @abstractmethod
-    def legal_actions(self) -> list[Action]: ...
+    def legal_actions(self) -> list[Action]:
+        """Every action the seat ``to_play`` may take now.
+
+        Non-empty until ``is_over``, empty after. No duplicates (by JSON). The order is
+        fixed for a given state (independent of hashing), so seeded bots replay
+        exactly. No legal action leads to a state whose player to act has no action
+        (no dead ends). The caller may keep or mutate the returned list.
+        """
 
     @abstractmethod
-    def apply(self, action: Action) -> None: ...
+    def apply(self, action: Action) -> None:
+        """Play ``action`` for the seat to act.
+
+        An action that is not legal here (including one from another position, of
+        another type, or forged) raises ``IllegalAction`` with a reason, and the
+        state is exactly as it was: ``export()`` is unchanged.
+        """
 
     @abstractmethod
-    def clone(self) -> GameState: ...
+    def clone(self) -> GameState:
+        """An independent copy: applying actions to either never changes the other."""
 
     @abstractmethod
-    def export(self) -> dict: ...
+    def export(self) -> dict:
+        """The whole state as JSON-able data (saves, records, tests; docs/design.md).
+
+        Holds everything the rules need: ``Game.state_from_json(export())`` gives a
+        state with the same export and the same legal actions. Only JSON types
+        (dict with str keys, list, str, int, bool, None). Includes ``options``.
+        """
 
     @abstractmethod
-    def view(self, seat: int) -> dict: ...
+    def view(self, seat: int | None) -> dict:
+        """``export()`` as ``seat`` may know it: the same shape, hidden cards ``null``.
+
+        Lists keep their lengths (a hidden hand of five is five nulls). Hidden:
+        other seats' hands and the stock, also after the hand is over; public:
+        everything else (table, builds, melds, discards, captured piles, counts).
+        ``seat`` None is the spectator: every hand and the stock hidden, exactly the
+        positions hidden from some seat. Permuting the cards at the hidden
+        positions never changes the view. Bots and the front end read nothing else.
+        """
 
     @abstractmethod
-    def determinize(self, seat: int, rng: random.Random) -> GameState: ...
+    def determinize(self, seat: int, rng: random.Random) -> GameState:
+        """A state ``seat`` cannot tell from this one: the cards its view hides,
+        dealt again at random (with ``rng``) into the hidden places, every count kept.
+
+        ``determinize(seat, rng).view(seat) == view(seat)``.
+        """
 
     @abstractmethod
-    def score(self) -> ScoreRow: ...
+    def score(self) -> ScoreRow:
+        """The hand's score row, once ``is_over``: one entry per side, in side order,
+        each with its ``seats``, integer ``items`` and their sum as ``total``."""
 
     @abstractmethod
-    def zones(self, seat: int | None) -> list[Zone]: ...
+    def zones(self, seat: int | None) -> list[Zone]:
+        """The table as ``seat`` sees it, for the front end: built from ``view(seat)``,
+        so a zone never shows a card the view hides. ``seat`` None: every card face up
+        (replays of finished matches and tables with no human)."""
 
     def log_line(self, action: Action) -> str:
-        """What the move log says of ``action`` (before it is applied)."""
+        """What the move log says of the legal ``action`` (called before it is applied).
+
+        Public information only: everyone at the table reads the log.
+        """
         return action.label
 
 
@@ -203,7 +256,8 @@ class Game(ABC):
     has_partnership_draw: ClassVar[bool] = False
 
     @abstractmethod
-    def rules(self, options: GameOptions) -> str: ...
+    def rules(self, options: GameOptions) -> str:
+        """The rules as this engine plays them with ``options``, in Markdown."""
 
     def direction(self, options: GameOptions) -> int:
         """1: play goes to seat i+1 (clockwise); -1: to seat i-1."""
@@ -219,6 +273,7 @@ class Game(ABC):
                        names=names, side_names=side_names)
 
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
+        """The seat that deals the first hand, drawn with ``rng`` (the match's own)."""
         return rng.randrange(seating.players)
 
     @abstractmethod
@@ -228,10 +283,20 @@ class Game(ABC):
         options: GameOptions,
         rng: random.Random,
         totals: list[int],
-    ) -> GameState: ...
+    ) -> GameState:
+        """A freshly dealt hand: ``seating`` names the dealer and the sides, ``rng`` is this
+        hand's own (the deal depends on nothing else), ``totals`` the match totals per
+        side before the hand. The state's export carries ``options``."""
 
     @abstractmethod
-    def state_from_json(self, data: dict) -> GameState: ...
+    def state_from_json(self, data: dict) -> GameState:
+        """The state whose export is ``data``: the inverse of ``GameState.export``.
+
+        Accepts a partial position (absent lists and counters take their empty or
+        default values) so tests can write down just what they need. Rejects data that
+        is no state of the game (unknown cards, too many copies of a card, wrong types,
+        impossible sizes) with ``StateError`` naming the field; never another exception.
+        """
 
     def action_from_json(self, state: GameState, data: dict) -> Action:
         """The legal action whose JSON is ``data``, or IllegalAction."""
@@ -249,6 +314,8 @@ class Game(ABC):
         return totals.index(best)
 
     def heuristic(self, state: GameState, seat: int) -> float:
+        """How good ``state`` looks for ``seat``'s side (higher is better): what the greedy
+        bot maximises. It must read only what ``seat`` may know."""
         return 0.0
 
     def card_key(self, card: str) -> str:

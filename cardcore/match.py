@@ -225,6 +225,6 @@ def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000
         seat = match.to_play
         if seat is None:
             return
-        info = InfoSet(game, match.state, seat)
+        info = InfoSet(game, match._live_state(), seat)
         match.apply(bots[seat].choose(info, match.bot_rng(seat)))
     raise RuntimeError(f"the match did not end in {max_decisions} decisions")

@@ -3,13 +3,18 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pluggy
 
 from cardcore import hookspecs
+
+if TYPE_CHECKING:
+    from cardcore.bots.base import Bot
+    from cardcore.game import Game
 
 GROUP = "cardcore"
 
@@ -32,13 +37,13 @@ class Registry:
     """What the plugins registered, and which plugin brought each piece."""
 
     pm: pluggy.PluginManager
-    games: dict[str, Any] = field(default_factory=dict)
-    bots: dict[str, type] = field(default_factory=dict)
+    games: dict[str, Game] = field(default_factory=dict)
+    bots: dict[str, type[Bot]] = field(default_factory=dict)
     #: game or bot id -> (plugin name, distribution name, distribution version)
     origin: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
     errors: list[LoadError] = field(default_factory=list)
 
-    def game(self, game_id: str) -> Any:
+    def game(self, game_id: str) -> Game:
         try:
             return self.games[game_id]
         except KeyError:
@@ -61,7 +66,7 @@ def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
     return dist.metadata["Name"], dist.version
 
 
-def load_registry(extra_plugins: list[tuple[str, object]] = ()) -> Registry:
+def load_registry(extra_plugins: Iterable[tuple[str, object]] = ()) -> Registry:
     """A fresh plugin manager with every entry point (and ``extra_plugins``) registered."""
     pm = make_plugin_manager()
     registry = Registry(pm)
@@ -86,9 +91,9 @@ def load_registry(extra_plugins: list[tuple[str, object]] = ()) -> Registry:
     return registry
 
 
-def _register(registry: Registry, name: str, plugin: object, dist) -> None:
-    games: list[Any] = []
-    bots: list[type] = []
+def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | None, str | None]) -> None:
+    games: list[Game] = []
+    bots: list[type[Bot]] = []
     try:
         registry.pm.register(plugin, name=name)
         _call(registry.pm, plugin, "cardcore_register_games", games.append)
@@ -116,7 +121,7 @@ def _register(registry: Registry, name: str, plugin: object, dist) -> None:
         registry.origin["bot:" + bot.id] = (name, *dist)
 
 
-def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register) -> None:
+def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register: Callable[[Any], None]) -> None:
     """Call one plugin's implementation of ``hook`` alone (so errors name that plugin)."""
     for impl in getattr(pm.hook, hook).get_hookimpls():
         if impl.plugin is plugin:
@@ -131,6 +136,6 @@ def _check_game(game: Any) -> None:
         raise TypeError(f"{game.id}: Options has no 'target'")
 
 
-def load_games() -> dict[str, Any]:
+def load_games() -> dict[str, Game]:
     """Every loaded game by id (load errors are kept in the registry: ``load_registry().errors``)."""
     return load_registry().games

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.table import Table
+
+if TYPE_CHECKING:
+    from cardcore.game import ScoreRow
 
 
 @dataclass
@@ -13,13 +16,13 @@ class ScoreSheet:
     side_names: list[str]
     target: int
     #: One entry per hand: the game's score() row, ``{"sides": [{"items", "total", ...}]}``.
-    hands: list[dict[str, Any]] = field(default_factory=list)
+    hands: list[ScoreRow] = field(default_factory=list)
 
     @property
     def sides(self) -> int:
         return len(self.side_names)
 
-    def add(self, row: dict[str, Any]) -> None:
+    def add(self, row: ScoreRow) -> None:
         if len(row["sides"]) != self.sides:
             raise ValueError(f"a row for {len(row['sides'])} sides on a sheet of {self.sides}")
         self.hands.append(row)

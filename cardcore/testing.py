@@ -10,6 +10,7 @@ allowed player count, asserting after every action:
 - ``export()`` -> ``state_from_json()`` round-trips exactly (legal actions too);
 - ``view(seat)`` reveals nothing: permuting the cards at the positions the view
   nulls and reloading gives the same view; ``determinize`` agrees with the view;
+- ``view(None)``, the spectator's, hides exactly the cards some seat cannot see;
 - every hand ends; ``score()`` is JSON with each side's ``total`` the sum of its items.
 """
 
@@ -19,12 +20,12 @@ import copy
 import json
 import random
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import CardError, parse_card
-from cardcore.game import Action, Game, GameState, IllegalAction
+from cardcore.game import Action, Game, GameState, IllegalAction, ScoreRow
 from cardcore.match import Match, play_bots
 
 Path = tuple[Any, ...]
@@ -128,7 +129,7 @@ def _check_legal(state: GameState, at: str) -> list[Action]:
     _require(len(set(keys)) == len(keys), f"{at}: an action is listed twice")
     _require(len({a.key for a in actions}) == len(actions), f"{at}: two actions share a key")
     for a in actions:
-        _require(isinstance(a.label, str) and a.label, f"{at}: {keys[0]} has no label")
+        _require(isinstance(a.label, str) and bool(a.label), f"{at}: {keys[0]} has no label")
         json.dumps(a.to_json())
     return actions
 
@@ -169,10 +170,12 @@ def _check_clone(state: GameState, action: Action, at: str) -> None:
 
 def _check_views(game: Game, state: GameState, players: int, rng: random.Random, at: str) -> None:
     data = state.export()
+    hidden_from_some: set[Path] = set()
     for seat in range(players):
         view = state.view(seat)
         json.dumps(view)
         hidden = _hidden_paths(data, view, at)
+        hidden_from_some.update(hidden)
         _require(card_multiset(view) <= card_multiset(data), f"{at}: view({seat}) invents cards")
         if len(hidden) > 1:
             permuted = _permute(data, hidden, rng)
@@ -192,6 +195,18 @@ def _check_views(game: Game, state: GameState, players: int, rng: random.Random,
         shown = Counter(c for z in zones for c in z.cards if c is not None)
         shown += Counter(c for z in zones for g in z.groups for c in g.cards)
         _require(shown <= card_multiset(view), f"{at}: zones({seat}) show cards the view hides")
+    _check_spectator(state, data, hidden_from_some, at)
+
+
+def _check_spectator(state: GameState, data: dict, hidden_from_some: set[Path], at: str) -> None:
+    """The spectator, ``view(None)``, knows what every seat knows and nothing more."""
+    view = state.view(None)
+    json.dumps(view)
+    hidden = set(_hidden_paths(data, view, at))
+    shown = sorted(hidden_from_some - hidden)
+    _require(not shown, f"{at}: view(None) shows cards a seat cannot see, e.g. at {shown[:1]}")
+    extra = sorted(hidden - hidden_from_some)
+    _require(not extra, f"{at}: view(None) hides cards every seat can see, e.g. at {extra[:1]}")
 
 
 def _hidden_paths(data: Any, view: Any, at: str) -> list[Path]:
@@ -230,7 +245,7 @@ def _permute(data: Any, paths: list[Path], rng: random.Random, within: bool = Fa
     return out
 
 
-def _check_score(score: dict, sides: int, where: str) -> None:
+def _check_score(score: ScoreRow | Any, sides: int, where: str) -> None:
     json.dumps(score)
     _require(len(score["sides"]) == sides, f"{where}: score() has {len(score['sides'])} sides")
     for side in score["sides"]:
@@ -266,7 +281,7 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     report.decisions += match.decisions
 
 
-def _leaves(data: Any, path: Path = ()):
+def _leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     if isinstance(data, dict):
         for k, v in data.items():
             if k != "options":

@@ -1,11 +1,15 @@
 """The built-in bots, registered through the same hook a plugin uses."""
 
-from cardcore import hookimpl
+from collections.abc import Callable
+from typing import Any
+
+from cardcore.bots.base import Bot
 from cardcore.bots.greedy import GreedyBot
 from cardcore.bots.random_bot import RandomBot
+from cardcore.hookspecs import hookimpl
 
 
 @hookimpl
-def cardcore_register_bots(register):
+def cardcore_register_bots(register: Callable[[type[Bot]], Any]) -> None:
     register(RandomBot)
     register(GreedyBot)
