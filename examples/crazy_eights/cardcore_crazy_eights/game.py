@@ -14,14 +14,14 @@ from typing import Any
 
 import pydantic
 
-from cardcore import Game, GameState, Group, IllegalAction, Options, SimpleAction, StateError, Zone
+from cardcore import Game, GameOptions, GameState, Group, IllegalAction, SimpleAction, StateError, Zone
 from cardcore.cards import SUITS, Suit, check_cards, glyph, parse_cards, standard_deck
 from cardcore.deal import deal, one_at_a_time, shuffled
 
 SUIT_NAMES = {s.value: s.name.lower() for s in Suit}
 
 
-class CrazyEightsOptions(Options):
+class CrazyEightsOptions(GameOptions):
     target: int = pydantic.Field(100, ge=1, description="points that win the match")
     hand_size: int = pydantic.Field(0, ge=0, le=10,
                                     description="cards dealt each (0: 7 for two players, else 5)")
@@ -122,7 +122,7 @@ class CrazyEightsState(GameState):
                 "stock": self.stock[:], "discard": self.discard[:], "suit": self.suit,
                 "passes": self.passes, "options": self.options.model_dump(mode="json")}
 
-    def view(self, seat: int) -> dict:
+    def view(self, seat: int | None) -> dict:
         data = self.export()
         data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
         data["stock"] = [None] * len(self.stock)
