@@ -12,7 +12,7 @@ from typing import Any, NoReturn
 
 import pydantic
 
-from cardcore.plugins import Registry, load_registry
+from cardcore.plugins import PluginLoadInterrupted, Registry, load_registry
 
 
 class UsageError(Exception):
@@ -60,6 +60,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     except UsageError as exc:
         print(f"cardcore: error: {exc}", file=sys.stderr)
         return 2
+    except PluginLoadInterrupted as exc:
+        print(f"cardcore: {exc}", file=sys.stderr)
+        return 130
     except KeyboardInterrupt:
         return 130
 

@@ -1,8 +1,17 @@
-"""Loading plugins: entry points one at a time, failures kept as data, never fatal."""
+"""Loading plugins: entry points one at a time, failures kept as data, never fatal.
+
+Built-in games and bots load first and win any clash of ids. A plugin that raises
+anything at import (SystemExit included) is a load error; one still importing after
+``SLOW_SECONDS`` is named on stderr, and Ctrl+C then ends cardcore naming it.
+"""
 
 from __future__ import annotations
 
 import os
+import re
+import sys
+import threading
+import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.metadata import EntryPoint, entry_points
@@ -17,6 +26,18 @@ if TYPE_CHECKING:
     from cardcore.game import Game
 
 GROUP = "cardcore"
+#: The distribution whose entry points are the built-in games.
+BUILTIN_DIST = "cardcore"
+SLOW_SECONDS = 2.0
+GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class PluginLoadInterrupted(Exception):
+    """Ctrl+C while a slow plugin was importing."""
+
+    def __init__(self, plugin: str):
+        super().__init__(f"interrupted while loading plugin {plugin!r}")
+        self.plugin = plugin
 
 
 def make_plugin_manager() -> pluggy.PluginManager:
@@ -66,29 +87,60 @@ def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
     return dist.metadata["Name"], dist.version
 
 
-def load_registry(extra_plugins: Iterable[tuple[str, object]] = ()) -> Registry:
-    """A fresh plugin manager with every entry point (and ``extra_plugins``) registered."""
+def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
+                  notify: Callable[[str], None] | None = None) -> Registry:
+    """A fresh plugin manager with every entry point (and ``extra_plugins``) registered.
+
+    ``notify`` hears "loading plugin X…" for an import that is slow (default: stderr).
+    """
     pm = make_plugin_manager()
     registry = Registry(pm)
     from cardcore.bots import builtin
 
     _register(registry, "cardcore.bots", builtin, (None, None))
-    eps = sorted(entry_points(group=GROUP), key=lambda ep: ep.name)
     seen: set[str] = set()
-    for ep in _selected(eps):
+    for ep in _selected(_in_load_order(entry_points(group=GROUP))):
         if ep.name in seen:  # the same distribution found twice on sys.path
             continue
         seen.add(ep.name)
         dist = _dist(ep)
         try:
-            module = ep.load()
-        except Exception as exc:  # a broken plugin must not take the others down
+            module = _import(ep, notify or _to_stderr)
+        except PluginLoadInterrupted:
+            raise
+        except BaseException as exc:  # a broken plugin must not take the others down
             registry.errors.append(LoadError(ep.name, dist[0], f"{type(exc).__name__}: {exc}"))
             continue
         _register(registry, ep.name, module, dist)
     for name, plugin in extra_plugins:
         _register(registry, name, plugin, (None, None))
     return registry
+
+
+def _in_load_order(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
+    """The built-in games first, so a third-party id clash is refused on the third party."""
+    return sorted(eps, key=lambda ep: (_dist(ep)[0] != BUILTIN_DIST, ep.name))
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
+    """``ep.load()``, naming the plugin if it takes long; Ctrl+C after that names it too."""
+    started = time.monotonic()
+    timer = threading.Timer(SLOW_SECONDS, notify,
+                            [f"loading plugin {ep.name}… (Ctrl+C to stop)"])
+    timer.daemon = True
+    timer.start()
+    try:
+        return ep.load()
+    except KeyboardInterrupt:
+        if time.monotonic() - started >= SLOW_SECONDS:
+            raise PluginLoadInterrupted(ep.name) from None
+        raise  # the plugin's own: a load error like any other
+    finally:
+        timer.cancel()
 
 
 def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | None, str | None]) -> None:
@@ -116,6 +168,10 @@ def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | N
         registry.origin[game.id] = (name, *dist)
     for bot in bots:
         if bot.id in registry.bots:
+            other = registry.origin["bot:" + bot.id][0]
+            registry.errors.append(LoadError(
+                name, dist[0], f"bot id {bot.id!r} is already registered by plugin {other!r}"
+                f"; refused from {name!r}"))
             continue
         registry.bots[bot.id] = bot
         registry.origin["bot:" + bot.id] = (name, *dist)
@@ -129,11 +185,25 @@ def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register: Callabl
 
 
 def _check_game(game: Any) -> None:
+    """Refuse, at load, a registration the front end would trip over later."""
+    if isinstance(game, type):
+        raise TypeError(f"{game.__name__}: register an instance (register({game.__name__}())), "
+                        "not the class")
+    kind = type(game).__name__
     for attr in ("id", "name", "description", "player_counts", "Options"):
-        if not hasattr(game, attr):
-            raise TypeError(f"{type(game).__name__} has no {attr!r}")
-    if "target" not in game.Options.model_fields:
+        if not getattr(game, attr, None):
+            raise TypeError(f"{kind} has no {attr!r}")
+    if not isinstance(game.id, str) or not GAME_ID.fullmatch(game.id):
+        raise TypeError(f"{kind}: game id {game.id!r} is not lower-case letters, digits and _")
+    counts = game.player_counts
+    if not isinstance(counts, tuple) or not all(isinstance(n, int) and n >= 2 for n in counts):
+        raise TypeError(f"{game.id}: player_counts must be a non-empty tuple of counts >= 2")
+    if "target" not in getattr(game.Options, "model_fields", {}):
         raise TypeError(f"{game.id}: Options has no 'target'")
+    try:
+        game.Options()
+    except Exception as exc:
+        raise TypeError(f"{game.id}: Options cannot be built with its defaults ({exc})") from None
 
 
 def load_games() -> dict[str, Game]:

@@ -125,3 +125,113 @@ def test_the_example_installs_like_a_user_would_and_conforms(tmp_path):
         "print('hands', report.hands)\n")], [target])
     assert check.returncode == 0, check.stderr
     assert check.stdout.startswith("hands ")
+
+
+# --- plugins that misbehave ------------------------------------------------------------
+
+
+def _fake_dist(tmp_path, name: str, source: str, dist: str | None = None) -> Path:
+    """A third-party plugin as pip would leave it: a module and its dist-info."""
+    dist = dist or f"{name}-plugin"
+    info = tmp_path / f"{dist.replace('-', '_')}-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text(f"[cardcore]\n{name} = {name}_module\n")
+    (tmp_path / f"{name}_module.py").write_text(source)
+    return tmp_path
+
+
+def _games_listed(stdout: str) -> str:
+    return stdout.split("Bots:")[0]
+
+
+def test_a_plugin_exiting_or_interrupting_at_import_is_a_load_error(tmp_path):
+    _fake_dist(tmp_path, "quitter", "raise SystemExit(3)\n")
+    _fake_dist(tmp_path, "stopper", "raise KeyboardInterrupt\n")
+    out = _run(["-m", "cardcore", "plugins"], [tmp_path])
+    assert out.returncode == 0, out.stderr
+    assert "quitter (quitter-plugin): SystemExit: 3" in out.stdout
+    assert "stopper (stopper-plugin): KeyboardInterrupt" in out.stdout
+    assert "casino" in _games_listed(out.stdout)
+
+
+def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
+    import signal
+    import time
+
+    _fake_dist(tmp_path, "sleeper", "import time\ntime.sleep(120)\n")
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    proc = subprocess.Popen([sys.executable, "-m", "cardcore", "plugins"], env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 60
+        line = ""
+        while "sleeper" not in line and time.monotonic() < deadline:
+            line = proc.stderr.readline()
+        assert line.strip() == "loading plugin sleeper… (Ctrl+C to stop)"
+        proc.send_signal(signal.SIGINT)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130
+    assert err.strip() == "cardcore: interrupted while loading plugin 'sleeper'"
+
+
+SHADOW = """
+from cardcore import hookimpl
+from cardcore_crazy_eights.game import CrazyEights
+
+class Shadow(CrazyEights):
+    id = "casino"
+
+@hookimpl
+def cardcore_register_games(register):
+    register(Shadow())
+"""
+
+
+def test_a_third_party_game_cannot_shadow_a_built_in_one(tmp_path):
+    _fake_dist(tmp_path, "aaa_shadow", SHADOW)
+    out = _run(["-m", "cardcore", "plugins"], [tmp_path, ROOT / "examples" / "crazy_eights"])
+    assert out.returncode == 0, out.stderr
+    casino = next(ln for ln in out.stdout.splitlines() if ln.strip().startswith("casino "))
+    assert "plugin casino (cardcore" in casino
+    assert ("aaa_shadow (aaa_shadow-plugin): game id 'casino' is already registered by plugin "
+            "'casino'; refused from 'aaa_shadow'") in out.stdout
+
+
+def test_a_duplicate_bot_id_is_a_load_error_naming_both():
+    from cardcore.bots import GreedyBot
+
+    class Mine:
+        @hookimpl
+        def cardcore_register_bots(self, register):
+            register(type("Other", (GreedyBot,), {}))
+
+    registry = load_registry(extra_plugins=[("mine", Mine())])
+    assert registry.bots["greedy"] is GreedyBot
+    assert [(e.plugin, e.error) for e in registry.errors] == [
+        ("mine", "bot id 'greedy' is already registered by plugin 'cardcore.bots'; refused from 'mine'")]
+
+
+def _refusal(game) -> str:
+    registry = load_registry(extra_plugins=[("bad", _game_plugin(game))])
+    assert [e.plugin for e in registry.errors] == ["bad"]
+    return registry.errors[0].error
+
+
+def test_broken_registrations_are_refused_at_load_naming_the_mistake(crazy_eights):
+    import pydantic
+
+    game_class = type(crazy_eights)
+    assert _refusal(type("Empty", (game_class,), {"id": "empty", "player_counts": ()})) == (
+        "TypeError: Empty: register an instance (register(Empty())), not the class")
+    assert _refusal(type("Empty", (game_class,), {"id": "empty", "player_counts": ()})()) == (
+        "TypeError: Empty has no 'player_counts'")
+    assert _refusal(type("One", (game_class,), {"id": "one", "player_counts": (1, 2)})()) == (
+        "TypeError: one: player_counts must be a non-empty tuple of counts >= 2")
+    assert _refusal(type("Bad", (game_class,), {"id": "Bad-Id"})()) == (
+        "TypeError: Bad: game id 'Bad-Id' is not lower-case letters, digits and _")
+    needy = pydantic.create_model("Needy", __base__=game_class.Options, seats_per_team=(int, ...))
+    message = _refusal(type("Needy", (game_class,), {"id": "needy", "Options": needy})())
+    assert message.startswith("TypeError: needy: Options cannot be built with its defaults (")
