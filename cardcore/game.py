@@ -289,13 +289,18 @@ class Game(ABC):
         side before the hand. The state's export carries ``options``."""
 
     @abstractmethod
-    def state_from_json(self, data: dict) -> GameState:
+    def state_from_json(self, data: dict, strict: bool = False) -> GameState:
         """The state whose export is ``data``: the inverse of ``GameState.export``.
 
         Accepts a partial position (absent lists and counters take their empty or
         default values) so tests can write down just what they need. Rejects data that
         is no state of the game (unknown cards, too many copies of a card, wrong types,
         impossible sizes) with ``StateError`` naming the field; never another exception.
+        ``strict``: also the whole deck present (each card as often as the deck has it),
+        sizes and counters possible, integers that are ints (not floats, bools or
+        strings). Everything loaded from a file or the network loads strictly
+        (``cardcore.match.load_state``); a game written before ``strict`` existed may
+        leave it out of its signature.
         """
 
     def action_from_json(self, state: GameState, data: dict) -> Action:

@@ -8,10 +8,13 @@ comes from ``Random(f"{seed}:0")``.
 
 from __future__ import annotations
 
+import inspect
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from typing import Any
+
+import pydantic
 
 import cardcore
 from cardcore.game import Action, Game, GameState
@@ -188,21 +191,104 @@ class Match:
         }
 
     @classmethod
-    def from_snapshot(cls, game: Game, data: dict[str, Any], **kwargs: Any) -> Match:
-        options = game.Options(**data["options"])
-        match = cls(game, options, seed=data["seed"], seats=data["seats"],
-                    names=data["names"], side_names=data["side_names"],
-                    max_hands=data.get("max_hands"), match_no=data.get("match_no", 0), **kwargs)
-        match.seating = replace(match.seating, dealer=data["dealer"],
-                                draw=tuple(data["draw"]) if data.get("draw") else None)
-        match.sheet = ScoreSheet.from_json(data["sheet"])
-        match.hand_no = data["hand"]
-        match.state = game.state_from_json(data["state"]) if data["state"] else None
-        match.winner = data.get("winner")
-        match.over = bool(data.get("over"))
-        match.decisions = data.get("decisions", 0)
-        match._bot_rngs = {int(s): _rng_from(v) for s, v in data.get("bot_rngs", {}).items()}
+    def from_snapshot(cls, game: Game, data: Any, **kwargs: Any) -> Match:
+        """The match a ``snapshot()`` describes; ValueError naming the field when the data
+        is no snapshot of a match of ``game`` (wrong types, sizes, ranges, impossible state)."""
+        snap = _snapshot_of(game, data)
+        options = game.Options(**snap.options)
+        match = cls(game, options, seed=snap.seed, seats=snap.seats,
+                    names=snap.names, side_names=snap.side_names,
+                    max_hands=snap.max_hands, match_no=snap.match_no, **kwargs)
+        match.seating = replace(match.seating, dealer=snap.dealer,
+                                draw=tuple(snap.draw) if snap.draw else None)
+        match.sheet = ScoreSheet(list(match.seating.side_names), options.target,
+                                 list(snap.sheet.hands))  # type: ignore[arg-type]  # checked below
+        match.hand_no = snap.hand
+        match.state = load_state(game, snap.state, strict=True) if snap.state else None
+        match.winner = snap.winner
+        match.over = snap.over
+        match.decisions = snap.decisions
+        _check_snapshot(match, snap)
+        match._bot_rngs = {int(s): _rng_from(v) for s, v in snap.bot_rngs.items()}
         return match
+
+
+class _Sheet(pydantic.BaseModel):
+    model_config = pydantic.ConfigDict(extra="ignore", strict=True)
+    hands: list[dict[str, Any]]
+
+
+class Snapshot(pydantic.BaseModel):
+    """The shape of ``Match.snapshot()``: checked before any of it is used."""
+
+    model_config = pydantic.ConfigDict(extra="forbid", strict=True)
+
+    game: str
+    options: dict[str, Any]
+    seed: int | str
+    seats: list[str] = pydantic.Field(min_length=2, max_length=16)
+    names: list[str]
+    side_names: list[str]
+    dealer: int = pydantic.Field(ge=0)
+    draw: list[int] | None = None
+    match_no: int = pydantic.Field(0, ge=0)
+    max_hands: int | None = pydantic.Field(None, ge=1)
+    hand: int = pydantic.Field(ge=0)
+    sheet: _Sheet
+    state: dict[str, Any] | None
+    winner: int | None = None
+    over: bool = False
+    decisions: int = pydantic.Field(0, ge=0)
+    bot_rngs: dict[str, list[Any]] = {}
+
+
+def _snapshot_of(game: Game, data: Any) -> Snapshot:
+    try:
+        snap = Snapshot.model_validate(data)
+    except pydantic.ValidationError as exc:
+        err = exc.errors()[0]
+        where = ".".join(map(str, err["loc"])) or "match"
+        raise ValueError(f"match.{where}: {' '.join(str(err['msg']).split())}") from None
+    if snap.game != game.id:
+        raise ValueError(f"match.game: {snap.game!r}, not {game.id!r}")
+    return snap
+
+
+def _check_snapshot(match: Match, snap: Snapshot) -> None:
+    """What the types cannot say: sizes against the table, ranges, a playable position."""
+    seating = match.seating
+    if len(snap.names) != seating.players:
+        raise ValueError(f"match.names: {len(snap.names)} names for {seating.players} seats")
+    if len(snap.side_names) != seating.sides:
+        raise ValueError(f"match.side_names: {len(snap.side_names)} names for {seating.sides} sides")
+    if snap.draw is not None and sorted(snap.draw) != list(range(seating.players)):
+        raise ValueError("match.draw: not a ranking of the seats")
+    for h, row in enumerate(snap.sheet.hands):
+        sides = row.get("sides")
+        if (not isinstance(sides, list) or len(sides) != seating.sides
+                or not all(isinstance(x, dict) and type(x.get("total")) is int for x in sides)):
+            raise ValueError(f"match.sheet.hands.{h}: not a score row of {seating.sides} sides")
+    if snap.winner is not None and not 0 <= snap.winner < seating.sides:
+        raise ValueError(f"match.winner: no side {snap.winner}")
+    if any(not s.isdigit() or int(s) >= seating.players for s in snap.bot_rngs):
+        raise ValueError("match.bot_rngs: keys are seats")
+    state = match.state
+    if not snap.over and (state is None or state.is_over):
+        raise ValueError("match.state: a match that is not over needs a hand in play")
+    if state is not None and state.to_play is not None and state.to_play >= seating.players:
+        raise ValueError(f"match.state: seat {state.to_play} to play at a table of {seating.players}")
+
+
+def load_state(game: Game, data: Any, *, strict: bool = True) -> GameState:
+    """``game.state_from_json(data, strict=...)``, for games written before ``strict`` too:
+    a loaded file or network message is always loaded strictly where the game can."""
+    try:
+        params = inspect.signature(game.state_from_json).parameters
+    except (TypeError, ValueError):
+        params = {}  # type: ignore[assignment]
+    if "strict" in params:
+        return game.state_from_json(data, strict=strict)
+    return game.state_from_json(data)
 
 
 def _rng_state(rng: random.Random) -> list:
@@ -210,9 +296,12 @@ def _rng_state(rng: random.Random) -> list:
     return [version, list(internal), gauss]
 
 
-def _rng_from(data: list) -> random.Random:
+def _rng_from(data: Sequence[Any]) -> random.Random:
     rng = random.Random()
-    rng.setstate((data[0], tuple(data[1]), data[2]))
+    try:
+        rng.setstate((data[0], tuple(data[1]), data[2]))
+    except (TypeError, ValueError, IndexError, OverflowError):
+        raise ValueError("match.bot_rngs: not the state of a random generator") from None
     return rng
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import IO, Any, Literal
@@ -37,26 +38,69 @@ class RecordWriter:
         self.stream.write(dumps(event) + "\n")
 
 
+#: The largest record or save cardcore reads (a long Canasta match records about 2 MB).
+MAX_FILE_BYTES = 256 * 1024 * 1024
+
+
+def read_text(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
+    """A regular file's text, read whole: RecordError for a device, FIFO, directory,
+    a file over ``limit`` bytes, or bytes that are not UTF-8."""
+    try:
+        info = os.stat(path)
+        if not stat.S_ISREG(info.st_mode):
+            raise RecordError(f"{path}: not a {what} (not a regular file)")
+        if info.st_size > limit:
+            raise RecordError(f"{path}: too large for a {what} ({info.st_size:,} bytes; "
+                              f"the limit is {limit:,})")
+        with open(path, encoding="utf-8") as f:
+            return f.read(limit + 1)
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else type(exc).__name__
+        raise RecordError(f"{path}: cannot read the {what} ({reason})") from None
+
+
+class MatchStart(pydantic.BaseModel):
+    """The first event of every record: what the match was (only the keys cardcore reads)."""
+
+    model_config = pydantic.ConfigDict(extra="allow", strict=True)
+
+    event: Literal["match_start"]
+    game: str = pydantic.Field(max_length=64)
+    seed: int | str
+    seats: list[str] = pydantic.Field(min_length=1, max_length=16)
+    options: dict[str, Any]
+    match: int = pydantic.Field(0, ge=0)
+
+
 def read_record(path: str | Path) -> list[dict[str, Any]]:
     """The events of a record file (RecordError if it is not one)."""
     events = []
-    try:
-        with open(path, encoding="utf-8") as f:
-            for n, line in enumerate(f, start=1):
-                if not line.strip():
-                    continue
-                try:
-                    event = json.loads(line)
-                except json.JSONDecodeError as exc:
-                    raise RecordError(f"{path}: line {n} is not JSON ({exc.msg})") from None
-                if not isinstance(event, dict) or "event" not in event:
-                    raise RecordError(f"{path}: line {n} is not a cardcore event")
-                events.append(event)
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read ({exc})") from None
+    for n, line in enumerate(read_text(path, "record").splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise RecordError(f"{path}: line {n} is not JSON ({exc.msg})") from None
+        except RecursionError:
+            raise RecordError(f"{path}: line {n} is nested too deeply") from None
+        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+            raise RecordError(f"{path}: line {n} is not a cardcore event")
+        events.append(event)
     if not events or events[0]["event"] != "match_start":
         raise RecordError(f"{path}: not a cardcore record (no match_start)")
+    try:
+        MatchStart.model_validate(events[0])
+    except pydantic.ValidationError as exc:
+        raise RecordError(f"{path}: line 1: {first_error(exc)}") from None
     return events
+
+
+def first_error(exc: pydantic.ValidationError) -> str:
+    """pydantic's first complaint on one line: ``field.path: message``."""
+    err = exc.errors()[0]
+    where = ".".join(map(str, err["loc"])) or "value"
+    return f"{where}: {' '.join(str(err['msg']).split())}"
 
 
 # --- saves ---------------------------------------------------------------------------
@@ -104,14 +148,16 @@ def write_save(path: str | Path, save: SaveFile) -> None:
 
 def read_save(path: str | Path) -> SaveFile:
     """The save at ``path`` (RecordError for a missing, corrupt, truncated or foreign file)."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise RecordError(f"{path}: cannot read the save ({exc.__class__.__name__})") from None
+    text = read_text(path, "save")
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
+        if text.startswith('{"event":"match_start"'):
+            raise RecordError(f"{path}: a match record, not a save: "
+                              f"`cardcore replay {path}` steps through it") from None
         raise RecordError(f"{path}: not a cardcore save (corrupt or truncated JSON)") from None
+    except RecursionError:
+        raise RecordError(f"{path}: not a cardcore save (nested too deeply)") from None
     if not isinstance(data, dict) or data.get("format") != "cardcore-save":
         raise RecordError(f"{path}: not a cardcore save")
     if data.get("version") != SAVE_FORMAT:
@@ -120,6 +166,24 @@ def read_save(path: str | Path) -> SaveFile:
     try:
         return SaveFile.model_validate(data)
     except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(map(str, first["loc"]))
-        raise RecordError(f"{path}: bad save ({where}: {first['msg']})") from None
+        raise RecordError(f"{path}: bad save ({first_error(exc)})") from None
+
+
+def records_dir() -> Path:
+    """Where the table writes its records."""
+    return data_dir() / "records"
+
+
+def owned_record(text: str | None) -> Path | None:
+    """The record a save names, if it is one cardcore wrote: a ``.jsonl`` file directly in
+    ``records_dir()``. A save never decides where cardcore writes: any other path is None."""
+    if not text:
+        return None
+    home = records_dir().resolve()
+    try:
+        path = Path(text).resolve()
+    except (OSError, RuntimeError, ValueError):
+        return None
+    if path.parent != home or path.suffix != ".jsonl" or not path.is_file():
+        return None
+    return path

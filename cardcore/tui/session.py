@@ -83,7 +83,7 @@ class Session:
         session = cls(registry, match, setup, autosave=autosave)
         if record:
             stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = records.data_dir() / "records" / f"{stamp}-{setup.game.id}-{setup.seed}.jsonl"
+            path = records.records_dir() / f"{stamp}-{setup.game.id}-{setup.seed}.jsonl"
             n = 1
             while path.exists():
                 n += 1
@@ -109,13 +109,17 @@ class Session:
         game = registry.games[game_id]
         try:
             match = Match.from_snapshot(game, save.match, pm=registry.pm)
-        except Exception as exc:  # a save from another version of the game
+        except Exception as exc:  # a damaged save, or one from another version of the game
             raise records.RecordError(f"{path}: cannot continue this match ({exc})") from None
+        unknown = sorted({s for s in match.seats if s != "human" and s not in registry.bots})
+        if unknown:
+            raise records.RecordError(f"{path}: the bot {unknown[0]!r} is not installed")
         session = cls(registry, match)
         session.setup = SessionSetup(game, match.options, list(match.seats), match.seed,
                                      list(match.seating.names), list(match.seating.side_names))
-        if save.record_path and Path(save.record_path).exists():
-            session.record_path = Path(save.record_path)
+        record_path = records.owned_record(save.record_path)
+        if record_path is not None:
+            session.record_path = record_path
             session._rebuild_log()
             session._record = open(session.record_path, "a", encoding="utf-8", newline="\n")  # noqa: SIM115
         match.on_event = session._on_event
