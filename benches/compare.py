@@ -1,10 +1,12 @@
 """Our engines beside the peers (OpenSpiel, RLCard), in one process tree, median of N runs.
 
-    python benches/compare.py --peers-python /path/to/peers-venv/bin/python [--runs 3]
+    python benches/compare.py --peers-python /path/to/peers-venv/bin/python [--runs 3] [--seconds 5]
 
-The peers live in their own venv (pip install open-spiel rlcard numpy pydantic);
-../shared/bench/peers.py is run with it, benches/engines.py with this venv,
-alternately, and the medians are printed as a table and as JSON.
+The peers live in their own venv (pip install open-spiel rlcard numpy pydantic):
+benches/peers.py runs with that venv's Python, benches/engines.py with this one,
+alternately. Each run gives every one of our games ``--seconds`` and the peers'
+gin rummy the same budget (peers.py --scale seconds/5). The medians are printed
+as a table and as one JSON line.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-PEERS = HERE.parent.parent / "shared" / "bench" / "peers.py"
+PEERS = HERE / "peers.py"
 
 
 def run(cmd: list[str]) -> list[dict]:
@@ -36,9 +38,12 @@ def main() -> None:
     peers: dict[str, list[dict]] = {}
     for _ in range(args.runs):
         for only in ("openspiel:gin_rummy", "rlcard:raw"):
-            for row in run([args.peers_python, args.peers, "--only", only]):
+            cmd = [args.peers_python, args.peers, "--only", only, "--scale", str(args.seconds / 5)]
+            for row in run(cmd):
                 if "decisions_per_s" in row:
                     peers.setdefault(f"{row['engine']} {row['game']}", []).append(row)
+                elif "error" in row:
+                    print(f"peers: {row['engine']}: {row['error']}", file=sys.stderr)
         for row in run([sys.executable, str(HERE / "engines.py"), "--seconds", str(args.seconds)]):
             if "decisions_per_s" in row:
                 ours.setdefault((row["game"], row["players"]), []).append(row)
@@ -48,6 +53,8 @@ def main() -> None:
         return statistics.median(values) if values else None
 
     gin = med(peers.get("openspiel-cpp gin_rummy", []), "decisions_per_s")
+    if not gin:
+        sys.exit("compare: no OpenSpiel gin_rummy figure from the peers (see the errors above)")
     print(f"{'engine':<28}{'decisions/s':>14}{'x gin_rummy':>13}{'clone us':>10}{'worst legal ms':>16}")
     for name, rows in peers.items():
         d = med(rows, "decisions_per_s")

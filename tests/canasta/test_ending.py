@@ -1,4 +1,4 @@
-"""Going out, concealed going out, the empty stock: DECISIONS 33-34."""
+"""Going out, concealed going out, the empty stock: D33-D34."""
 
 from .helpers import discards, play, position, steps
 

@@ -1,4 +1,4 @@
-"""The start, red threes and the discard pile: DECISIONS 27-32 and the one-card rule."""
+"""The start, red threes and the discard pile: D27-D32 and the one-card rule."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""A slow, obviously-correct reading of DECISIONS 1-3 and 11-16, to check the engine against.
+"""A slow, obviously-correct reading of D1-D3 and D11-D16, to check the engine against.
 
 It tries every subset of the table for every hand card and every value and keeps
 what the decisions allow. Written from the text, independent of the engine's

@@ -1,4 +1,4 @@
-"""The deal as played (DECISIONS 4-8, 22, 23)."""
+"""The deal as played (D4-D8, D22, D23)."""
 
 import random
 

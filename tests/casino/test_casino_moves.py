@@ -3,7 +3,7 @@
 import pytest
 from casino_helpers import expect, legal, load, play
 
-# --- DECISIONS 1: court cards in casino pair one at a time ---------------------------------
+# --- D1: court cards in casino pair one at a time ---------------------------------
 
 
 def test_d01_court_card_captures_exactly_one_loose_court_of_its_rank():
@@ -23,7 +23,7 @@ def test_d01_a_court_card_never_takes_another_rank():
     assert legal(s) == expect("trail KH")
 
 
-# --- DECISIONS 2 and 16: groups of the played card's value -------------------------------------
+# --- D2 and D16: groups of the played card's value -------------------------------------
 
 
 def test_d02_an_eight_takes_one_or_both_loose_eights_with_sums_besides():
@@ -38,7 +38,7 @@ def test_d02_an_eight_takes_one_or_both_loose_eights_with_sums_besides():
 def test_d16_the_eight_takes_three_and_five_and_the_eight_together(game_id):
     s = load(game_id, hands=[["8D"], ["2C"]], table={"loose": ["3H", "5S", "8C"]}, to_play=0)
     want = {"capture 8D: 8C", "capture 8D: 3H 5S", "capture 8D: 3H 5S 8C"}
-    # royal: the 8 matches the loose 8, so it may not be trailed (DECISIONS 11)
+    # royal: the 8 matches the loose 8, so it may not be trailed (D11)
     assert legal(s) == expect(*want, *(["trail 8D"] if game_id == "casino" else []))
 
 
@@ -73,7 +73,7 @@ def test_d16_builds_and_loose_groups_are_taken_together_in_any_choice(game_id):
                               "capture 9D: 2H 7C 4S 5H", "trail 9D")
 
 
-# --- DECISIONS 3: values --------------------------------------------------------------------
+# --- D3: values --------------------------------------------------------------------
 
 
 def test_d03_casino_court_cards_never_sum_or_build():
@@ -130,7 +130,7 @@ def test_d03_casino_highest_build_is_ten():
     assert legal(s) == expect("trail 5H", "trail 10S")
 
 
-# --- DECISIONS 11: trailing -----------------------------------------------------------------
+# --- D11: trailing -----------------------------------------------------------------
 
 
 def test_d11_casino_may_trail_a_card_that_could_capture():
@@ -159,7 +159,7 @@ def test_d11_royal_trailing_restriction_looks_at_loose_cards_not_builds():
     assert legal(s) == expect("capture 8S: 2H 6C", "trail 8S")
 
 
-# --- DECISIONS 12: owners ----------------------------------------------------------------------
+# --- D12: owners ----------------------------------------------------------------------
 
 
 def test_d12_six_on_two_building_eight_while_holding_an_eight(game_id):
@@ -213,7 +213,7 @@ def test_d12_royal_one_ace_backs_a_build_of_1_or_of_14_not_both():
     assert {"build AS=1: AC", "build AH=1: AC", "build AD=1: AC"} <= legal(s)
 
 
-# --- DECISIONS 13: several builds ---------------------------------------------------------------
+# --- D13: several builds ---------------------------------------------------------------
 
 
 def test_d13_builds_of_the_same_value_stand_side_by_side(game_id):
@@ -239,7 +239,7 @@ def test_d13_a_player_may_own_several_builds():
     assert [(b["value"], b["owner"]) for b in s.export()["table"]["builds"]] == [(7, 0), (9, 0)]
 
 
-# --- DECISIONS 14: raising ----------------------------------------------------------------------
+# --- D14: raising ----------------------------------------------------------------------
 
 
 def test_d14_multiple_build_of_ten_from_two_plus_five_raised_by_three_with_the_loose_ten():
@@ -300,7 +300,7 @@ def test_d14_partner_may_not_add_to_partners_build_but_may_capture_it(game_id):
     assert legal(s) == expect("capture 6C: 2H 4S", "capture 6S: 2H 4S", "trail 6C", "trail 6S")
 
 
-# --- DECISIONS 15: multiple builds ----------------------------------------------------------------
+# --- D15: multiple builds ----------------------------------------------------------------
 
 
 def test_d15_two_fives_in_hand_building_fives(game_id):
@@ -364,7 +364,7 @@ def test_d15_builds_never_merge(game_id):
     assert expect("build 3D=8: 2H 3H") <= got  # raising build 5 by the 3
 
 
-# --- DECISIONS 18: after a sweep ----------------------------------------------------------------
+# --- D18: after a sweep ----------------------------------------------------------------
 
 
 def test_d18_after_a_sweep_the_next_player_can_only_trail(game_id):
@@ -405,7 +405,7 @@ def test_d02_royal_a_king_takes_one_or_both_loose_kings_with_sums_besides():
     assert legal(s) == expect(
         "capture KD: KC", "capture KD: KH", "capture KD: 6H 7S",
         "capture KD: KC KH", "capture KD: KC 6H 7S", "capture KD: KH 6H 7S",
-        "capture KD: KC KH 6H 7S")  # no trail: the king matches a loose king (DECISIONS 11)
+        "capture KD: KC KH 6H 7S")  # no trail: the king matches a loose king (D11)
 
 
 def test_d02_every_loose_card_of_the_value_is_its_own_group_in_a_build_too(game_id):

@@ -1,4 +1,4 @@
-"""Scoring and the end of a match (DECISIONS 9, 10, 17, 19, 20, 21)."""
+"""Scoring and the end of a match (D9, D10, D17, D19, D20, D21)."""
 
 import random
 
@@ -101,7 +101,7 @@ def test_d20_royal_aces_score_one_each():
     assert [i["aces"] for i in items(s)] == [4, 0]
 
 
-# --- DECISIONS 21: royal near 21 ------------------------------------------------------------
+# --- D21: royal near 21 ------------------------------------------------------------
 
 WIN_ALL = [["10D", "2S", "AS", "AH", "5S", "6C", "7S"], ["3H"]]
 
@@ -157,7 +157,7 @@ def test_d21_sides_on_17_or_less_score_normally():
     assert s.score()["sides"][0]["total"] == 10
 
 
-# --- DECISIONS 9, 10: target and match end ----------------------------------------------------
+# --- D9, D10: target and match end ----------------------------------------------------
 
 
 def test_d09_target_is_21_by_default_and_an_option():

@@ -1,4 +1,4 @@
-"""Legal steps of a Canasta position (DECISIONS 24-35), never a dead end.
+"""Legal steps of a Canasta position (D24-D35), never a dead end.
 
 Every step is checked for what it leaves: a player to act must keep a legal step,
 so a step may leave the mover with no card only when the side then has a canasta

@@ -68,7 +68,7 @@ VALID = (_valid_table(False), _valid_table(True))
 
 
 class CanastaOptions(GameOptions):
-    """Canasta's rule variants (DECISIONS 24-42); the default of each comes first."""
+    """Canasta's rule variants (D24-D42); the default of each comes first."""
 
     target: int = pydantic.Field(5000, ge=1, description="points that win the match")
     wild_rule: Literal["two_per_wild", "classic"] = pydantic.Field(

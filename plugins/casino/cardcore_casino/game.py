@@ -255,7 +255,7 @@ def _load(game: FishingGame, data: Any) -> FishingState:
         if need and not _holds(rules, hands[s], need):
             raise StateError(
                 f"seat {s} owns a build of {', '.join(map(str, need))} but holds no card "
-                "to capture it (DECISIONS 12)")
+                "to capture it (D12)")
     return state
 
 

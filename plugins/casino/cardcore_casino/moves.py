@@ -1,6 +1,6 @@
 """Legal actions of the fishing games: trails, captures, builds (new, raise, add).
 
-DECISIONS 11-18. A build on the table is a tuple ``(value, owner, groups, bits)``:
+D11-D18. A build on the table is a tuple ``(value, owner, groups, bits)``:
 ``groups`` a tuple of card-id tuples (two or more: a multiple build), ``bits``
 the mask of its cards.
 """
@@ -146,7 +146,7 @@ def generate(state) -> list[FishingAction]:
 
     for c in hand:
         can_capture = False
-        # --- captures (DECISIONS 1, 2, 16) ---------------------------------
+        # --- captures (D1, D2, D16) ---------------------------------
         cvs = CAPV[c]
         if not cvs:  # a casino court card pairs by rank only
             rank = RANK[c]
@@ -192,7 +192,7 @@ def generate(state) -> list[FishingAction]:
                 for sb, touched in (with_loose if u else alone):
                     add(Act((CAPTURE, c, lb | sb), CAPTURE, v, touched))
 
-        # --- builds (DECISIONS 12-15) ----------------------------------------
+        # --- builds (D12-D15) ----------------------------------------
         h = VAL[c]
         if h:
             for v in held:
@@ -237,7 +237,7 @@ def generate(state) -> list[FishingAction]:
                         for u in family(v, 0):
                             add(Act((NEW, c, v, b[3] | mb(u)), RAISE, v, (-1, i) if u else (i,)))
 
-        # --- trail (DECISIONS 11, 12) -----------------------------------------
+        # --- trail (D11, D12) -----------------------------------------
         if owns:
             continue
         if rule == "no_match":

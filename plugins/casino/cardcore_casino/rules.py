@@ -1,7 +1,7 @@
 """Cards as ints, the two games' card values, the Options and the engine's configuration.
 
 Card ids follow the sorted notation (``10C`` = 0 ... ``QS`` = 51), so ascending
-ids are the sorted card lists of DESIGN.md (``taken``, ``used``) and a set of
+ids are the sorted card lists of docs/design.md (``taken``, ``used``) and a set of
 cards is an int bit mask.
 """
 
@@ -46,7 +46,7 @@ def ids_of(bits: int) -> list[int]:
 
 
 class CasinoOptions(GameOptions):
-    """Rule variants of Casino (DECISIONS 1, 4, 6, 9, 11, 17)."""
+    """Rule variants of Casino (D1, D4, D6, D9, D11, D17)."""
 
     court_cards_take_all: bool = pydantic.Field(
         False, description="a court card pairs every loose card of its rank, not just one")

@@ -1,4 +1,4 @@
-"""The hand's score row (DECISIONS 17, 19, 20) and the greedy bot's heuristic.
+"""The hand's score row (D17, D19, D20) and the greedy bot's heuristic.
 
 Items, in points: ``cards`` 3 for strictly most cards, ``spades`` 1 for strictly
 most spades, ``big_casino`` 2 (10D), ``little_casino`` 1 (2S), ``aces`` 1 each,

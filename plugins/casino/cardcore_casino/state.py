@@ -44,7 +44,7 @@ class FishingState(GameState):
         self._legal: list[FishingAction] | None = None
         self._keys: dict | None = None
 
-    # --- the deal (DECISIONS 5-7) ----------------------------------------------
+    # --- the deal (D5-D7) ----------------------------------------------
 
     def deal_order(self) -> list[int]:
         """Play order from the dealer's neighbour, the dealer last."""
@@ -184,7 +184,7 @@ class FishingState(GameState):
         if self.stock:
             self._deal(first=False)
             return
-        # the end of the hand: leftovers to the last capturer, never a sweep (DECISIONS 8)
+        # the end of the hand: leftovers to the last capturer, never a sweep (D8)
         if self.last_capture is not None:
             pile = self.captured[self.last_capture]
             pile.extend(self.loose)

@@ -14,7 +14,7 @@ from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
 
 
 class RoyalCasinoOptions(GameOptions):
-    """Rule variants of Royal Casino (DECISIONS 3, 4, 9, 17)."""
+    """Rule variants of Royal Casino (D3, D4, D9, D17)."""
 
     ace_fourteen: bool = pydantic.Field(
         True, description="an ace played from the hand may capture as 14 (builds up to 14)")

@@ -1,4 +1,4 @@
-"""Royal Casino's scoring hooks (DECISIONS 17, 20, 21): cancelling sweeps, the aces listed
+"""Royal Casino's scoring hooks (D17, D20, D21): cancelling sweeps, the aces listed
 in the score sheet's order, the near-target rule."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from cardcore_casino.rules import ID
 from cardcore_casino.scoring import sides_of
 
-#: The order the score sheet lists the aces (DECISIONS 20).
+#: The order the score sheet lists the aces (D20).
 ACE_ORDER = ("AS", "AC", "AH", "AD")
 
 #: What a side starting the hand 3, 2 or 1 short of the target may score.
