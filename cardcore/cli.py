@@ -3,16 +3,19 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import sys
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, NoReturn
+from typing import IO, Any, NoReturn
 
 import pydantic
 
+from cardcore.faults import describe
 from cardcore.plugins import PluginLoadInterrupted, Registry, load_registry
+from cardcore.records import first_error
 
 
 class UsageError(Exception):
@@ -24,13 +27,24 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
+def _count(text: str) -> int:
+    """A count on the command line: a whole number from 1 to a million."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"wants a whole number, not {text!r}") from None
+    if not 1 <= value <= 1_000_000:
+        raise argparse.ArgumentTypeError(f"must be between 1 and 1000000, not {value}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     p = _Parser(prog="cardcore", description="Card games at a terminal table.")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     def match_flags(q: argparse.ArgumentParser) -> None:
         q.add_argument("game")
-        q.add_argument("--players", type=int)
+        q.add_argument("--players", type=_count)
         q.add_argument("--seats", help="comma-separated: human or a bot id per seat")
         q.add_argument("--target", type=int)
         q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
@@ -45,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     q = sub.add_parser("simulate", help="bots play whole matches")
     match_flags(q)
-    q.add_argument("--matches", type=int, required=True)
+    q.add_argument("--matches", type=_count, required=True)
     q.add_argument("--record", metavar="FILE")
     q.add_argument("--json", action="store_true")
     q = sub.add_parser("replay", help="step through a record in the TUI")
@@ -56,15 +70,36 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     try:
         args = build_parser().parse_args(argv)
-        return _dispatch(args)
+        status = _dispatch(args)
+        sys.stdout.flush()
+        return status
     except UsageError as exc:
-        print(f"cardcore: error: {exc}", file=sys.stderr)
-        return 2
+        return _fail(str(exc), 2)
     except PluginLoadInterrupted as exc:
-        print(f"cardcore: {exc}", file=sys.stderr)
-        return 130
+        return _fail(str(exc), 130, prefix="cardcore: ")
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``cardcore simulate --json | head -1``): stop quietly.
+        _silence_stdout()
+        return 141
+    except OSError as exc:  # stdout on a full disk or /dev/full
+        _silence_stdout()
+        return _fail(f"cannot write the output ({exc.strerror or exc})", 2)
+
+
+def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
+    """One line on stderr, whatever the message held."""
+    print(prefix + " ".join(message.split()), file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 def _dispatch(args: argparse.Namespace) -> int:
@@ -105,9 +140,24 @@ def _dispatch(args: argparse.Namespace) -> int:
             events = read_record(args.file)
             _game(registry, events[0]["game"])
             run_replay(args.file)
+    except pydantic.ValidationError as exc:
+        raise UsageError(_first_error(exc)) from None
     except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
         raise UsageError(str(exc)) from None
     return 0
+
+
+def _open_record(name: str) -> IO[str]:
+    """A new or regular file to write the record to (never a device, FIFO or directory)."""
+    import os
+    import stat
+
+    try:
+        if os.path.lexists(name) and not stat.S_ISREG(os.stat(name).st_mode):
+            raise UsageError(f"--record {name}: not a regular file")
+        return open(name, "w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {name}: {exc.strerror or exc}") from None
 
 
 # --- shared argument handling ----------------------------------------------------------
@@ -124,18 +174,28 @@ class MatchSetup:
     seed: int
 
 
-def _game(registry: Registry, game_id: str) -> Any:
+def _game(registry: Registry, game_id: object) -> Any:
+    if not isinstance(game_id, str):
+        raise UsageError(f"not a game id: {json.dumps(game_id)[:40]}")
     try:
         return registry.game(game_id)
     except KeyError as exc:
         raise UsageError(exc.args[0]) from None
 
 
+#: An option value is a short thing: a number, a word, a small list.
+MAX_OPTION_CHARS = 1000
+
+
 def parse_value(text: str) -> Any:
+    if len(text) > MAX_OPTION_CHARS:
+        raise UsageError(f"option value too long ({len(text)} characters; at most {MAX_OPTION_CHARS})")
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
+    except RecursionError:
+        raise UsageError("option value nested too deeply") from None
 
 
 def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
@@ -154,16 +214,14 @@ def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any
 
 
 def _first_error(exc: pydantic.ValidationError) -> str:
-    err = exc.errors()[0]
-    where = ".".join(map(str, err["loc"])) or "options"
-    return f"{where}: {err['msg']}"
+    return first_error(exc)
 
 
 def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> MatchSetup:
     game = _game(registry, args.game)
     options = parse_options(game, args.option, args.target)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
-    players = args.players or (len(seats) if seats else game.player_counts[0])
+    players = args.players if args.players is not None else (len(seats) if seats else game.player_counts[0])
     if players not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise UsageError(f"{game.name} is for {counts} players, not {players}")
@@ -214,14 +272,7 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
     from cardcore.records import RecordWriter
 
     setup = match_setup(registry, args, humans_allowed=False)
-    if args.matches < 1:
-        raise UsageError("--matches must be at least 1")
-    record = None
-    if args.record:
-        try:
-            record = open(args.record, "w", encoding="utf-8", newline="\n")  # noqa: SIM115
-        except OSError as exc:
-            raise UsageError(f"cannot write {args.record}: {exc.strerror}") from None
+    record = _open_record(args.record) if args.record else None
     game, n = setup.game, setup.players
     stats = _Stats(n_sides=game.seating(n, setup.options).sides)
     start = time.perf_counter()
@@ -232,8 +283,16 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
             match = Match(game, setup.options, seed=setup.seed + m, seats=seats, match_no=m,
                           on_event=RecordWriter(record) if record else None,
                           pm=registry.pm)
-            match.start()
-            play_bots(match, bots)
+            try:
+                match.start()
+                play_bots(match, bots)
+            except OSError as exc:
+                if record is not None and exc.filename is None:
+                    raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
+                raise
+            except Exception as exc:  # a plugin's game or bot failed: name it, one line
+                raise UsageError(f"match {m} (seed {setup.seed + m}): "
+                                 f"{describe(exc, registry.plugin_of_packages())}") from None
             stats.add(match)
             if args.json:
                 print(json.dumps({"match": m, "game": game.id, "seed": setup.seed + m,
@@ -243,7 +302,8 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
             _progress(m + 1, args.matches)
     finally:
         if record:
-            record.close()
+            with contextlib.suppress(OSError):  # the write error is already reported
+                record.close()
     stats.seconds = time.perf_counter() - start
     if not args.json:
         print(stats.summary(game, setup, args.matches))

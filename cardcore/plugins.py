@@ -64,6 +64,15 @@ class Registry:
     origin: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
     errors: list[LoadError] = field(default_factory=list)
 
+    def plugin_of_packages(self) -> dict[str, str]:
+        """Top-level package -> plugin name, for naming the plugin in an error."""
+        found = {}
+        for key, (plugin, _dist, _version) in self.origin.items():
+            thing: object = self.bots[key[4:]] if key.startswith("bot:") else self.games[key]
+            module = thing.__module__ if isinstance(thing, type) else type(thing).__module__
+            found[module.split(".")[0]] = plugin
+        return found
+
     def game(self, game_id: str) -> Game:
         try:
             return self.games[game_id]

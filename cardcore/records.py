@@ -29,22 +29,30 @@ def dumps(event: dict[str, Any]) -> str:
 
 
 class RecordWriter:
-    """An ``on_event`` consumer that appends each event as one line."""
+    """An ``on_event`` consumer that appends each event as one line.
+
+    Every event is flushed as it is written (a killed process loses at most the event
+    in flight) and the end of a match is on disk (fsync) before anyone hears of it.
+    """
 
     def __init__(self, stream: IO[str]):
         self.stream = stream
 
     def __call__(self, event: dict[str, Any]) -> None:
         self.stream.write(dumps(event) + "\n")
+        self.stream.flush()
+        if event["event"] == "match_end":
+            os.fsync(self.stream.fileno())
 
 
 #: The largest record or save cardcore reads (a long Canasta match records about 2 MB).
 MAX_FILE_BYTES = 256 * 1024 * 1024
 
 
-def read_text(path: str | Path, what: str, limit: int = MAX_FILE_BYTES) -> str:
+def read_text(path: str | Path, what: str, limit: int | None = None) -> str:
     """A regular file's text, read whole: RecordError for a device, FIFO, directory,
     a file over ``limit`` bytes, or bytes that are not UTF-8."""
+    limit = MAX_FILE_BYTES if limit is None else limit
     try:
         info = os.stat(path)
         if not stat.S_ISREG(info.st_mode):

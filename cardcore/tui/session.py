@@ -104,6 +104,8 @@ class Session:
             raise records.RecordError(f"no saved match at {path}")
         save = records.read_save(path)
         game_id = save.match.get("game")
+        if not isinstance(game_id, str):
+            raise records.RecordError(f"{path}: bad save (match.game: not a game id)")
         if game_id not in registry.games:
             raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
         game = registry.games[game_id]
