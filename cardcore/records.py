@@ -82,6 +82,11 @@ class MatchStart(pydantic.BaseModel):
 
 def read_record(path: str | Path) -> list[dict[str, Any]]:
     """The events of a record file (RecordError if it is not one)."""
+    return [event for _, event in read_record_lines(path)]
+
+
+def read_record_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+    """The events of a record file with their line numbers (RecordError if it is not one)."""
     events = []
     for n, line in enumerate(read_text(path, "record").splitlines(), start=1):
         if not line.strip():
@@ -94,11 +99,11 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
             raise RecordError(f"{path}: line {n} is nested too deeply") from None
         if not isinstance(event, dict) or not isinstance(event.get("event"), str):
             raise RecordError(f"{path}: line {n} is not a cardcore event")
-        events.append(event)
-    if not events or events[0]["event"] != "match_start":
+        events.append((n, event))
+    if not events or events[0][1]["event"] != "match_start":
         raise RecordError(f"{path}: not a cardcore record (no match_start)")
     try:
-        MatchStart.model_validate(events[0])
+        MatchStart.model_validate(events[0][1])
     except pydantic.ValidationError as exc:
         raise RecordError(f"{path}: line 1: {first_error(exc)}") from None
     return events

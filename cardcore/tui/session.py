@@ -18,6 +18,7 @@ from cardcore.bots.base import InfoSet
 from cardcore.game import Action, Game, Zone
 from cardcore.match import Match
 from cardcore.plugins import Registry
+from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
 
 HUMAN = "human"
@@ -325,12 +326,19 @@ class Replay:
 
     def __init__(self, registry: Registry, path: str | Path):
         self.path = Path(path)
-        self.events = records.read_record(path)
-        start = self.events[0]
-        game_id = start.get("game")
+        numbered = records.read_record_lines(path)
+        start = numbered[0][1]
+        game_id = start["game"]
         if game_id not in registry.games:
             raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
         self.game: Game = registry.games[game_id]
+        if "human" in start["seats"] and not any(e.get("event") == "match_end" for _, e in numbered):
+            raise records.RecordError(f"{path}: a match still in play with a human seat; "
+                                      "it can be replayed once it has ended")
+        try:
+            self.events = replay(self.game, numbered)
+        except records.RecordError as exc:
+            raise records.RecordError(f"{path}: {exc}") from None
         self.seats: list[str] = list(start.get("seats") or [])
         try:
             self._read_frames(start)

@@ -223,3 +223,54 @@ def test_kill_9_loses_at_most_the_event_in_flight_and_never_a_reported_match_end
         ends = [line for line in data.split(b"\n")[:-1] if b"\"match_end\"" in line]
         assert len(ends) >= len(reported)
     assert kills >= 3
+
+
+# --- records are replayed, not trusted -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def casino_record(tmp_path_factory) -> list[str]:
+    path = tmp_path_factory.mktemp("rec") / "r.jsonl"
+    assert main(["simulate", "casino", "--matches", "1", "--seed", "3", "--record", str(path)]) == 0
+    return path.read_text().splitlines()
+
+
+def replay_error(tmp_path, lines: list[str], capsys) -> str:
+    path = tmp_path / "forged.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    capsys.readouterr()
+    assert main(["replay", str(path)]) == 2
+    return one_line_error(capsys)
+
+
+def test_replay_refuses_positions_out_of_order(tmp_path, casino_record, capsys):
+    lines = list(casino_record)
+    lines[3], lines[4] = lines[4], lines[3]
+    assert "line 4: seat 1 plays, but seat 0 is to play" in replay_error(tmp_path, lines, capsys)
+
+
+def test_replay_refuses_a_fake_action(tmp_path, casino_record, capsys):
+    lines = list(casino_record)
+    event = json.loads(lines[2])
+    event["action"] = {"type": "trail", "card": "AS" if event["action"].get("card") != "AS" else "2S"}
+    lines[2] = json.dumps(event)
+    assert "line 3: not a legal action here" in replay_error(tmp_path, lines, capsys)
+
+
+def test_replay_refuses_a_forged_state(tmp_path, casino_record, capsys):
+    lines = list(casino_record)
+    event = json.loads(lines[2])
+    hands = event["state"]["hands"]
+    hands[0], hands[1] = hands[1], hands[0]
+    lines[2] = json.dumps(event, separators=(",", ":"))
+    assert replay_error(tmp_path, lines, capsys).endswith(
+        "line 3: this action event is not what the engine gives (it differs in state)\n")
+
+
+def test_a_whole_record_replays(casino_record, tmp_path):
+    from cardcore.tui.session import Replay
+
+    path = tmp_path / "r.jsonl"
+    path.write_text("\n".join(casino_record) + "\n")
+    replay = Replay(load_registry(), path)
+    assert len(replay.events) == len(casino_record)

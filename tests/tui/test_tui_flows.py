@@ -359,10 +359,12 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
     from cardcore.tui.session import Replay
 
     game = registry.games["crazy_eights"]
-    session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "human"], 2))
-    while session.to_play is not None and session.is_bot(session.to_play):
-        session.bot_step()
-    session.apply(session.legal_actions()[0])
+    session = Session.new(registry, SessionSetup(game, game.Options(target=20), ["greedy", "human"], 2))
+    while not session.over:  # a match with a human seat is replayed once it has ended
+        if session.is_bot(session.to_play):
+            session.bot_step()
+        else:
+            session.apply(session.legal_actions()[0])
     session.close()
     replay = Replay(registry, session.record_path)
     app = make_app(start=("replay", replay))
@@ -375,7 +377,8 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         await pilot.press("end")
         await pilot.pause()
         assert screen.index == len(replay.frames) - 1
-        assert "Seat 2" in text_of(app, "#message")  # the human's move is in the record
+        assert any(f.text.startswith("Seat 2: ") for f in replay.frames)  # the human's moves
+        assert "hand over" in text_of(app, "#message")
         hands = [z for z in replay.zones(screen.index) if z.kind == "hand"]
         assert hands and all(c is not None for z in hands for c in z.cards)  # every hand is open
         await pilot.press("left")

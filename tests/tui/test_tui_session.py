@@ -139,16 +139,20 @@ def test_hint_is_greedy_and_leaves_bot_streams_alone(registry):
 
 
 def test_replay_steps_through_a_record(registry):
-    s = new_session(registry)
+    s = new_session(registry, target=20)
     play_human(s)
     s.undo()
     play_human(s)
+    with pytest.raises(records.RecordError, match="a match still in play with a human seat"):
+        Replay(registry, s.record_path)
+    while not s.over:
+        play_human(s)
     s.close()
     replay = Replay(registry, s.record_path)
     assert replay.frames[0].text == "Hand 1 dealt"
     assert any(f.text == "Undo" for f in replay.frames)
     last = replay.frames[-1]
-    assert last.state == s.match.state.export()
+    assert last.state == s.match.finished_hand.export()
     assert all(c is not None for z in replay.zones(len(replay.frames) - 1) if z.kind == "hand"
                for c in z.cards)
 
