@@ -17,7 +17,7 @@ from typing import Any
 import pydantic
 
 import cardcore
-from cardcore.game import Action, Game, GameState
+from cardcore.game import Action, Game, GameState, IllegalAction, StateError
 from cardcore.scoresheet import ScoreSheet
 from cardcore.seating import Draw, partnership_draw, seats_from_draw
 
@@ -94,6 +94,8 @@ class Match:
     def apply(self, action: Action) -> None:
         """Apply ``action`` for the seat to play (IllegalAction leaves everything as it was)."""
         state = self._live_state()
+        if not isinstance(action, Action):
+            raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
         label = state.log_line(action)
         state.apply(action)
@@ -280,15 +282,28 @@ def _check_snapshot(match: Match, snap: Snapshot) -> None:
 
 
 def load_state(game: Game, data: Any, *, strict: bool = True) -> GameState:
-    """``game.state_from_json(data, strict=...)``, for games written before ``strict`` too:
-    a loaded file or network message is always loaded strictly where the game can."""
-    try:
-        params = inspect.signature(game.state_from_json).parameters
-    except (TypeError, ValueError):
-        params = {}  # type: ignore[assignment]
-    if "strict" in params:
+    """``game.state_from_json(data, strict=...)``: everything loaded from a file or the
+    network goes through here, strictly where the game can.
+
+    A game written before ``strict`` existed (cardcore 0.1) promised less: its loading
+    errors of any kind become StateError here, so bad data is still one clear line.
+    """
+    if _knows_strict(game):
         return game.state_from_json(data, strict=strict)
-    return game.state_from_json(data)
+    try:
+        return game.state_from_json(data)
+    except StateError:
+        raise
+    except (TypeError, KeyError, AttributeError, IndexError, ValueError, RecursionError) as exc:
+        raise StateError(f"not a {game.id} position ({type(exc).__name__}: "
+                         f"{' '.join(str(exc).split())})") from None
+
+
+def _knows_strict(game: Game) -> bool:
+    try:
+        return "strict" in inspect.signature(game.state_from_json).parameters
+    except (TypeError, ValueError):
+        return False
 
 
 def _rng_state(rng: random.Random) -> list:

@@ -11,7 +11,9 @@ allowed player count, asserting after every action:
 - ``view(seat)`` reveals nothing: permuting the cards at the positions the view
   nulls and reloading gives the same view; ``determinize`` agrees with the view;
 - ``view(None)``, the spectator's, hides exactly the cards some seat cannot see;
-- every hand ends; ``score()`` is JSON with each side's ``total`` the sum of its items.
+- every hand ends; ``score()`` is JSON with each side's ``total`` the sum of its items;
+- hostile input (``cardcore.fuzz``, with hypothesis): forged actions raise IllegalAction
+  and change nothing; mutated exports load or raise StateError, nothing else.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore.cards import CardError, parse_card
+from cardcore.fuzz import NON_ACTIONS, check_forged_actions, fuzz_loading
 from cardcore.game import Action, Game, GameState, IllegalAction, ScoreRow
 from cardcore.match import Match, play_bots
 
@@ -94,6 +97,7 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
     cards = card_multiset(state.export())
     _require(sum(cards.values()) > 0, f"{where}: the export names no card")
     seen: dict[tuple, Action] = {}
+    fuzz_steps = {0, 7} if seed < 2 else set()  # hostile input, on a few positions per count
     for step in range(max_steps):
         at = f"{where} step={step}"
         if state.is_over:
@@ -108,6 +112,9 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
             _check_round_trip(game, state, actions, at)
             _check_illegal(state, actions, seen, at)
             _check_views(game, state, players, rng, at)
+        if step in fuzz_steps:
+            check_forged_actions(state, at)
+            fuzz_loading(game, state, at)
         state.apply(action)
         report.decisions += 1
         _require(card_multiset(state.export()) == cards,
@@ -265,8 +272,9 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     match = Match(game, options, seed=seed, players=players, seats=["random"] * players,
                   max_hands=max_hands, on_event=events.append)
     match.start()
-    play_bots(match, {s: RandomBot() for s in range(players)})
     where = f"{game.id} match players={players} seed={seed}"
+    _check_non_actions(match, where)
+    play_bots(match, {s: RandomBot() for s in range(players)})
     _require(match.over, f"{where}: did not end")
     _require(len(match.sheet.hands) <= max_hands, f"{where}: played past the cap")
     _require(match.sheet.totals == [sum(r["sides"][i]["total"] for r in match.sheet.hands)
@@ -279,6 +287,20 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     report.matches += 1
     report.hands += len(match.sheet.hands)
     report.decisions += match.decisions
+
+
+def _check_non_actions(match: Match, where: str) -> None:
+    """What is not an action at all never reaches the game: the match refuses it."""
+    before = match.snapshot()
+    for thing in NON_ACTIONS:
+        try:
+            match.apply(thing)
+        except IllegalAction:
+            continue
+        except Exception as exc:
+            raise AssertionError(f"{where}: Match.apply({thing!r}) raised {type(exc).__name__}") from None
+        raise AssertionError(f"{where}: Match.apply accepted {thing!r}")
+    _require(match.snapshot() == before, f"{where}: a refused non-action changed the match")
 
 
 def _leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
