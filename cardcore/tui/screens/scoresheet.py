@@ -14,6 +14,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from cardcore.scoresheet import ScoreSheet
+from cardcore.tui.widgets.sheet import score_table
 
 
 class ScoreSheetScreen(ModalScreen[str | None]):
@@ -61,7 +62,7 @@ class ScoreSheetScreen(ModalScreen[str | None]):
                     target = f" (target {self.sheet.target})" if self.sheet else ""
                     yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
                 else:
-                    yield Static(Group(self.sheet.rich_table(self.winner if self.over else None)),
+                    yield Static(Group(score_table(self.sheet, self.winner if self.over else None)),
                                  id="sheet-table")
             with Horizontal(id="sheet-buttons"):
                 if self.over and self.session is not None:

@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from rich.text import Text
 
-from cardcore.cards import SUIT_COLOURS, glyph
+from cardcore.cards import glyph
+
+#: Suit colours: the two-colour (classic) and the four-colour deck.
+SUIT_COLOURS = {
+    "two": {"S": "white", "H": "red", "D": "red", "C": "white"},
+    "four": {"S": "white", "H": "red", "D": "dodger_blue1", "C": "green"},
+}
 
 FACE_DOWN = "▒▒"
 JOKER_STYLE = "bold magenta"
