@@ -7,6 +7,7 @@ from textual.widgets import Button, Input, ListView, Static
 
 from cardcore import hookimpl, records
 from cardcore.plugins import load_registry
+from cardcore.tui.app import Play, Resume, ShowReplay
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.launcher import LauncherScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
@@ -26,7 +27,7 @@ def text_of(app, selector: str) -> str:
 def against_greedy(make_app, registry):
     """Crazy Eights, a human in seat 0 against the greedy bot, seed 7."""
     game = registry.games["crazy_eights"]
-    return make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    return make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
 
 
 async def choose_game(pilot, game_id: str) -> None:
@@ -149,7 +150,7 @@ async def test_partnerships_shown_and_draw_offered(make_app, need_game):
 async def test_hot_seat_handover_hides_every_hand(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "human"], 5)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HandoverScreen)
@@ -177,7 +178,7 @@ async def test_hot_seat_handover_hides_every_hand(make_app, registry):
 async def test_resume_after_save_continues_the_same_state(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 11)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         table = app.screen
@@ -294,7 +295,7 @@ async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
              "stock": deck[50:51], "discard": [deck[51]]}
     session = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 1))
     session.match.state = game.state_from_json(state)
-    app = make_app(start=("resume", session))
+    app = make_app(start=Resume(session))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = app.screen
@@ -334,7 +335,7 @@ async def test_score_sheet_key_and_help(make_app, registry):
 async def test_match_end_offers_play_again(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         first = app.screen.session
@@ -365,7 +366,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
     session.apply(session.legal_actions()[0])
     session.close()
     replay = Replay(registry, session.record_path)
-    app = make_app(start=("replay", replay))
+    app = make_app(start=ShowReplay(replay))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen

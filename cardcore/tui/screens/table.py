@@ -11,6 +11,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
@@ -18,7 +19,7 @@ from textual.widgets import Footer, OptionList, Static
 from cardcore.cards import glyph
 from cardcore.game import Action, IllegalAction
 from cardcore.tui.screens.handover import HandoverScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
@@ -36,8 +37,23 @@ def matches(action: Action, picked: Counter, key: Callable[[str], str] = str) ->
     return not (Counter(map(key, picked.elements())) - Counter(map(key, action.hand_cards)))
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     app: CardcoreApp
+
+    class PlayAgainRequested(Message):
+        """The match is over: a new one like it (the next seed) in place of this table."""
+
+        def __init__(self, screen: TableScreen, session: Session) -> None:
+            super().__init__()
+            self.screen = screen
+            self.session = session
+
+    class Left(Message):
+        """The player left the table (the session is closed, the match saved)."""
+
+        def __init__(self, screen: TableScreen) -> None:
+            super().__init__()
+            self.screen = screen
 
     BINDINGS = [
         *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}")
@@ -303,10 +319,10 @@ class TableScreen(Screen):
         self.redraw()
         self.advance()
 
-    def _after_sheet(self, result: str | None) -> None:
-        if result == "again":
-            self.app.play_again(self.session, replace=self)
-        elif result == "menu":
+    def _after_sheet(self, result: SheetChoice | None) -> None:
+        if result is SheetChoice.AGAIN:
+            self.post_message(self.PlayAgainRequested(self, self.session))
+        elif result is SheetChoice.MENU:
             self.action_leave()
         # otherwise on_screen_resume continues the match
 
@@ -439,7 +455,7 @@ class TableScreen(Screen):
     def action_leave(self) -> None:
         self._cancel_timer()
         self.session.close()
-        self.app.leave_table(self)
+        self.post_message(self.Left(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":
