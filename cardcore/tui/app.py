@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from textual import on
 from textual.app import App, SystemCommand
@@ -98,7 +99,7 @@ class CardcoreApp(App[None]):
 
     # --- the first screen ------------------------------------------------------------
 
-    def get_default_screen(self) -> Screen:
+    def get_default_screen(self) -> Screen[None]:
         match self.start:
             case Play(setup):
                 session = self.new_session(setup)
@@ -123,12 +124,12 @@ class CardcoreApp(App[None]):
     def open_setup(self, game: Game) -> None:
         self.push_screen(SetupScreen(game, seed=self.fixed_seed))
 
-    def start_match(self, setup: SessionSetup, replace: Screen | None = None) -> None:
+    def start_match(self, setup: SessionSetup, replace: Screen[None] | None = None) -> None:
         session = self.new_session(setup)
         if session is not None:
             self.open_table(session, replace)
 
-    def open_table(self, session: Session, replace: Screen | None = None) -> None:
+    def open_table(self, session: Session, replace: Screen[None] | None = None) -> None:
         screen = TableScreen(session)
         # Textual cannot switch away from the first (default) screen (textual#2650: it has no
         # result callback to drop), so a table that is the first screen stays under the new one.
@@ -145,7 +146,7 @@ class CardcoreApp(App[None]):
             return
         self.open_table(session)
 
-    def play_again(self, session: Session, replace: Screen | None = None) -> None:
+    def play_again(self, session: Session, replace: Screen[None] | None = None) -> None:
         session.close()
         setup = session.setup
         if setup is None:
@@ -156,7 +157,7 @@ class CardcoreApp(App[None]):
                              setup.side_names, setup.draw_for_partners)
         self.start_match(again, replace=replace)
 
-    def leave_table(self, screen: Screen | None) -> None:
+    def leave_table(self, screen: Screen[None] | None) -> None:
         if not isinstance(self.start, Launch):  # `cardcore play/resume`: leaving ends the program
             self.exit()
             return
@@ -211,7 +212,7 @@ class CardcoreApp(App[None]):
                 return screen
         return None
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
         if self.save_exists():

@@ -55,7 +55,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         if self.title_text:
             return Text(self.title_text, style="bold")
         if self.over:
-            if self.winner is not None:
+            if self.winner is not None and sheet is not None:
                 return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
                             f"({sheet.totals[self.winner]}, target {sheet.target})", style="bold green")
             return Text("Match over — no winner", style="bold")

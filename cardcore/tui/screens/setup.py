@@ -104,7 +104,7 @@ class SetupScreen(Screen[None]):
     def options(self) -> GameOptions:
         """The rule options as the form stands, the defaults while they are invalid."""
         options = self.query_one("#options", OptionsForm).options
-        return options if isinstance(options, GameOptions) else self.game.Options()
+        return options if options is not None else self.game.Options()
 
     def seating(self) -> Seating:
         """The game's table for the chosen players, with the names typed so far."""

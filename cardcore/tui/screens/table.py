@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -17,7 +17,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.cards import glyph
-from cardcore.game import Action, IllegalAction
+from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import Session
@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-def matches(action: Action, picked: Counter, key: Callable[[str], str] = str) -> bool:
+def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str) -> bool:
     """The action plays every picked card (as a multiset, cards compared by the game's
     ``card_key``); card-less actions always match."""
     if not action.hand_cards:
@@ -123,9 +123,13 @@ class TableScreen(Screen[None]):
     def hand(self) -> HandView:
         return self.query_one("#hand", HandView)
 
-    def picked_cards(self) -> Counter:
+    def cards_at(self, indexes: Iterable[int]) -> Counter[str]:
+        """The hand's cards at ``indexes`` (face-down cards are no one's to pick)."""
         cards = self.hand.cards
-        return Counter(cards[i] for i in self.hand.picked if i < len(cards))
+        return Counter(card for i in indexes if i < len(cards) and (card := cards[i]) is not None)
+
+    def picked_cards(self) -> Counter[str]:
+        return self.cards_at(self.hand.picked)
 
     def redraw(self) -> None:
         s = self.session
@@ -154,7 +158,7 @@ class TableScreen(Screen[None]):
         self._draw_log()
         title = self.query_one("#hand-title", Static)
         self.query_one("#hand-scroll").display = hand_zone is not None
-        if hand_zone is not None:
+        if hand_zone is not None and viewer is not None:
             text = Text(f"Your hand — {s.name(viewer)}", style="bold")
             if not hand_zone.badges:
                 text.append(f"  {len(new_cards)} cards", style="dim")
@@ -198,7 +202,7 @@ class TableScreen(Screen[None]):
             title.append(f"  {len(self.shown)} of {len(self.legal)}", style="yellow")
         self.query_one("#actions-title", Static).update(title)
 
-    def _draw_zones(self, others: list) -> None:
+    def _draw_zones(self, others: list[Zone]) -> None:
         s = self.session
         targets: set[str] = set()
         marked: set[str] = set()
@@ -295,9 +299,9 @@ class TableScreen(Screen[None]):
             return
         self._pending = None
         self._timer = None
-        if self.app.screen is not self or not self.session.is_bot(self.session.to_play):
-            return
         seat = self.session.to_play
+        if self.app.screen is not self or seat is None or not self.session.is_bot(seat):
+            return
         try:
             action = self.session.bot_step()
         except Exception as exc:  # a plugin's bug: say so, never crash
@@ -354,7 +358,7 @@ class TableScreen(Screen[None]):
             return
         picked = set(hand.picked)
         picked.symmetric_difference_update({event.index})
-        cards = Counter(hand.cards[i] for i in picked)
+        cards = self.cards_at(picked)
         key = self.session.game.card_key
         if cards and not any(a.hand_cards and matches(a, cards, key) for a in self.legal):
             names = " + ".join(glyph(c) for c in sorted(cards.elements()))
@@ -384,6 +388,8 @@ class TableScreen(Screen[None]):
 
     @on(OptionList.OptionSelected, "#actions")
     def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None:
+            return
         index = int(event.option.id)
         if index < len(self.legal):
             self.play(self.legal[index])
