@@ -7,10 +7,10 @@ from textual.widgets import Button, Input, ListView, Static
 
 from cardcore import hookimpl, records
 from cardcore.plugins import load_registry
-from cardcore.tui.app import Play, Resume, ShowReplay
+from cardcore.tui.app import Launch, Play, Resume, ShowReplay
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import Session, SessionSetup
@@ -382,3 +382,185 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         await pilot.press("left")
         await pilot.pause()
         assert screen.index == len(replay.frames) - 2
+
+
+# --- the typed start and the screens' messages ------------------------------------------
+
+
+def record_calls(app, name: str) -> list:
+    """Record the calls of ``app.<name>`` (and still make them)."""
+    calls: list = []
+    original = getattr(app, name)
+
+    def recorder(*args, **kwargs):
+        calls.append((args, kwargs))
+        return original(*args, **kwargs)
+
+    setattr(app, name, recorder)
+    return calls
+
+
+async def test_the_first_screen_comes_from_the_start(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app()
+    assert isinstance(app.start, Launch)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [LauncherScreen]
+    app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [TableScreen]
+        assert app.screen.session.match.seed == 7
+
+
+async def test_a_match_that_cannot_start_falls_back_to_the_launcher(make_app, registry, monkeypatch):
+    def cannot_deal(*args, **kwargs):
+        raise RuntimeError("no deck")
+
+    monkeypatch.setattr(Session, "new", cannot_deal)
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    notes = record_calls(app, "notify")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+        assert any("could not start" in args[0] and "no deck" in args[0] for args, _ in notes)
+
+
+async def test_launcher_play_starts_a_match_via_messages_and_leaving_returns(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        launcher.post_message(LauncherScreen.SetupRequested(game))
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen) and setup.game is game
+        await pilot.press("ctrl+s")  # posts SetupScreen.StartRequested
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert app.screen_stack == [launcher, table]  # the table took the setup's place
+        assert table.session.match.seed == 7
+        await pilot.press("q")  # posts TableScreen.Left
+        await pilot.pause()
+        assert app.screen is launcher
+        assert table.session._record is None  # the record is closed
+        assert launcher.query_one("#resume", Button).display  # and the match saved
+
+
+async def test_a_match_that_cannot_start_keeps_the_setup(make_app, registry, monkeypatch):
+    app = make_app()
+    notes = record_calls(app, "notify")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+
+        def cannot_deal(*args, **kwargs):
+            raise RuntimeError("no deck")
+
+        monkeypatch.setattr(Session, "new", cannot_deal)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is setup  # the form is still there to fix
+        assert any("no deck" in args[0] for args, _ in notes)
+
+
+async def test_resume_from_the_launcher_via_its_message(make_app, registry):
+    game = registry.games["crazy_eights"]
+    saved = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 9))
+    saved.close()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.post_message(LauncherScreen.ResumeRequested())
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.match.snapshot() == saved.match.snapshot()
+
+
+async def play_to_the_end(pilot) -> Session:
+    first = pilot.app.screen.session
+    for _ in range(5):
+        await play_until_sheet(pilot)
+        if first.over:
+            return first
+        await pilot.press("escape")
+        await pilot.pause()
+    raise AssertionError("the match did not end")
+
+
+async def test_play_again_from_the_launcher_replaces_the_table(make_app, registry):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        await choose_game(pilot, "crazy_eights")
+        await pilot.press("enter")
+        await pilot.pause()
+        app.screen.query_one("#opt-target", Input).value = "1"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        first = await play_to_the_end(pilot)
+        await pilot.press("a")  # the sheet dismisses AGAIN; the table posts PlayAgainRequested
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session is not first
+        assert table.session.match.seed == first.match.seed + 1
+        assert first._record is None
+        assert app.screen_stack == [launcher, table]
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.screen is launcher
+
+
+async def test_the_sheets_launcher_button_leaves_a_play_start_program(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
+    exits = record_calls(app, "exit")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_to_the_end(pilot)
+        await pilot.press("m")  # SheetChoice.MENU: leave; `cardcore play` then ends
+        await pilot.pause()
+        assert exits
+
+
+async def test_the_score_sheet_dismisses_with_a_typed_choice(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = await play_to_the_end(pilot)
+        results: list = []
+        app.pop_screen()
+        await pilot.pause()
+        for key, choice in (("escape", SheetChoice.CONTINUE), ("a", SheetChoice.AGAIN),
+                            ("m", SheetChoice.MENU)):
+            app.push_screen(ScoreSheetScreen(session), results.append)
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            assert results[-1] is choice
+
+
+async def test_leaving_a_replay_ends_the_program(make_app, registry):
+    from cardcore.tui.session import Replay
+
+    game = registry.games["crazy_eights"]
+    session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "greedy"], 2))
+    session.bot_step()
+    session.close()
+    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    exits = record_calls(app, "exit")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")  # posts ReplayScreen.Left
+        await pilot.pause()
+        assert exits
