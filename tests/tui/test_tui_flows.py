@@ -564,3 +564,37 @@ async def test_leaving_a_replay_ends_the_program(make_app, registry):
         await pilot.press("q")  # posts ReplayScreen.Left
         await pilot.pause()
         assert exits
+
+
+async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_game, monkeypatch):
+    from cardcore.seating import Seating
+
+    game = need_game("canasta")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.open_setup(game)
+        await pilot.pause()
+        setup = app.screen
+        setup.query_one("#name-0", Input).value = "Ann"
+        await pilot.pause()
+        assert setup.query_one("#side-0", Input).placeholder == "Ann & North"
+        made = setup.session_setup()
+        assert made.names == ["Ann", "West", "North", "East"]
+        assert made.side_names == ["Ann & North", "West & East"]
+
+        def adjacent(players, options, dealer=0, names=(), side_names=()):
+            """A table whose partners sit side by side: 0+1 against 2+3."""
+
+            class Adjacent(Seating):
+                def side_of(self, seat: int) -> int:
+                    return seat // 2
+
+            return Adjacent(players, dealer=dealer, partnerships=True, names=names)
+
+        monkeypatch.setattr(game, "seating", adjacent)
+        setup.update_seats()
+        await pilot.pause()
+        partners = text_of(app, "#partners")
+        assert "Ann (seat 1) with West (seat 2); North (seat 3) with East (seat 4)" in partners
+        assert setup.session_setup().side_names == ["Ann & West", "North & East"]
