@@ -376,6 +376,7 @@ class Replay:
                     last = self.frames[-1]
                     self.frames[-1] = Frame(last.hand, last.text + " — hand over", last.state,
                                             last.dealer)
+                    self.sheets[-1] = sheet  # the position that ended the hand shows its score
             if kind in ("deal", "action", "undo"):
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet

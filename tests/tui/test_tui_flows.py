@@ -598,3 +598,20 @@ async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_gam
         partners = text_of(app, "#partners")
         assert "Ann (seat 1) with West (seat 2); North (seat 3) with East (seat 4)" in partners
         assert setup.session_setup().side_names == ["Ann & West", "North & East"]
+
+
+async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry):
+    from cardcore.tui.session import Replay
+
+    game = registry.games["crazy_eights"]
+    session = Session.new(registry, SessionSetup(game, game.Options(target=1), ["greedy", "greedy"], 3))
+    while not session.over:
+        session.bot_step()
+    session.close()
+    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "s")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        assert "Match over — the winner: Side" in str(app.screen.query_one("#sheet-heading", Static).render())
