@@ -30,6 +30,16 @@ def against_greedy(make_app, registry):
     return make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
 
 
+async def your_turn(pilot) -> TableScreen:
+    """Pause until the bots have played and the human has actions (the greedy bot opens at seed 7)."""
+    for _ in range(100):
+        await pilot.pause()
+        table = pilot.app.screen
+        if isinstance(table, TableScreen) and table.legal:
+            return table
+    raise AssertionError("the human never got the turn")
+
+
 async def choose_game(pilot, game_id: str) -> None:
     games = pilot.app.screen.query_one("#games", ListView)
     for _ in range(len(games.children)):
@@ -215,8 +225,7 @@ async def test_resume_hidden_without_save(make_app):
 async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         legal = table.legal
         hand = table.query_one(HandView)
         playable = {c for a in legal for c in a.hand_cards}
@@ -246,8 +255,7 @@ async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry
 async def test_click_a_card_then_an_action(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         hand = table.query_one(HandView)
         live = next(i for i, c in enumerate(hand.cards) if any(c in a.hand_cards for a in table.legal))
         card = hand.cards[live]
@@ -265,8 +273,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
 async def test_hint_and_undo_keys(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         session = table.session
         before = session.match.state.export()
         assert not session.can_undo()
