@@ -25,7 +25,6 @@ def child() -> None:
 
     class Timed(CardcoreApp):
         def on_mount(self) -> None:
-            super().on_mount()
             self.call_after_refresh(self._first_frame)
 
         def _first_frame(self) -> None:

@@ -34,12 +34,6 @@ class Suit(Enum):
 
 _GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
 
-#: Display colours: two-colour (classic) and four-colour decks.
-SUIT_COLOURS = {
-    "two": {"S": "white", "H": "red", "D": "red", "C": "white"},
-    "four": {"S": "white", "H": "red", "D": "dodger_blue1", "C": "green"},
-}
-
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
 JOKER = "JK"

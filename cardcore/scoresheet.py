@@ -5,8 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from rich.table import Table
-
 if TYPE_CHECKING:
     from cardcore.game import ScoreRow
 
@@ -57,21 +55,3 @@ class ScoreSheet:
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScoreSheet:
         return cls(list(data["side_names"]), int(data["target"]), list(data["hands"]))
-
-    def rich_table(self, winner: int | None = None) -> Table:
-        """Hands down, sides across: each hand's items, its total and the running total."""
-        table = Table(title=f"Score sheet — target {self.target}", expand=False)
-        table.add_column("Hand", justify="right")
-        table.add_column("")
-        for i, name in enumerate(self.side_names):
-            mark = " ★" if winner == i else ""
-            table.add_column(name + mark, justify="right")
-        keys = self.item_keys()
-        for h, (row, run) in enumerate(zip(self.hands, self.running(), strict=True), start=1):
-            for k in keys:
-                values = [side["items"].get(k, 0) for side in row["sides"]]
-                if any(values):
-                    table.add_row("", k.replace("_", " "), *map(str, values))
-            table.add_row(str(h), "[b]hand[/b]", *(f"[b]{s['total']}[/b]" for s in row["sides"]))
-            table.add_row("", "[b]total[/b]", *(f"[b]{t}[/b]" for t in run), end_section=True)
-        return table

@@ -1,25 +1,65 @@
-"""The cardcore App: one front end for every game, drawn from zones and action labels."""
+"""The cardcore App: one front end for every game, drawn from zones and action labels.
+
+The screens never call back into the app: they post messages (nested in the screen
+classes, handled here with ``@on``) or dismiss with a typed result. The first screen
+comes from the typed start (:data:`Start`) through ``get_default_screen``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from textual import on
 from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
 
 from cardcore import records
+from cardcore.game import Game
 from cardcore.plugins import Registry, load_registry
 from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.session import Session, SessionSetup
+from cardcore.tui.screens.replay import ReplayScreen
+from cardcore.tui.screens.setup import SetupScreen
+from cardcore.tui.screens.table import TableScreen
+from cardcore.tui.session import Replay, Session, SessionSetup
 
 SPEEDS = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
 
 
-class CardcoreApp(App):
-    """``start`` is "launcher", or ("play", SessionSetup), ("resume", Session), ("replay", Replay)."""
+@dataclass(frozen=True)
+class Launch:
+    """Start at the launcher (``cardcore``); leaving a table goes back to it."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """Start a new match at once (``cardcore play``); leaving the table ends the program."""
+
+    setup: SessionSetup
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Continue a saved match (``cardcore resume``); leaving the table ends the program."""
+
+    session: Session
+
+
+@dataclass(frozen=True)
+class ShowReplay:
+    """Step through a record (``cardcore replay``)."""
+
+    replay: Replay
+
+
+Start = Launch | Play | Resume | ShowReplay
+
+
+class CardcoreApp(App[None]):
+    """One front end for every game; ``start`` chooses the first screen."""
 
     CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere keep it
     TITLE = "cardcore"
@@ -30,12 +70,12 @@ class CardcoreApp(App):
         Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True),
     ]
 
-    def __init__(self, registry: Registry | None = None, *, start: Any = "launcher",
+    def __init__(self, registry: Registry | None = None, *, start: Start | None = None,
                  bot_delay: float | None = None, speed: str = "normal", animations: bool = True,
                  four_colour: bool = False, seed: int | None = None) -> None:
         super().__init__()
         self.registry = registry if registry is not None else load_registry()
-        self.start_with = start
+        self.start: Start = start if start is not None else Launch()
         self.fixed_delay = bot_delay
         self.speed = speed if speed in SPEEDS else "normal"
         self.palette = "four" if four_colour else "two"
@@ -57,40 +97,43 @@ class CardcoreApp(App):
     def save_exists(self) -> bool:
         return records.autosave_path().exists()
 
+    # --- the first screen ------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[None]:
+        match self.start:
+            case Play(setup):
+                session = self.new_session(setup)
+                if session is not None:
+                    return TableScreen(session)
+            case Resume(session):
+                return TableScreen(session)
+            case ShowReplay(replay):
+                return ReplayScreen(replay)
+        return LauncherScreen()
+
     # --- flows -------------------------------------------------------------------------
 
-    def on_mount(self) -> None:
-        self.push_screen(LauncherScreen())
-        start = self.start_with
-        if isinstance(start, tuple):
-            kind, what = start
-            if kind == "play":
-                self.start_match(what)
-            elif kind == "resume":
-                self.open_table(what)
-            elif kind == "replay":
-                from cardcore.tui.screens.replay import ReplayScreen
-
-                self.push_screen(ReplayScreen(what))
-
-    def open_setup(self, game: Any) -> None:
-        from cardcore.tui.screens.setup import SetupScreen
-
-        self.push_screen(SetupScreen(game, seed=self.fixed_seed))
-
-    def start_match(self, setup: SessionSetup, replace: Screen | None = None) -> None:
+    def new_session(self, setup: SessionSetup) -> Session | None:
+        """The new match, or None (and the reason shown) when the game cannot deal it."""
         try:
-            session = Session.new(self.registry, setup)
+            return Session.new(self.registry, setup)
         except Exception as exc:  # a plugin that cannot deal: say so and stay
             self.notify(f"The match could not start: {type(exc).__name__}: {exc}", severity="error")
-            return
-        self.open_table(session, replace)
+            return None
 
-    def open_table(self, session: Session, replace: Screen | None = None) -> None:
-        from cardcore.tui.screens.table import TableScreen
+    def open_setup(self, game: Game) -> None:
+        self.push_screen(SetupScreen(game, seed=self.fixed_seed))
 
+    def start_match(self, setup: SessionSetup, replace: Screen[None] | None = None) -> None:
+        session = self.new_session(setup)
+        if session is not None:
+            self.open_table(session, replace)
+
+    def open_table(self, session: Session, replace: Screen[None] | None = None) -> None:
         screen = TableScreen(session)
-        if replace is not None and self.screen is replace:
+        # Textual cannot switch away from the first (default) screen (textual#2650: it has no
+        # result callback to drop), so a table that is the first screen stays under the new one.
+        if replace is not None and self.screen is replace and len(self.screen_stack) > 1:
             self.switch_screen(screen)
         else:
             self.push_screen(screen)
@@ -103,7 +146,7 @@ class CardcoreApp(App):
             return
         self.open_table(session)
 
-    def play_again(self, session: Session, replace: Screen | None = None) -> None:
+    def play_again(self, session: Session, replace: Screen[None] | None = None) -> None:
         session.close()
         setup = session.setup
         if setup is None:
@@ -114,12 +157,38 @@ class CardcoreApp(App):
                              setup.side_names, setup.draw_for_partners)
         self.start_match(again, replace=replace)
 
-    def leave_table(self, screen: Screen | None) -> None:
-        if isinstance(self.start_with, tuple):  # `cardcore play/resume`: leaving ends the program
+    def leave_table(self, screen: Screen[None] | None) -> None:
+        if not isinstance(self.start, Launch):  # `cardcore play/resume`: leaving ends the program
             self.exit()
             return
         if screen is not None and self.screen is screen:
             self.pop_screen()
+
+    # --- what the screens ask for ------------------------------------------------------
+
+    @on(LauncherScreen.SetupRequested)
+    def _setup_requested(self, event: LauncherScreen.SetupRequested) -> None:
+        self.open_setup(event.game)
+
+    @on(LauncherScreen.ResumeRequested)
+    def _resume_requested(self) -> None:
+        self.resume_match()
+
+    @on(SetupScreen.StartRequested)
+    def _start_requested(self, event: SetupScreen.StartRequested) -> None:
+        self.start_match(event.setup, replace=event.screen)
+
+    @on(TableScreen.PlayAgainRequested)
+    def _play_again_requested(self, event: TableScreen.PlayAgainRequested) -> None:
+        self.play_again(event.session, replace=event.screen)
+
+    @on(TableScreen.Left)
+    def _table_left(self, event: TableScreen.Left) -> None:
+        self.leave_table(event.screen)
+
+    @on(ReplayScreen.Left)
+    def _replay_left(self) -> None:
+        self.exit()
 
     # --- keys and the command palette ------------------------------------------------
 
@@ -132,19 +201,18 @@ class CardcoreApp(App):
     def action_colours(self) -> None:
         self.palette = "two" if self.palette == "four" else "four"
         self.notify("Four-colour suits" if self.palette == "four" else "Two-colour suits", timeout=2)
-        redraw = getattr(self.screen, "redraw", None) or getattr(self.screen, "draw", None)
-        if redraw is not None:
-            redraw()
+        if isinstance(self.screen, TableScreen):
+            self.screen.redraw()
+        elif isinstance(self.screen, ReplayScreen):
+            self.screen.draw()
 
-    def current_table(self) -> Any:
-        from cardcore.tui.screens.table import TableScreen
-
+    def current_table(self) -> TableScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, TableScreen):
                 return screen
         return None
 
-    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
         if self.save_exists():
@@ -154,10 +222,12 @@ class CardcoreApp(App):
             yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
 
     def command_new_match(self) -> None:
-        while not isinstance(self.screen, LauncherScreen) and len(self.screen_stack) > 2:
+        while not isinstance(self.screen, LauncherScreen) and len(self.screen_stack) > 1:
             self.pop_screen()
         if isinstance(self.screen, LauncherScreen):
             self.screen.action_new_match()
+        else:  # started at a table or a replay: the launcher comes on top
+            self.push_screen(LauncherScreen())
 
     def command_rules(self) -> None:
         from cardcore.tui.screens.rules import RulesScreen

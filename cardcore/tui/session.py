@@ -11,15 +11,18 @@ import random
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cardcore import records
-from cardcore.bots.base import InfoSet
-from cardcore.game import Action, Game, Zone
+from cardcore.bots.base import Bot, InfoSet
+from cardcore.game import Action, Game, GameOptions, GameState, Zone
 from cardcore.match import Match
 from cardcore.plugins import Registry
 from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
+
+if TYPE_CHECKING:
+    from cardcore.cli import MatchSetup
 
 HUMAN = "human"
 
@@ -37,7 +40,7 @@ class SessionSetup:
     """What a new match needs: the command line's MatchSetup plus names and the draw."""
 
     game: Game
-    options: Any
+    options: GameOptions
     seats: list[str]
     seed: int | str
     names: list[str] | None = None
@@ -45,7 +48,7 @@ class SessionSetup:
     draw_for_partners: bool = False
 
     @classmethod
-    def from_match_setup(cls, setup: Any) -> SessionSetup:
+    def from_match_setup(cls, setup: MatchSetup) -> SessionSetup:
         return cls(setup.game, setup.options, list(setup.seats), setup.seed)
 
 
@@ -155,14 +158,23 @@ class Session:
     def over(self) -> bool:
         return self.match.over
 
+    @property
+    def state(self) -> GameState:
+        """The hand being played (RuntimeError before the first deal)."""
+        state = self.match.state
+        if state is None:
+            raise RuntimeError("no hand has been dealt")
+        return state
+
     def name(self, seat: int) -> str:
         return self.match.seating.names[seat]
 
     def side_name(self, side: int) -> str:
         return self.match.seating.side_names[side]
 
-    def bot(self, seat: int) -> Any:
-        return self.registry.bots[self.match.seats[seat]]()
+    def bot(self, seat: int) -> Bot:
+        bot: Bot = self.registry.bots[self.match.seats[seat]]()
+        return bot
 
     def table(self, revealed: int | None) -> tuple[int | None, list[Zone]]:
         """The seat whose hand is face up (or None) and the zones to draw.
@@ -214,8 +226,7 @@ class Session:
         seat = self.to_play
         if seat is None or not self.is_bot(seat):
             raise RuntimeError("no bot is to play")
-        state = self.match.state
-        action = self.bot(seat).choose(InfoSet(self.game, state, seat), self.match.bot_rng(seat))
+        action = self.bot(seat).choose(InfoSet(self.game, self.state, seat), self.match.bot_rng(seat))
         self.match.apply(action)
         self.last_bot_action, self.last_bot_seat = action, seat
         self._save()
@@ -228,9 +239,12 @@ class Session:
             return None
         greedy = self.registry.bots.get("greedy")
         if greedy is None:
-            from cardcore.bots.greedy import GreedyBot as greedy
+            from cardcore.bots.greedy import GreedyBot
+
+            greedy = GreedyBot
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        return greedy().choose(InfoSet(self.game, self.match.state, seat), rng)
+        action: Action = greedy().choose(InfoSet(self.game, self.state, seat), rng)
+        return action
 
     def can_undo(self) -> bool:
         """Undo of one's own last move: against bots only (one human), within the hand."""
@@ -247,7 +261,7 @@ class Session:
         del self.log[snap.log_len:]
         self.last_bot_action = None
         self._write({"event": "undo", "hand": self.match.hand_no, "seat": snap.seat,
-                     "decisions": self.match.decisions, "state": self.match.state.export()})
+                     "decisions": self.match.decisions, "state": self.state.export()})
         self._save()
 
     def drain_events(self) -> list[dict[str, Any]]:
@@ -288,6 +302,8 @@ class Session:
 
     def _rebuild_log(self) -> None:
         """The move log of the current hand, read back from the record (undos honoured)."""
+        if self.record_path is None:
+            return
         try:
             events = records.read_record(self.record_path)
         except records.RecordError:
@@ -324,7 +340,7 @@ class Frame:
 class Replay:
     """A record file as a list of positions to step through."""
 
-    def __init__(self, registry: Registry, path: str | Path):
+    def __init__(self, registry: Registry, path: str | Path) -> None:
         self.path = Path(path)
         numbered = records.read_record_lines(path)
         start = numbered[0][1]
@@ -347,7 +363,7 @@ class Replay:
         if not self.frames:
             raise records.RecordError(f"{path}: the record has no positions to show")
 
-    def _read_frames(self, start: dict) -> None:
+    def _read_frames(self, start: dict[str, Any]) -> None:
         self.frames: list[Frame] = []
         self.sheets: list[ScoreSheet] = []  # the sheet as it stands at each frame
         sheet: ScoreSheet | None = None
@@ -374,6 +390,7 @@ class Replay:
                     last = self.frames[-1]
                     self.frames[-1] = Frame(last.hand, last.text + " — hand over", last.state,
                                             last.dealer)
+                    self.sheets[-1] = sheet  # the position that ended the hand shows its score
             if kind in ("deal", "action", "undo"):
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet

@@ -1,7 +1,5 @@
 import json
 
-from rich.console import Console
-
 from cardcore.scoresheet import ScoreSheet
 
 
@@ -26,17 +24,6 @@ def test_json_round_trip():
     assert data["totals"] == [120, -30]
     again = ScoreSheet.from_json(data)
     assert again.totals == [120, -30] and again.target == 5000 and again.hands == sheet.hands
-
-
-def test_rich_table_lists_items_totals_and_winner():
-    sheet = ScoreSheet(["We", "They"], target=21)
-    sheet.add(row({"cards": 3, "aces": 2}, {"spades": 1}))
-    console = Console(width=80, record=True)
-    console.print(sheet.rich_table(winner=0))
-    text = console.export_text()
-    assert "target 21" in text and "We ★" in text
-    assert "cards" in text and "aces" in text and "spades" in text
-    assert "total" in text
 
 
 def test_a_row_for_the_wrong_number_of_sides_is_refused():

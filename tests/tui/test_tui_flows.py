@@ -7,9 +7,10 @@ from textual.widgets import Button, Input, ListView, Static
 
 from cardcore import hookimpl, records
 from cardcore.plugins import load_registry
+from cardcore.tui.app import Launch, Play, Resume, ShowReplay
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import Session, SessionSetup
@@ -26,7 +27,17 @@ def text_of(app, selector: str) -> str:
 def against_greedy(make_app, registry):
     """Crazy Eights, a human in seat 0 against the greedy bot, seed 7."""
     game = registry.games["crazy_eights"]
-    return make_app(start=("play", SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    return make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+
+
+async def your_turn(pilot) -> TableScreen:
+    """Pause until the bots have played and the human has actions (the greedy bot opens at seed 7)."""
+    for _ in range(100):
+        await pilot.pause()
+        table = pilot.app.screen
+        if isinstance(table, TableScreen) and table.legal:
+            return table
+    raise AssertionError("the human never got the turn")
 
 
 async def choose_game(pilot, game_id: str) -> None:
@@ -149,7 +160,7 @@ async def test_partnerships_shown_and_draw_offered(make_app, need_game):
 async def test_hot_seat_handover_hides_every_hand(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "human"], 5)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert isinstance(app.screen, HandoverScreen)
@@ -177,7 +188,7 @@ async def test_hot_seat_handover_hides_every_hand(make_app, registry):
 async def test_resume_after_save_continues_the_same_state(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 11)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         table = app.screen
@@ -214,8 +225,7 @@ async def test_resume_hidden_without_save(make_app):
 async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         legal = table.legal
         hand = table.query_one(HandView)
         playable = {c for a in legal for c in a.hand_cards}
@@ -245,8 +255,7 @@ async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry
 async def test_click_a_card_then_an_action(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         hand = table.query_one(HandView)
         live = next(i for i, c in enumerate(hand.cards) if any(c in a.hand_cards for a in table.legal))
         card = hand.cards[live]
@@ -264,8 +273,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
 async def test_hint_and_undo_keys(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        table = app.screen
+        table = await your_turn(pilot)
         session = table.session
         before = session.match.state.export()
         assert not session.can_undo()
@@ -294,7 +302,7 @@ async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
              "stock": deck[50:51], "discard": [deck[51]]}
     session = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 1))
     session.match.state = game.state_from_json(state)
-    app = make_app(start=("resume", session))
+    app = make_app(start=Resume(session))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
         table = app.screen
@@ -334,7 +342,7 @@ async def test_score_sheet_key_and_help(make_app, registry):
 async def test_match_end_offers_play_again(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)
-    app = make_app(start=("play", setup))
+    app = make_app(start=Play(setup))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         first = app.screen.session
@@ -367,7 +375,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
             session.apply(session.legal_actions()[0])
     session.close()
     replay = Replay(registry, session.record_path)
-    app = make_app(start=("replay", replay))
+    app = make_app(start=ShowReplay(replay))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         screen = app.screen
@@ -384,3 +392,236 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         await pilot.press("left")
         await pilot.pause()
         assert screen.index == len(replay.frames) - 2
+
+
+# --- the typed start and the screens' messages ------------------------------------------
+
+
+def record_calls(app, name: str) -> list:
+    """Record the calls of ``app.<name>`` (and still make them)."""
+    calls: list = []
+    original = getattr(app, name)
+
+    def recorder(*args, **kwargs):
+        calls.append((args, kwargs))
+        return original(*args, **kwargs)
+
+    setattr(app, name, recorder)
+    return calls
+
+
+async def test_the_first_screen_comes_from_the_start(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app()
+    assert isinstance(app.start, Launch)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [LauncherScreen]
+    app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert [type(s) for s in app.screen_stack] == [TableScreen]
+        assert app.screen.session.match.seed == 7
+
+
+async def test_a_match_that_cannot_start_falls_back_to_the_launcher(make_app, registry, monkeypatch):
+    def cannot_deal(*args, **kwargs):
+        raise RuntimeError("no deck")
+
+    monkeypatch.setattr(Session, "new", cannot_deal)
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
+    notes = record_calls(app, "notify")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
+        assert any("could not start" in args[0] and "no deck" in args[0] for args, _ in notes)
+
+
+async def test_launcher_play_starts_a_match_via_messages_and_leaving_returns(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        launcher.post_message(LauncherScreen.SetupRequested(game))
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen) and setup.game is game
+        await pilot.press("ctrl+s")  # posts SetupScreen.StartRequested
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        assert app.screen_stack == [launcher, table]  # the table took the setup's place
+        assert table.session.match.seed == 7
+        await pilot.press("q")  # posts TableScreen.Left
+        await pilot.pause()
+        assert app.screen is launcher
+        assert table.session._record is None  # the record is closed
+        assert launcher.query_one("#resume", Button).display  # and the match saved
+
+
+async def test_a_match_that_cannot_start_keeps_the_setup(make_app, registry, monkeypatch):
+    app = make_app()
+    notes = record_calls(app, "notify")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        setup = app.screen
+        assert isinstance(setup, SetupScreen)
+
+        def cannot_deal(*args, **kwargs):
+            raise RuntimeError("no deck")
+
+        monkeypatch.setattr(Session, "new", cannot_deal)
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert app.screen is setup  # the form is still there to fix
+        assert any("no deck" in args[0] for args, _ in notes)
+
+
+async def test_resume_from_the_launcher_via_its_message(make_app, registry):
+    game = registry.games["crazy_eights"]
+    saved = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 9))
+    saved.close()
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.post_message(LauncherScreen.ResumeRequested())
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        assert app.screen.session.match.snapshot() == saved.match.snapshot()
+
+
+async def play_to_the_end(pilot) -> Session:
+    first = pilot.app.screen.session
+    for _ in range(5):
+        await play_until_sheet(pilot)
+        if first.over:
+            return first
+        await pilot.press("escape")
+        await pilot.pause()
+    raise AssertionError("the match did not end")
+
+
+async def test_play_again_from_the_launcher_replaces_the_table(make_app, registry):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        launcher = app.screen
+        await choose_game(pilot, "crazy_eights")
+        await pilot.press("enter")
+        await pilot.pause()
+        app.screen.query_one("#opt-target", Input).value = "1"
+        await pilot.pause()
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        first = await play_to_the_end(pilot)
+        await pilot.press("a")  # the sheet dismisses AGAIN; the table posts PlayAgainRequested
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen) and table.session is not first
+        assert table.session.match.seed == first.match.seed + 1
+        assert first._record is None
+        assert app.screen_stack == [launcher, table]
+        await pilot.press("q")
+        await pilot.pause()
+        assert app.screen is launcher
+
+
+async def test_the_sheets_launcher_button_leaves_a_play_start_program(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
+    exits = record_calls(app, "exit")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await play_to_the_end(pilot)
+        await pilot.press("m")  # SheetChoice.MENU: leave; `cardcore play` then ends
+        await pilot.pause()
+        assert exits
+
+
+async def test_the_score_sheet_dismisses_with_a_typed_choice(make_app, registry):
+    game = registry.games["crazy_eights"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        session = await play_to_the_end(pilot)
+        results: list = []
+        app.pop_screen()
+        await pilot.pause()
+        for key, choice in (("escape", SheetChoice.CONTINUE), ("a", SheetChoice.AGAIN),
+                            ("m", SheetChoice.MENU)):
+            app.push_screen(ScoreSheetScreen(session), results.append)
+            await pilot.pause()
+            await pilot.press(key)
+            await pilot.pause()
+            assert results[-1] is choice
+
+
+async def test_leaving_a_replay_ends_the_program(make_app, registry):
+    from cardcore.tui.session import Replay
+
+    game = registry.games["crazy_eights"]
+    session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "greedy"], 2))
+    session.bot_step()
+    session.close()
+    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    exits = record_calls(app, "exit")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("q")  # posts ReplayScreen.Left
+        await pilot.pause()
+        assert exits
+
+
+async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_game, monkeypatch):
+    from cardcore.seating import Seating
+
+    game = need_game("canasta")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.open_setup(game)
+        await pilot.pause()
+        setup = app.screen
+        setup.query_one("#name-0", Input).value = "Ann"
+        await pilot.pause()
+        assert setup.query_one("#side-0", Input).placeholder == "Ann & North"
+        made = setup.session_setup()
+        assert made.names == ["Ann", "West", "North", "East"]
+        assert made.side_names == ["Ann & North", "West & East"]
+
+        def adjacent(players, options, dealer=0, names=(), side_names=()):
+            """A table whose partners sit side by side: 0+1 against 2+3."""
+
+            class Adjacent(Seating):
+                def side_of(self, seat: int) -> int:
+                    return seat // 2
+
+            return Adjacent(players, dealer=dealer, partnerships=True, names=names)
+
+        monkeypatch.setattr(game, "seating", adjacent)
+        setup.update_seats()
+        await pilot.pause()
+        partners = text_of(app, "#partners")
+        assert "Ann (seat 1) with West (seat 2); North (seat 3) with East (seat 4)" in partners
+        assert setup.session_setup().side_names == ["Ann & West", "North & East"]
+
+
+async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry):
+    from cardcore.tui.session import Replay
+
+    game = registry.games["crazy_eights"]
+    session = Session.new(registry, SessionSetup(game, game.Options(target=1), ["greedy", "greedy"], 3))
+    while not session.over:
+        session.bot_step()
+    session.close()
+    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "s")
+        await pilot.pause()
+        assert isinstance(app.screen, ScoreSheetScreen)
+        assert "Match over — the winner: Side" in str(app.screen.query_one("#sheet-heading", Static).render())

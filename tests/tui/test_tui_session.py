@@ -188,3 +188,15 @@ def test_picking_a_card_matches_actions_by_the_games_card_key(registry):
     assert canasta.card_key("3H") == canasta.card_key("3D") != canasta.card_key("3S")
     casino = registry.games["casino"]
     assert casino.card_key("7C") != casino.card_key("7S")  # suits matter in casino
+
+
+def test_replay_the_position_that_ends_the_match_has_its_score(registry):
+    s = new_session(registry, seats=("greedy", "greedy"), seed=3, target=1)
+    s.close()
+    assert s.over
+    replay = Replay(registry, s.record_path)
+    assert replay.winner is not None
+    assert replay.frames[-1].text.endswith("— hand over")
+    last = replay.sheets[-1]
+    assert last.hands == s.match.sheet.hands and len(last.side_names) == 2
+    assert not replay.sheets[-2].hands  # the position before it: nothing scored yet

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from cardcore.plugins import load_registry
-from cardcore.tui.app import CardcoreApp
+from cardcore.tui.app import CardcoreApp, Play
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.tui.session import SessionSetup
 
@@ -36,14 +36,14 @@ def test_table(snap_compare, registry, need_game, game_id):
     game = need_game(game_id)
     n = game.player_counts[0]
     setup = SessionSetup(game, game.Options(), ["human"] + ["greedy"] * (n - 1), 7)
-    app = app_for(registry, start=("play", setup))
+    app = app_for(registry, start=Play(setup))
     assert snap_compare(app, terminal_size=SIZE)
 
 
 def test_score_sheet(snap_compare, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 7)
-    app = app_for(registry, start=("play", setup))
+    app = app_for(registry, start=Play(setup))
 
     async def play_hand(pilot):
         for _ in range(500):

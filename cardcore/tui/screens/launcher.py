@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, ListItem, ListView, Markdown, Static
+
+from cardcore.game import Game
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
@@ -24,7 +27,7 @@ def players_text(counts: tuple[int, ...]) -> str:
 
 
 class GameItem(ListItem):
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: Game) -> None:
         super().__init__(id=f"game-{game.id}")
         self.game = game
 
@@ -34,10 +37,20 @@ class GameItem(ListItem):
         yield Label(line)
 
 
-class LauncherScreen(Screen):
+class LauncherScreen(Screen[None]):
     """Pick a game (enter), read its rules, resume the saved match."""
 
     app: CardcoreApp
+
+    class SetupRequested(Message):
+        """Set up a new match of ``game``."""
+
+        def __init__(self, game: Game) -> None:
+            super().__init__()
+            self.game = game
+
+    class ResumeRequested(Message):
+        """Continue the saved match."""
 
     BINDINGS = [
         Binding("n", "new_match", "New match", id="launcher.new"),
@@ -89,11 +102,11 @@ class LauncherScreen(Screen):
         self.query_one("#resume", Button).display = self.app.save_exists()
         self.refresh_bindings()
 
-    def selected_game(self) -> Any:
+    def selected_game(self) -> Game | None:
         item = self.query_one("#games", ListView).highlighted_child
         return item.game if isinstance(item, GameItem) else None
 
-    def show_game(self, game: Any) -> None:
+    def show_game(self, game: Game | None) -> None:
         if game is None:
             return
         plugin, dist, version = self.app.registry.origin.get(game.id, ("?", None, None))
@@ -119,7 +132,7 @@ class LauncherScreen(Screen):
     @on(ListView.Selected, "#games")
     def _selected(self, event: ListView.Selected) -> None:
         if isinstance(event.item, GameItem):
-            self.app.open_setup(event.item.game)
+            self.post_message(self.SetupRequested(event.item.game))
 
     @on(Button.Pressed, "#new")
     def action_new_match(self) -> None:
@@ -127,11 +140,11 @@ class LauncherScreen(Screen):
         if game is None:
             self.notify("No game is installed.", severity="error")
             return
-        self.app.open_setup(game)
+        self.post_message(self.SetupRequested(game))
 
     @on(Button.Pressed, "#resume")
     def action_resume(self) -> None:
-        self.app.resume_match()
+        self.post_message(self.ResumeRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "resume":

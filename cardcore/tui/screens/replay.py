@@ -8,6 +8,7 @@ from rich.text import Text
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
+from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
@@ -20,8 +21,11 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-class ReplayScreen(Screen):
+class ReplayScreen(Screen[None]):
     app: CardcoreApp
+
+    class Left(Message):
+        """The viewer is done with the replay."""
 
     BINDINGS = [
         Binding("left,p", "step(-1)", "Back", id="replay.back"),
@@ -83,4 +87,4 @@ class ReplayScreen(Screen):
                                               over=last and self.replay.winner is not None))
 
     def action_leave(self) -> None:
-        self.app.exit()
+        self.post_message(self.Left())

@@ -2,19 +2,19 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from cardcore.game import Game, GameOptions
+
 
 class RulesScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q", "close", "Close", id="rules.close")]
 
-    def __init__(self, game: Any, options: Any = None) -> None:
+    def __init__(self, game: Game, options: GameOptions | None = None) -> None:
         super().__init__()
         self.game = game
         self.options = options if options is not None else game.Options()

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Any
+from enum import Enum
+from typing import TYPE_CHECKING
 
 from rich.console import Group
 from rich.text import Text
@@ -14,10 +15,21 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from cardcore.scoresheet import ScoreSheet
+from cardcore.tui.widgets.sheet import score_table
+
+if TYPE_CHECKING:
+    from cardcore.tui.session import Session
 
 
-class ScoreSheetScreen(ModalScreen[str | None]):
-    """Dismissed with None (continue), "again" (play again) or "menu" (back to the launcher)."""
+class SheetChoice(Enum):
+    """How the score sheet was closed."""
+
+    CONTINUE = "continue"
+    AGAIN = "again"  # play again (a match that is over)
+    MENU = "menu"  # back to the launcher
+
+class ScoreSheetScreen(ModalScreen[SheetChoice]):
+    """Dismissed with a SheetChoice: continue, play again, or back to the launcher."""
 
     BINDINGS = [
         Binding("escape,enter,s", "close", "Continue", id="sheet.close"),
@@ -25,7 +37,7 @@ class ScoreSheetScreen(ModalScreen[str | None]):
         Binding("m", "menu", "Launcher", id="sheet.menu"),
     ]
 
-    def __init__(self, session: Any = None, end_of_hand: bool = False, *,
+    def __init__(self, session: Session | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
                  title: str | None = None) -> None:
         super().__init__()
@@ -43,7 +55,7 @@ class ScoreSheetScreen(ModalScreen[str | None]):
         if self.title_text:
             return Text(self.title_text, style="bold")
         if self.over:
-            if self.winner is not None:
+            if self.winner is not None and sheet is not None:
                 return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
                             f"({sheet.totals[self.winner]}, target {sheet.target})", style="bold green")
             return Text("Match over — no winner", style="bold")
@@ -61,7 +73,7 @@ class ScoreSheetScreen(ModalScreen[str | None]):
                     target = f" (target {self.sheet.target})" if self.sheet else ""
                     yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
                 else:
-                    yield Static(Group(self.sheet.rich_table(self.winner if self.over else None)),
+                    yield Static(Group(score_table(self.sheet, self.winner if self.over else None)),
                                  id="sheet-table")
             with Horizontal(id="sheet-buttons"):
                 if self.over and self.session is not None:
@@ -78,16 +90,16 @@ class ScoreSheetScreen(ModalScreen[str | None]):
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
-        self.dismiss(None)
+        self.dismiss(SheetChoice.CONTINUE)
 
     @on(Button.Pressed, "#again")
     def action_again(self) -> None:
         if self.over and self.session is not None:
-            self.dismiss("again")
+            self.dismiss(SheetChoice.AGAIN)
 
     @on(Button.Pressed, "#menu")
     def action_menu(self) -> None:
-        self.dismiss("menu")
+        self.dismiss(SheetChoice.MENU)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
-from cardcore.seating import default_names
+from cardcore.game import Game, GameOptions
+from cardcore.seating import Seating
 from cardcore.tui.session import HUMAN, SessionSetup
 from cardcore.tui.widgets.options_form import OptionsForm
 
@@ -20,17 +22,26 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-class SetupScreen(Screen):
-    """A form; nothing starts until every value is valid."""
+class SetupScreen(Screen[None]):
+    """A form; nothing starts until every value is valid. Who sits with whom is the game's
+    ``seating()``'s to say, not the form's."""
 
     app: CardcoreApp
+
+    class StartRequested(Message):
+        """Start the match ``setup`` (in place of this screen); the screen stays if it cannot start."""
+
+        def __init__(self, screen: SetupScreen, setup: SessionSetup) -> None:
+            super().__init__()
+            self.screen = screen
+            self.setup = setup
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="setup.start"),
         Binding("escape", "back", "Back", id="setup.back"),
     ]
 
-    def __init__(self, game: Any, seed: int | None = None) -> None:
+    def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__()
         self.game = game
         self.seed = seed if seed is not None else int(time.time())
@@ -88,36 +99,43 @@ class SetupScreen(Screen):
         value = self.query_one("#players", Select).value
         return value if isinstance(value, int) else self.game.player_counts[0]
 
-    @property
-    def partnerships(self) -> bool:
-        return bool(self.game.partnerships) and self.players == 4
+    def options(self) -> GameOptions:
+        """The rule options as the form stands, the defaults while they are invalid."""
+        options = self.query_one("#options", OptionsForm).options
+        return options if options is not None else self.game.Options()
+
+    def seating(self) -> Seating:
+        """The game's table for the chosen players, with the names typed so far."""
+        return self.game.seating(self.players, self.options(), names=tuple(self.names()))
 
     def names(self) -> list[str]:
-        defaults = default_names(self.players)
+        defaults = self.game.seating(self.players, self.options()).names
         return [self.query_one(f"#name-{i}", Input).value.strip() or defaults[i]
                 for i in range(self.players)]
 
     def update_seats(self) -> None:
-        n = self.players
-        defaults = default_names(n)
+        seating = self.seating()
+        n = seating.players
+        defaults = self.game.seating(n, self.options()).names
         for i in range(self.max_players):
             self.query_one(f"#seat-row-{i}").display = i < n
             if i < n:
                 self.query_one(f"#name-{i}", Input).placeholder = defaults[i]
-        draw_possible = bool(self.game.has_partnership_draw) and self.partnerships
+        draw_possible = bool(self.game.has_partnership_draw) and seating.partnerships
         self.query_one("#draw", Checkbox).display = draw_possible
         drawing = draw_possible and self.query_one("#draw", Checkbox).value
-        self.query_one("#sides-row").display = self.partnerships and not drawing
-        names = self.names()
+        self.query_one("#sides-row").display = seating.partnerships and not drawing
         partners = self.query_one("#partners", Static)
-        if self.partnerships:
+        if seating.partnerships:
             if drawing:
                 partners.update("Partners: drawn at the table (the two highest cards play together).")
             else:
-                for s in (0, 1):
-                    self.query_one(f"#side-{s}", Input).placeholder = f"{names[s]} & {names[s + 2]}"
-                partners.update(f"Partners sit opposite: {names[0]} (seat 1) with {names[2]} (seat 3); "
-                                f"{names[1]} (seat 2) with {names[3]} (seat 4).")
+                for side in range(seating.sides):
+                    self.query_one(f"#side-{side}", Input).placeholder = seating.side_names[side]
+                pairs = "; ".join(" with ".join(f"{seating.names[s]} (seat {s + 1})"
+                                                for s in seating.seats_of(side))
+                                  for side in range(seating.sides))
+                partners.update(f"Partners sit opposite: {pairs}.")
         else:
             partners.update("Each player for themselves." if n > 2 else "")
         self.check_valid()
@@ -157,13 +175,14 @@ class SetupScreen(Screen):
         n = self.players
         seats = [str(self.query_one(f"#who-{i}", Select).value) for i in range(n)]
         drawing = self.query_one("#draw", Checkbox).display and self.query_one("#draw", Checkbox).value
+        seating = self.seating()
         side_names = None
-        if self.partnerships and not drawing:
-            names = self.names()
-            side_names = [self.query_one(f"#side-{s}", Input).value.strip()
-                          or f"{names[s]} & {names[s + 2]}" for s in (0, 1)]
+        if seating.partnerships and not drawing:
+            side_names = [self.query_one(f"#side-{side}", Input).value.strip()
+                          or seating.side_names[side] for side in range(seating.sides)]
         return SessionSetup(self.game, form.options, seats, int(self.query_one("#seed", Input).value),
-                            names=self.names(), side_names=side_names, draw_for_partners=bool(drawing))
+                            names=list(seating.names), side_names=side_names,
+                            draw_for_partners=bool(drawing))
 
     # --- actions ---------------------------------------------------------------------
 
@@ -173,7 +192,7 @@ class SetupScreen(Screen):
         if setup is None:
             self.notify("Fix the values marked in red first.", severity="error")
             return
-        self.app.start_match(setup, replace=self)
+        self.post_message(self.StartRequested(self, setup))
 
     @on(Button.Pressed, "#back")
     def action_back(self) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -11,14 +11,15 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.cards import glyph
-from cardcore.game import Action, IllegalAction
+from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui.screens.handover import HandoverScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-def matches(action: Action, picked: Counter, key: Callable[[str], str] = str) -> bool:
+def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str) -> bool:
     """The action plays every picked card (as a multiset, cards compared by the game's
     ``card_key``); card-less actions always match."""
     if not action.hand_cards:
@@ -36,8 +37,23 @@ def matches(action: Action, picked: Counter, key: Callable[[str], str] = str) ->
     return not (Counter(map(key, picked.elements())) - Counter(map(key, action.hand_cards)))
 
 
-class TableScreen(Screen):
+class TableScreen(Screen[None]):
     app: CardcoreApp
+
+    class PlayAgainRequested(Message):
+        """The match is over: a new one like it (the next seed) in place of this table."""
+
+        def __init__(self, screen: TableScreen, session: Session) -> None:
+            super().__init__()
+            self.screen = screen
+            self.session = session
+
+    class Left(Message):
+        """The player left the table (the session is closed, the match saved)."""
+
+        def __init__(self, screen: TableScreen) -> None:
+            super().__init__()
+            self.screen = screen
 
     BINDINGS = [
         *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}")
@@ -107,9 +123,13 @@ class TableScreen(Screen):
     def hand(self) -> HandView:
         return self.query_one("#hand", HandView)
 
-    def picked_cards(self) -> Counter:
+    def cards_at(self, indexes: Iterable[int]) -> Counter[str]:
+        """The hand's cards at ``indexes`` (face-down cards are no one's to pick)."""
         cards = self.hand.cards
-        return Counter(cards[i] for i in self.hand.picked if i < len(cards))
+        return Counter(card for i in indexes if i < len(cards) and (card := cards[i]) is not None)
+
+    def picked_cards(self) -> Counter[str]:
+        return self.cards_at(self.hand.picked)
 
     def redraw(self) -> None:
         s = self.session
@@ -138,7 +158,7 @@ class TableScreen(Screen):
         self._draw_log()
         title = self.query_one("#hand-title", Static)
         self.query_one("#hand-scroll").display = hand_zone is not None
-        if hand_zone is not None:
+        if hand_zone is not None and viewer is not None:
             text = Text(f"Your hand — {s.name(viewer)}", style="bold")
             if not hand_zone.badges:
                 text.append(f"  {len(new_cards)} cards", style="dim")
@@ -182,7 +202,7 @@ class TableScreen(Screen):
             title.append(f"  {len(self.shown)} of {len(self.legal)}", style="yellow")
         self.query_one("#actions-title", Static).update(title)
 
-    def _draw_zones(self, others: list) -> None:
+    def _draw_zones(self, others: list[Zone]) -> None:
         s = self.session
         targets: set[str] = set()
         marked: set[str] = set()
@@ -279,9 +299,9 @@ class TableScreen(Screen):
             return
         self._pending = None
         self._timer = None
-        if self.app.screen is not self or not self.session.is_bot(self.session.to_play):
-            return
         seat = self.session.to_play
+        if self.app.screen is not self or seat is None or not self.session.is_bot(seat):
+            return
         try:
             action = self.session.bot_step()
         except Exception as exc:  # a plugin's bug: say so, never crash
@@ -303,10 +323,10 @@ class TableScreen(Screen):
         self.redraw()
         self.advance()
 
-    def _after_sheet(self, result: str | None) -> None:
-        if result == "again":
-            self.app.play_again(self.session, replace=self)
-        elif result == "menu":
+    def _after_sheet(self, result: SheetChoice | None) -> None:
+        if result is SheetChoice.AGAIN:
+            self.post_message(self.PlayAgainRequested(self, self.session))
+        elif result is SheetChoice.MENU:
             self.action_leave()
         # otherwise on_screen_resume continues the match
 
@@ -338,7 +358,7 @@ class TableScreen(Screen):
             return
         picked = set(hand.picked)
         picked.symmetric_difference_update({event.index})
-        cards = Counter(hand.cards[i] for i in picked)
+        cards = self.cards_at(picked)
         key = self.session.game.card_key
         if cards and not any(a.hand_cards and matches(a, cards, key) for a in self.legal):
             names = " + ".join(glyph(c) for c in sorted(cards.elements()))
@@ -368,6 +388,8 @@ class TableScreen(Screen):
 
     @on(OptionList.OptionSelected, "#actions")
     def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None:
+            return
         index = int(event.option.id)
         if index < len(self.legal):
             self.play(self.legal[index])
@@ -439,7 +461,7 @@ class TableScreen(Screen):
     def action_leave(self) -> None:
         self._cancel_timer()
         self.session.close()
-        self.app.leave_table(self)
+        self.post_message(self.Left(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "undo":

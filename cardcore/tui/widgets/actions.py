@@ -47,5 +47,5 @@ class ActionList(OptionList):
         self.clear_options()
         self.add_options(options)
         if options:
-            ids = [int(o.id) for o in options]
+            ids = [index for index, _ in chunk]
             self.highlighted = ids.index(highlight) if highlight in ids else 0

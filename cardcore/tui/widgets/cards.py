@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.text import Text
 
-from cardcore.cards import SUIT_COLOURS, glyph
+from cardcore.cards import glyph
+
+#: Suit colours: the two-colour (classic) and the four-colour deck.
+SUIT_COLOURS = {
+    "two": {"S": "white", "H": "red", "D": "red", "C": "white"},
+    "four": {"S": "white", "H": "red", "D": "dodger_blue1", "C": "green"},
+}
 
 FACE_DOWN = "▒▒"
 JOKER_STYLE = "bold magenta"
@@ -27,7 +35,7 @@ def card_text(card: str | None, palette: str = "two", *, marked: bool = False) -
     return text
 
 
-def cards_text(cards: list[str | None], palette: str = "two", marked: set[str] | None = None,
+def cards_text(cards: Sequence[str | None], palette: str = "two", marked: set[str] | None = None,
                compact_hidden: bool = True) -> Text:
     """A row of cards; a run of face-down cards reads ``▒▒ ×13``."""
     if compact_hidden and cards and all(c is None for c in cards):
@@ -36,7 +44,7 @@ def cards_text(cards: list[str | None], palette: str = "two", marked: set[str] |
     for i, card in enumerate(cards):
         if i:
             out.append(" ")
-        is_marked = bool(marked) and card in marked
+        is_marked = marked is not None and card in marked
         if is_marked:
             out.append("▸")
         out.append_text(card_text(card, palette, marked=is_marked))

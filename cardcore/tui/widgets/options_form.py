@@ -14,6 +14,8 @@ from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
+from cardcore.game import GameOptions
+
 
 def _kind(annotation: Any) -> tuple[str, list[Any], bool]:
     """("bool" | "choice" | "int" | "float" | "str", choices, optional)."""
@@ -58,7 +60,7 @@ class OptionsForm(Vertical):
     class Changed(Message):
         """The values changed: ``options`` is the model instance, or None with ``errors``."""
 
-        def __init__(self, form: OptionsForm, options: Any, errors: dict[str, str]) -> None:
+        def __init__(self, form: OptionsForm, options: GameOptions | None, errors: dict[str, str]) -> None:
             super().__init__()
             self.form = form
             self.options = options
@@ -68,13 +70,13 @@ class OptionsForm(Vertical):
         def control(self) -> OptionsForm:
             return self.form
 
-    def __init__(self, model: type[pydantic.BaseModel], values: dict[str, Any] | None = None,
+    def __init__(self, model: type[GameOptions], values: dict[str, Any] | None = None,
                  **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.model = model
         self.initial = values or {}
         self.kinds = {name: _kind(f.annotation) for name, f in model.model_fields.items()}
-        self.options: Any = None
+        self.options: GameOptions | None = None
         self.errors: dict[str, str] = {}
 
     def compose(self) -> ComposeResult:
@@ -109,7 +111,7 @@ class OptionsForm(Vertical):
             widget = self.query_one(f"#opt-{name}")
             if isinstance(widget, (Checkbox, Select)):
                 values[name] = widget.value
-            else:
+            elif isinstance(widget, Input):
                 text = widget.value.strip()
                 values[name] = None if (optional and not text) else text
         return values
@@ -120,9 +122,9 @@ class OptionsForm(Vertical):
             self.options = self.model(**self.raw_values())
         except pydantic.ValidationError as exc:
             self.options = None
-            for err in exc.errors():
-                field = str(err["loc"][0]) if err["loc"] else ""
-                errors.setdefault(field, err["msg"])
+            for detail in exc.errors():
+                field = str(detail["loc"][0]) if detail["loc"] else ""
+                errors.setdefault(field, detail["msg"])
         self.errors = errors
         for name in self.model.model_fields:
             message = errors.get(name, "")
