@@ -134,7 +134,7 @@ def _check_table(st):
     """Rule invariants of any position reached in play."""
     total = sum(len(h) for h in st.hands) + len(st.stock) + len(st.pile)
     total += sum(len(m[0]) for side in st.melds for m in side.values())
-    total += sum(len(r) for r in st.red3)
+    total += sum(len(r) for r in st.red_threes)
     assert total == 108
     valid = VALID[st.classic]
     for side in range(2):
@@ -164,13 +164,13 @@ def test_random_hands_every_card_accounted_every_hand_ends(wild_rule):
             assert acts
             a = acts[rng.randrange(len(acts))]
             side = st.to_play & 1
-            first = not st.imd[side]
+            first = not st.initial_meld_done[side]
             before = {s: len(m[0]) for s, m in st.melds[side].items()}
             st.apply(a)
-            if first and st.imd[side] and not st.is_over:  # a first meld meets the minimum
+            if first and st.initial_meld_done[side] and not st.is_over:  # a first meld meets the minimum
                 laid = sum(CARD_VALUE[c] for s, m in st.melds[side].items() for c in m[0]
                            if s not in before)
-                assert laid >= st.need[side]
+                assert laid >= st.minimums[side]
             _check_table(st)
         assert st.is_over
         ends["out" if st.went_out is not None else "stock"] += 1
