@@ -90,9 +90,14 @@ def _shape(data: object) -> PositionData:
     try:
         return PositionData.model_validate(data)
     except pydantic.ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(str(part) for part in err["loc"]) or "position"
-        raise StateError(f"{where}: {err['msg']} (got {reprlib.repr(err['input'])})") from None
+        raise _state_error(exc) from None
+
+
+def _state_error(exc: pydantic.ValidationError, prefix: tuple[str, ...] = ()) -> StateError:
+    """The first error pydantic found, naming its field (``hands.0.3``)."""
+    err = exc.errors()[0]
+    where = ".".join(str(part) for part in prefix + tuple(err["loc"])) or "position"
+    return StateError(f"{where}: {err['msg']} (got {reprlib.repr(err['input'])})")
 
 
 # --- the checks ---------------------------------------------------------------------
@@ -124,9 +129,9 @@ def state_from_json(data: object, strict: bool = False) -> CanastaState:
 
 def _options(pos: PositionData) -> CanastaOptions:
     try:
-        return CanastaOptions(**(pos.options or {}))
+        return CanastaOptions.model_validate(pos.options or {}, strict=True)
     except pydantic.ValidationError as exc:
-        raise StateError(f"options: {exc}") from None
+        raise _state_error(exc, ("options",)) from None
 
 
 def _place_turn(st: CanastaState, pos: PositionData) -> None:
@@ -290,9 +295,13 @@ def _check_strict(st: CanastaState, cards: list[int]) -> None:
     missing = Counter(canasta_deck()) - Counter(ID_TEXT[c] for c in cards)
     if missing:
         raise StateError(f"position: strict needs the whole deck; missing {sorted(missing.elements())}")
-    if len(st.stock) > len(canasta_deck()) - _DEALT:
-        raise StateError(f"stock: {len(st.stock)} cards; at most {len(canasta_deck()) - _DEALT} "
-                         "after the deal")
+    # every red three took a card from the stock besides the deal and the upcard: its
+    # replacement when dealt, itself when drawn, or it was an upcard covered by another
+    reds = sum(map(len, st.red_threes)) + sum(1 for c in st.pile if c in RED_THREES)
+    most = len(canasta_deck()) - _DEALT - reds
+    if len(st.stock) > most:
+        raise StateError(f"stock: {len(st.stock)} cards; at most {most} after the deal "
+                         f"and {reds} red threes")
     if st.phase != OVER:
         for s, hand in enumerate(st.hands):
             if not hand:

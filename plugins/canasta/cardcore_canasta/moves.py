@@ -27,7 +27,21 @@ from .actions import (
     interned,
 )
 from .melds import Spec, first_meld_sets, going_out_sets
-from .rules import CANASTA, DEUCE, FIRST_WILD, JK, JOKER, RANK_OF, RED_THREES, SLOT_VALUE, THREE, VALID, Meld
+from .rules import (
+    CANASTA,
+    DEUCE,
+    FIRST_WILD,
+    IS_RED_THREE,
+    JK,
+    JOKER,
+    RANK_OF,
+    SLOT_VALUE,
+    THREE,
+    THREE_OF_DIAMONDS,
+    THREE_OF_HEARTS,
+    VALID,
+    Meld,
+)
 
 if TYPE_CHECKING:
     from .state import CanastaState
@@ -115,7 +129,7 @@ def _left_over(hand: list[int], used: Iterable[int]) -> int:
 
 def _pile_card(pile: list[int]) -> int:
     """The one card under the top that goes into the hand (red threes are laid out)."""
-    return next(c for c in pile[:-1] if c not in RED_THREES)
+    return next(c for c in pile[:-1] if not IS_RED_THREE[c])
 
 
 def take_actions(st: CanastaState, p: int) -> list[CanastaAction]:
@@ -132,7 +146,7 @@ def take_actions(st: CanastaState, p: int) -> list[CanastaAction]:
     # the cards under the top that go into the hand (red threes in it are laid out)
     rest = len(pile) - 1
     if rest:
-        rest -= sum(map(pile.count, RED_THREES))
+        rest -= pile.count(THREE_OF_HEARTS) + pile.count(THREE_OF_DIAMONDS)
     if not st.initial_meld_done[side]:
         return _take_first_meld(st, p, side, top, rest)
     if top in st.melds[side]:
@@ -286,43 +300,35 @@ def play_actions(st: CanastaState) -> list[CanastaAction]:
     return out
 
 
-class _Turn:
-    """What the play-phase generators share about the mover (built once per call)."""
-
-    __slots__ = ("hand", "counts", "h", "side", "canastas", "melds", "valid", "out")
-
-    def __init__(self, st: CanastaState, hand: list[int], counts: list[int], side: int,
-                 out: list[CanastaAction]):
-        self.hand = hand
-        self.counts = counts
-        self.h = len(hand)
-        self.side = side
-        self.canastas = st.canastas[side]
-        self.melds = st.melds[side]
-        self.valid = VALID[st.classic]
-        self.out = out
-
-
 def _after_first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
                       out: list[CanastaAction]) -> None:
-    t = _Turn(st, hand, counts, side, out)
-    _new_melds_of_three(t)
+    h = len(hand)
+    canastas = st.canastas[side]
+    melds = st.melds[side]
+    valid = VALID[st.classic]
+    _new_melds_of_three(hand, counts, side, canastas, melds, valid, out)
     naturals = [s for s in range(1, DEUCE) if counts[s]]
-    _whole_hand_new_meld(t, naturals)
+    # the whole hand as one new meld: going out
+    if h > 3 and counts[THREE] == 0 and len(naturals) == 1:
+        s = naturals[0]
+        if (s not in melds and valid[counts[s]][counts[JOKER] + counts[DEUCE]]
+                and (canastas or h >= CANASTA)):
+            out.append(interned(MELD, (tuple(sorted(hand)),), side, True))
     if counts[THREE] >= 3:
-        _black_threes(t)
-    for s in sorted(t.melds):
+        _black_threes(hand, counts, side, canastas, melds, valid, out)
+    for s in sorted(melds):
         if s == THREE:  # black threes (laid when going out): a fourth one only, going out
-            if counts[THREE] and len(t.melds[s][0]) < 4 and t.h == 1 and t.canastas:
+            if counts[THREE] and len(melds[s][0]) < 4 and h == 1 and canastas:
                 out.append(interned(ADD, (THREE, _cards(hand, THREE, 1)), side, True))
             continue
-        _adds(t, s, naturals)
+        _adds(hand, counts, side, canastas, melds, valid, out, s, naturals)
 
 
-def _new_melds_of_three(t: _Turn) -> None:
+def _new_melds_of_three(hand: list[int], counts: list[int], side: int, canastas: int,
+                        melds: dict[int, Meld], valid: Valid, out: list[CanastaAction]) -> None:
     """New melds of three cards (more cards: add them after, or the whole hand at once);
     with four cards and no canasta, only when the last card completes one."""
-    h, canastas, counts, hand, melds, valid = t.h, t.canastas, t.counts, t.hand, t.melds, t.valid
+    h = len(hand)
     three_ok = h >= 5 or (canastas and h >= 3)
     if not (three_ok or (h == 4 and not canastas)):
         return
@@ -337,46 +343,40 @@ def _new_melds_of_three(t: _Turn) -> None:
         if n < 2 or s in melds:
             continue
         choices = [_cards(hand, s, 3)] if n >= 3 else []
-        choices += [_cards(hand, s, 2) + wild for wild in wilds]
+        if wilds:
+            pair = _cards(hand, s, 2)
+            choices += [pair + wild for wild in wilds]
         for cards in choices:
             if three_ok or _lone_ok(_left_over(hand, cards), _groups(melds), valid):
-                t.out.append(interned(MELD, (cards,), t.side, out_flag))
+                out.append(interned(MELD, (cards,), side, out_flag))
 
 
-def _whole_hand_new_meld(t: _Turn, naturals: list[int]) -> None:
-    """The whole hand as one new meld: going out."""
-    counts = t.counts
-    if t.h > 3 and counts[THREE] == 0 and len(naturals) == 1:
-        s = naturals[0]
-        if (s not in t.melds and t.valid[counts[s]][counts[JOKER] + counts[DEUCE]]
-                and (t.canastas or t.h >= CANASTA)):
-            t.out.append(interned(MELD, (tuple(sorted(t.hand)),), t.side, True))
-
-
-def _black_threes(t: _Turn) -> None:
+def _black_threes(hand: list[int], counts: list[int], side: int, canastas: int,
+                  melds: dict[int, Meld], valid: Valid, out: list[CanastaAction]) -> None:
     """Black threes: 3 or 4, only when going out -- at most one card left: the final
     discard, or a card that completes a canasta (D35)."""
-    for k in range(3, min(t.counts[THREE], 4) + 1):
-        cards = _cards(t.hand, THREE, k)
-        if t.h == k:
-            if t.canastas:
-                t.out.append(interned(MELD, (cards,), t.side, True))
-        elif t.h - k == 1 and (t.canastas or _lone_ok(_left_over(t.hand, cards), _groups(t.melds),
-                                                      t.valid)):
-            t.out.append(interned(MELD, (cards,), t.side, False))
+    h = len(hand)
+    for k in range(3, min(counts[THREE], 4) + 1):
+        cards = _cards(hand, THREE, k)
+        if h == k:
+            if canastas:
+                out.append(interned(MELD, (cards,), side, True))
+        elif h - k == 1 and (canastas or _lone_ok(_left_over(hand, cards), _groups(melds), valid)):
+            out.append(interned(MELD, (cards,), side, False))
 
 
-def _adds(t: _Turn, s: int, naturals: list[int]) -> None:
+def _adds(hand: list[int], counts: list[int], side: int, canastas: int, melds: dict[int, Meld],
+          valid: Valid, out: list[CanastaAction], s: int, naturals: list[int]) -> None:
     """Adds to the side's meld of ``s``: one card at a time (naturals before wild
     cards keeps every step legal), or the whole hand at once: going out."""
-    h, counts, hand, valid = t.h, t.counts, t.hand, t.valid
-    _ids, nat, w = t.melds[s]
+    h = len(hand)
+    _ids, nat, w = melds[s]
     size = nat + w
-    grown = t.canastas + (size == ONE_SHORT)
+    grown = canastas + (size == ONE_SHORT)
+    wild = counts[JOKER] + counts[DEUCE]
     choices: list[tuple[tuple[int, ...], int, int]] = []
     if counts[s]:
         choices.append((_cards(hand, s, 1), 1, 0))
-    wild = counts[JOKER] + counts[DEUCE]
     if wild and valid[nat][w + 1]:
         if counts[DEUCE]:
             choices.append((_cards(hand, DEUCE, 1), 0, 1))
@@ -384,11 +384,11 @@ def _adds(t: _Turn, s: int, naturals: list[int]) -> None:
             choices.append(((JK,), 0, 1))
     for cards, dn, dw in choices:
         if _ok(h - 1, grown) or (h == 2 and _lone_ok(
-                _left_over(hand, cards), _groups(t.melds, s, dn, dw), valid)):
-            t.out.append(interned(ADD, (s, cards), t.side, h == 1))
+                _left_over(hand, cards), _groups(melds, s, dn, dw), valid)):
+            out.append(interned(ADD, (s, cards), side, h == 1))
     if (h >= 2 and counts[THREE] == 0 and (not naturals or naturals == [s])
-            and valid[nat + counts[s]][w + wild] and (t.canastas or size + h >= CANASTA)):
-        t.out.append(interned(ADD, (s, tuple(sorted(hand))), t.side, True))
+            and valid[nat + counts[s]][w + wild] and (canastas or size + h >= CANASTA)):
+        out.append(interned(ADD, (s, tuple(sorted(hand))), side, True))
 
 
 def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,

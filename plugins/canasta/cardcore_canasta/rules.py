@@ -26,6 +26,7 @@ SUITS = "SHDC"
 JK = JOKER * 4  # 52
 CARD_IDS = range(JK + 1)
 RED_THREES = (1, 2)  # 3H, 3D
+THREE_OF_HEARTS, THREE_OF_DIAMONDS = RED_THREES
 BLACK_THREES = (0, 3)  # 3S, 3C
 #: The lowest wild card id: deuces and the joker sort last (D25).
 FIRST_WILD = DEUCE * 4  # 48
@@ -55,6 +56,9 @@ def freezes(card: int, black_three_freezes: bool) -> bool:
         return True
     return black_three_freezes and card in BLACK_THREES
 
+
+#: IS_RED_THREE[card]: ``card in RED_THREES`` as a table for the hot path.
+IS_RED_THREE: tuple[bool, ...] = tuple(c in RED_THREES for c in CARD_IDS)
 
 #: FREEZES[black_three_freezes][card]: ``freezes`` as a table for the hot path.
 FREEZES: tuple[tuple[bool, ...], tuple[bool, ...]] = (

@@ -15,6 +15,7 @@ from .rules import (
     FIRST_WILD,
     FREEZES,
     ID_TEXT,
+    IS_RED_THREE,
     RANK_OF,
     RED_THREES,
     SIDES,
@@ -115,12 +116,12 @@ class CanastaState(GameState):
         new.next_seat = self.next_seat
         new.to_play = self.to_play
         new.phase = self.phase
-        new.hands = [hand[:] for hand in self.hands]
-        new.rank_counts = [counts[:] for counts in self.rank_counts]
+        new.hands = list(map(list.copy, self.hands))
+        new.rank_counts = list(map(list.copy, self.rank_counts))
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new.freezers = self.freezers
-        new.melds = [melds.copy() for melds in self.melds]
+        new.melds = list(map(dict.copy, self.melds))
         new.canastas = self.canastas[:]
         new.red_threes = self.red_threes[:]
         new.initial_meld_done = self.initial_meld_done[:]
@@ -135,20 +136,21 @@ class CanastaState(GameState):
         return new
 
     def apply(self, action: Action) -> None:
-        step = self._legal_step(action)
+        acts = self._legal
+        if acts is None:
+            acts = self._legal = legal_actions(self)
+        for step in acts:
+            if step is action:
+                break
+        else:
+            step = self._step_like(acts, action)
         self._legal = None
         p = self.to_play
         assert p is not None  # a legal step has a player to make it
         STEPS[step.kind](self, p, step)
 
-    def _legal_step(self, action: Action) -> CanastaAction:
-        """The legal step ``action`` is (the same object, or one with its key)."""
-        acts = self._legal
-        if acts is None:
-            acts = self._legal = legal_actions(self)
-        for a in acts:
-            if a is action:
-                return a
+    def _step_like(self, acts: list[CanastaAction], action: Action) -> CanastaAction:
+        """The legal step with the key of ``action`` (an equal copy), or IllegalAction."""
         key = getattr(action, "key", None)
         for a in acts:
             if a.key == key:
@@ -221,7 +223,7 @@ class CanastaState(GameState):
         stock = self.stock
         while True:
             card = stock.pop()
-            if card in RED_THREES:  # laid out and replaced (D28)
+            if IS_RED_THREE[card]:  # laid out and replaced (D28)
                 self.red_threes[self.side_of[p]] += (card,)
                 if not stock:  # the last stock card: the hand ends (D33)
                     self._end_hand()
@@ -249,7 +251,7 @@ class CanastaState(GameState):
         hand = self.hands[p]
         counts = self.rank_counts[p]
         for c in pile:
-            if c in RED_THREES:  # laid out, not replaced (D28)
+            if IS_RED_THREE[c]:  # laid out, not replaced (D28)
                 self.red_threes[side] += (c,)
             else:
                 hand.append(c)
