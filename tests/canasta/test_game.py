@@ -228,7 +228,7 @@ def _check_table(st):
     total += sum(len(m[0]) for side in st.melds for m in side.values())
     total += sum(len(r) for r in st.red_threes)
     assert total == 108
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     for side in range(2):
         for slot, (ids, nat, w) in st.melds[side].items():
             assert all(c >> 2 == slot or c >= 48 for c in ids)
@@ -262,7 +262,7 @@ def test_random_hands_every_card_accounted_every_hand_ends(wild_rule):
             if first and st.initial_meld_done[side] and not st.is_over:  # a first meld meets the minimum
                 laid = sum(CARD_VALUE[c] for s, m in st.melds[side].items() for c in m[0]
                            if s not in before)
-                assert laid >= st.minimums[side]
+                assert laid >= st.setup.minimums[side]
             _check_table(st)
         assert st.is_over
         ends["out" if st.went_out is not None else "stock"] += 1

@@ -250,7 +250,7 @@ def _oracle_for(st):
         counts[c >> 2] += 1
     melds = dict(_melds_key(st, side))
     return oracle(counts, melds, st.initial_meld_done[side], st.has_melded[p],
-                  need_for(st.totals_before[side]), st.classic, st.concealed_needs_minimum)
+                  need_for(st.totals_before[side]), st.setup.classic, st.setup.concealed_needs_minimum)
 
 
 @pytest.mark.parametrize("seed", range(4))

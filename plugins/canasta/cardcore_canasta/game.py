@@ -18,7 +18,6 @@ from .rules import (
     THREE,
     CanastaOptions,
     is_wild,
-    minimum,
     rules_text,
 )
 from .scoring import heuristic
@@ -55,7 +54,7 @@ class CanastaGame(Game):
 
     def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
                  totals: list[int]) -> CanastaState:
-        st = CanastaState(_options(options), seating)
+        st = CanastaState(_options(options), seating, (totals[0], totals[1]))
         order = seating.deal_order()  # clockwise from the dealer's left, the dealer last
         stock = cut(shuffled(canasta_deck(), rng), rng)
         hands, _ = deal(stock, one_at_a_time(order, HAND_SIZE), seating.players)
@@ -71,8 +70,6 @@ class CanastaGame(Game):
                 counts[RANK_OF[c]] += 1
         st.stock = ids
         st.to_play = seating.leader
-        st.totals_before = (totals[0], totals[1])
-        st.minimums = (minimum(totals[0]), minimum(totals[1]))
         return st
 
     def state_from_json(self, data: dict, strict: bool = False) -> CanastaState:
@@ -96,7 +93,7 @@ class CanastaGame(Game):
 
 def _turn_upcard(st: CanastaState, stock: list[int]) -> None:
     """The upcard: covered while a joker, deuce or three (D27)."""
-    freezes = FREEZES[st.black_three_freezes]
+    freezes = FREEZES[st.setup.black_three_freezes]
     while True:
         card = stock.pop()
         st.pile.append(card)

@@ -36,7 +36,6 @@ from .rules import (
     CanastaOptions,
     canasta_seating,
     is_wild,
-    minimum,
 )
 from .state import PHASES, CanastaState
 
@@ -112,7 +111,7 @@ def state_from_json(data: object, strict: bool = False) -> CanastaState:
         raise StateError(f"players: canasta is played by {PLAYERS} players (D42)")
     if pos.dealer not in range(PLAYERS):
         raise StateError(f"dealer: no seat {pos.dealer!r}")
-    st = CanastaState(_options(pos), canasta_seating(pos.dealer))
+    st = CanastaState(_options(pos), canasta_seating(pos.dealer), _totals(pos))
     _place_turn(st, pos)
     cards = _place_hands(st, pos) + _place_piles(st, pos) + _place_melds(st, pos)
     cards += _place_red_threes(st, pos)
@@ -132,6 +131,13 @@ def _options(pos: PositionData) -> CanastaOptions:
         return CanastaOptions.model_validate(pos.options or {}, strict=True)
     except pydantic.ValidationError as exc:
         raise _state_error(exc, ("options",)) from None
+
+
+def _totals(pos: PositionData) -> tuple[int, int]:
+    totals = pos.totals_before or [0, 0]
+    if len(totals) != SIDES:
+        raise StateError(f"totals_before: expected {SIDES} integers, got {totals!r}")
+    return (totals[0], totals[1])
 
 
 def _place_turn(st: CanastaState, pos: PositionData) -> None:
@@ -184,7 +190,7 @@ def _place_hands(st: CanastaState, pos: PositionData) -> list[int]:
 def _place_piles(st: CanastaState, pos: PositionData) -> list[int]:
     st.stock = _cards(pos.stock or [], "stock")[::-1]
     st.pile = _cards(pos.discard or [], "discard")
-    freezes = FREEZES[st.black_three_freezes]
+    freezes = FREEZES[st.setup.black_three_freezes]
     st.freezers = sum(1 for c in st.pile if freezes[c])
     if pos.frozen is not None and pos.frozen != (st.freezers > 0):
         raise StateError(f"frozen: {pos.frozen} but the discard pile says {st.freezers > 0}")
@@ -214,7 +220,7 @@ def _place_meld(st: CanastaState, side: int, meld: MeldData, what: str) -> list[
     if slot == THREE:
         if wild or any(c not in BLACK_THREES for c in ids) or len(ids) not in (3, 4):
             raise StateError(f"{what}: black threes meld as 3 or 4, no wild cards (D35)")
-    elif not VALID[st.classic][nat][wild]:
+    elif not VALID[st.setup.classic][nat][wild]:
         raise StateError(f"{what}: the meld of {rank} breaks the meld rule "
                          f"({nat} natural, {wild} wild, {st.options.wild_rule})")
     st.melds[side][slot] = (tuple(ids), nat, wild)
@@ -258,11 +264,6 @@ def _place_progress(st: CanastaState, pos: PositionData) -> None:
         new_ranks.append(slot)
     st.turn_new_ranks = tuple(sorted(new_ranks))
     st.turn_added_to_earlier = turn.added_to_earlier
-    totals = pos.totals_before or [0, 0]
-    if len(totals) != SIDES:
-        raise StateError(f"totals_before: expected {SIDES} integers, got {totals!r}")
-    st.totals_before = (totals[0], totals[1])
-    st.minimums = (minimum(totals[0]), minimum(totals[1]))
     if pos.went_out is not None and (pos.went_out not in range(PLAYERS) or st.phase != OVER):
         raise StateError(f"went_out: {pos.went_out!r} (a seat, once the hand is over)")
     st.went_out = pos.went_out

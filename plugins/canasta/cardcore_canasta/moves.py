@@ -161,7 +161,7 @@ def _take_onto_meld(st: CanastaState, p: int, side: int, top: int, rest: int) ->
     melds = st.melds[side]
     canastas = st.canastas[side]
     size = len(melds[top][0])
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     if not st.freezers:
         grown = canastas + (size < CANASTA <= size + 1)
         if _take_ok(hand, st.pile, rest, (), grown, melds, top, 1, 0, valid):
@@ -181,7 +181,7 @@ def _take_new_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -> 
     counts = st.rank_counts[p]
     melds = st.melds[side]
     canastas = st.canastas[side]
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     is_out = len(hand) - 2 + rest == 0
     out: list[CanastaAction] = []
     n = counts[top]
@@ -215,9 +215,9 @@ def _take_first_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -
         return []
     hand = st.hands[p]
     h = len(hand)
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     found: dict[tuple, bool] = {}
-    for specs in first_meld_sets(counts, st.minimums[side], st.classic, top):
+    for specs in first_meld_sets(counts, st.setup.minimums[side], st.setup.classic, top):
         used = sum(sp[1] + sp[2] + sp[3] for sp in specs)
         left = h - used + rest
         if left >= 2:
@@ -235,9 +235,9 @@ def _take_first_going_out(st: CanastaState, p: int, side: int, top: int, rest: i
                           found: dict[tuple, bool]) -> None:
     """Taking the pile before the first meld and melding all but at most one card."""
     hand = st.hands[p]
-    valid = VALID[st.classic]
-    need = st.minimums[side]
-    for specs, left in going_out_sets(st.rank_counts[p], st.classic, top, 1 - rest):
+    valid = VALID[st.setup.classic]
+    need = st.setup.minimums[side]
+    for specs, left in going_out_sets(st.rank_counts[p], st.setup.classic, top, 1 - rest):
         if _value(specs, top) < need:
             continue
         if _reaches_canasta(specs, top):
@@ -305,7 +305,7 @@ def _after_first_meld(st: CanastaState, hand: list[int], counts: list[int], side
     h = len(hand)
     canastas = st.canastas[side]
     melds = st.melds[side]
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     _new_melds_of_three(hand, counts, side, canastas, melds, valid, out)
     naturals = [s for s in range(1, DEUCE) if counts[s]]
     # the whole hand as one new meld: going out
@@ -395,18 +395,18 @@ def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
                 out: list[CanastaAction]) -> None:
     """The side's first meld: minimal sets that meet the minimum, or going out (D36, D34)."""
     h = len(hand)
-    need = st.minimums[side]
+    need = st.setup.minimums[side]
     found: dict[tuple[tuple[int, ...], ...], bool] = {}
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     pile = st.pile
-    for specs in first_meld_sets(counts, need, st.classic):
+    for specs in first_meld_sets(counts, need, st.setup.classic):
         used = sum(sp[1] + sp[2] + sp[3] for sp in specs)
         if h - used >= 2 or _reaches_canasta(specs, -1):
             found[_specs_cards(hand, specs)] = h == used
         elif h - used == 1 and _first_lone_ok(hand, pile, 0, specs, -1, valid):
             found[_specs_cards(hand, specs)] = False
-    below_ok = not st.concealed_needs_minimum
-    for specs, left in going_out_sets(counts, st.classic):
+    below_ok = not st.setup.concealed_needs_minimum
+    for specs, left in going_out_sets(counts, st.setup.classic):
         if not (below_ok or _value(specs, -1) >= need):
             continue
         if _reaches_canasta(specs, -1):
