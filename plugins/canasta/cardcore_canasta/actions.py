@@ -51,7 +51,7 @@ class CanastaAction(Action):
 
     __slots__ = ("kind", "data", "side", "out")
 
-    def __init__(self, kind: Kind, data: Any, side: int = 0, out: bool = False):
+    def __init__(self, kind: Kind, data: Any, side: int = 0, out: bool = False) -> None:
         self.kind = kind
         self.data = data
         self.side = side

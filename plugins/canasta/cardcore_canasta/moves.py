@@ -34,6 +34,7 @@ from .rules import (
     IS_RED_THREE,
     JK,
     JOKER,
+    NATURALS,
     RANK_OF,
     SLOT_VALUE,
     THREE,
@@ -307,7 +308,7 @@ def _after_first_meld(st: CanastaState, hand: list[int], counts: list[int], side
     melds = st.melds[side]
     valid = VALID[st.setup.classic]
     _new_melds_of_three(hand, counts, side, canastas, melds, valid, out)
-    naturals = [s for s in range(1, DEUCE) if counts[s]]
+    naturals = [s for s in NATURALS if counts[s]]
     # the whole hand as one new meld: going out
     if h > 3 and counts[THREE] == 0 and len(naturals) == 1:
         s = naturals[0]
@@ -338,7 +339,7 @@ def _new_melds_of_three(hand: list[int], counts: list[int], side: int, canastas:
         wilds.append(_cards(hand, DEUCE, 1))
     if counts[JOKER] and valid[2][1]:
         wilds.append((JK,))
-    for s in range(1, DEUCE):
+    for s in NATURALS:
         n = counts[s]
         if n < 2 or s in melds:
             continue

@@ -41,7 +41,7 @@ class HandSetup:
                  "seating", "totals_before", "minimums")
 
     def __init__(self, options: CanastaOptions, seating: Seating,
-                 totals_before: tuple[int, int] = (0, 0)):
+                 totals_before: tuple[int, int] = (0, 0)) -> None:
         self.options = options
         self.classic = options.wild_rule == "classic"
         self.black_three_freezes = options.black_three_freezes
@@ -68,7 +68,7 @@ class CanastaState(GameState):
     )
 
     def __init__(self, options: CanastaOptions, seating: Seating | None = None,
-                 totals_before: tuple[int, int] = (0, 0)):
+                 totals_before: tuple[int, int] = (0, 0)) -> None:
         if seating is None:
             seating = canasta_seating()
         self.setup = HandSetup(options, seating, totals_before)
