@@ -50,6 +50,8 @@ if TYPE_CHECKING:
 DRAW_PHASE, PLAY_PHASE, OVER = 0, 1, 2
 #: A meld one card short of a canasta.
 ONE_SHORT = CANASTA - 1
+#: The hand as one add: wild cards only; or not possible (more than one rank, threes).
+_ONLY_WILD, _NOT_WHOLE = -1, -2
 
 #: VALID[classic]: naturals x wilds -> the meld rule holds (D24).
 Valid = tuple[tuple[bool, ...], ...]
@@ -317,12 +319,15 @@ def _after_first_meld(st: CanastaState, hand: list[int], counts: list[int], side
             out.append(interned(MELD, (tuple(sorted(hand)),), side, True))
     if counts[THREE] >= 3:
         _black_threes(hand, counts, side, canastas, melds, valid, out)
-    for s in sorted(melds):
-        if s == THREE:  # black threes (laid when going out): a fourth one only, going out
-            if counts[THREE] and len(melds[s][0]) < 4 and h == 1 and canastas:
-                out.append(interned(ADD, (THREE, _cards(hand, THREE, 1)), side, True))
-            continue
-        _adds(hand, counts, side, canastas, melds, valid, out, s, naturals)
+    # black threes (laid when going out): a fourth one only, going out
+    if counts[THREE] and THREE in melds and len(melds[THREE][0]) < 4 and h == 1 and canastas:
+        out.append(interned(ADD, (THREE, _cards(hand, THREE, 1)), side, True))
+    if melds:
+        # the whole hand onto a meld: only when it holds one natural rank or none
+        whole = _NOT_WHOLE
+        if h >= 2 and counts[THREE] == 0 and len(naturals) <= 1:
+            whole = naturals[0] if naturals else _ONLY_WILD
+        _adds(hand, counts, side, canastas, melds, valid, out, whole)
 
 
 def _new_melds_of_three(hand: list[int], counts: list[int], side: int, canastas: int,
@@ -367,29 +372,40 @@ def _black_threes(hand: list[int], counts: list[int], side: int, canastas: int,
 
 
 def _adds(hand: list[int], counts: list[int], side: int, canastas: int, melds: dict[int, Meld],
-          valid: Valid, out: list[CanastaAction], s: int, naturals: list[int]) -> None:
-    """Adds to the side's meld of ``s``: one card at a time (naturals before wild
-    cards keeps every step legal), or the whole hand at once: going out."""
+          valid: Valid, out: list[CanastaAction], whole: int) -> None:
+    """Adds to the side's melds: one card at a time (naturals before wild cards keeps
+    every step legal; with two cards and no canasta, only when the last card completes
+    one), or the whole hand at once, going out. ``whole``: the one natural rank in the
+    hand, ``_ONLY_WILD`` or ``_NOT_WHOLE``."""
     h = len(hand)
-    _ids, nat, w = melds[s]
-    size = nat + w
-    grown = canastas + (size == ONE_SHORT)
     wild = counts[JOKER] + counts[DEUCE]
-    choices: list[tuple[tuple[int, ...], int, int]] = []
-    if counts[s]:
-        choices.append((_cards(hand, s, 1), 1, 0))
-    if wild and valid[nat][w + 1]:
-        if counts[DEUCE]:
-            choices.append((_cards(hand, DEUCE, 1), 0, 1))
-        if counts[JOKER]:
-            choices.append(((JK,), 0, 1))
-    for cards, dn, dw in choices:
-        if _ok(h - 1, grown) or (h == 2 and _lone_ok(
-                _left_over(hand, cards), _groups(melds, s, dn, dw), valid)):
+    for s in sorted(melds):
+        if s == THREE:
+            continue
+        _ids, nat, w = melds[s]
+        fits = _ok(h - 1, canastas + (nat + w == ONE_SHORT))
+        if counts[s]:
+            cards = _cards(hand, s, 1)
+            if fits or (h == 2 and _lone_ok(_left_over(hand, cards), _groups(melds, s, 1, 0), valid)):
+                out.append(interned(ADD, (s, cards), side, h == 1))
+        if wild and valid[nat][w + 1]:
+            _add_wild(hand, counts, side, melds, valid, out, s, fits)
+        if whole in (s, _ONLY_WILD) and valid[nat + counts[s]][w + wild] and (
+                canastas or nat + w + h >= CANASTA):
+            out.append(interned(ADD, (s, tuple(sorted(hand))), side, True))
+
+
+def _add_wild(hand: list[int], counts: list[int], side: int, melds: dict[int, Meld], valid: Valid,
+              out: list[CanastaAction], s: int, fits: bool) -> None:
+    """A deuce or a joker onto the side's meld of ``s`` (the meld rule lets one more in)."""
+    h = len(hand)
+    if counts[DEUCE]:
+        cards = _cards(hand, DEUCE, 1)
+        if fits or (h == 2 and _lone_ok(_left_over(hand, cards), _groups(melds, s, 0, 1), valid)):
             out.append(interned(ADD, (s, cards), side, h == 1))
-    if (h >= 2 and counts[THREE] == 0 and (not naturals or naturals == [s])
-            and valid[nat + counts[s]][w + wild] and (canastas or size + h >= CANASTA)):
-        out.append(interned(ADD, (s, tuple(sorted(hand))), side, True))
+    if counts[JOKER] and (fits or (h == 2 and _lone_ok(
+            _left_over(hand, (JK,)), _groups(melds, s, 0, 1), valid))):
+        out.append(interned(ADD, (s, (JK,)), side, h == 1))
 
 
 def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
