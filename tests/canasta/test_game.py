@@ -83,6 +83,98 @@ def test_view_hides_other_hands_and_the_stock_even_after_the_hand():
     assert st.is_over and st.view(1)["hands"][0] == [None]
 
 
+def test_the_spectator_sees_no_hand_and_no_stock():
+    st = position(hands=[["4H", "5H"], ["6S", "8S"], ["9S"], ["KS"]], discard=["KC", "2C"],
+                  red_threes=[["3H"], []], melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []])
+    view = st.view(None)
+    data = st.export()
+    assert view["hands"] == [[None, None], [None, None], [None], [None]]
+    assert view["stock"] == [None] * len(data["stock"]) and len(data["stock"]) == 4
+    public = {k: v for k, v in data.items() if k not in ("hands", "stock")}
+    assert {k: v for k, v in view.items() if k not in ("hands", "stock")} == public
+    assert public["discard"] == ["KC", "2C"] and public["frozen"]
+
+
+@pytest.mark.parametrize("data, field", [
+    ([], "position"),
+    ({"hands": "7H"}, "hands"),
+    ({"hands": [["7H", 7], [], [], []]}, "hands.0.1"),
+    ({"hands": [["7H"], []]}, "hands"),
+    ({"dealer": True}, "dealer"),
+    ({"dealer": 1.0}, "dealer"),
+    ({"dealer": 4}, "dealer"),
+    ({"to_play": "1"}, "to_play"),
+    ({"phase": "deal"}, "phase"),
+    ({"totals_before": [100.0, 0]}, "totals_before.0"),
+    ({"totals_before": [100]}, "totals_before"),
+    ({"melds": [[{"rank": "7"}], []]}, "melds.0.0.cards"),
+    ({"melds": [[{"rank": "7", "cards": ["7H", "7S", "7D"]}, "x"], []]}, "melds.0.1"),
+    ({"melds": [[{"rank": "3", "cards": ["3S", "3C", "2C"]}], []], "stock": ["4S"]}, "melds.0.0"),
+    ({"red_threes": [["3S"], []]}, "red_threes.0"),
+    ({"turn": {"new_ranks": [7]}}, "turn.new_ranks.0"),
+    ({"turn": []}, "turn"),
+    ({"frozen": "yes"}, "frozen"),
+    ({"concealed": 0}, "concealed"),
+    ({"has_melded": [True, False]}, "has_melded"),
+    ({"options": {"target": "5000"}}, "options.target"),
+    ({"options": {"wild_rule": "three"}}, "options.wild_rule"),
+    ({"stock": ["7X"]}, "stock"),
+])
+def test_loading_errors_are_state_errors_naming_the_field(data, field):
+    with pytest.raises(StateError) as err:
+        GAME.state_from_json(data)
+    assert str(err.value).startswith(field + ":") or field == "position", str(err.value)
+
+
+def _full_position(seed=7):
+    st = GAME.new_hand(Seating(4, dealer=1, partnerships=True), GAME.Options(),
+                       random.Random(seed), [0, 0])
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(20, 120)):
+        if st.is_over:
+            break
+        acts = st.legal_actions()
+        st.apply(acts[rng.randrange(len(acts))])
+    return st.export()
+
+
+def test_strict_positions_hold_the_whole_deck_and_reachable_counts():
+    for seed in range(8):
+        data = _full_position(seed)
+        assert GAME.state_from_json(data, strict=True).export() == data
+    data = _full_position(3)
+    assert not data["went_out"] and data["phase"] != "over"
+    # a partial position is fine, but not strict
+    partial = {**data, "stock": data["stock"][1:]}
+    assert GAME.state_from_json(partial).export() == partial
+    with pytest.raises(StateError, match="whole deck"):
+        GAME.state_from_json(partial, strict=True)
+    # a seat not to act with no cards: the hand would be over
+    idle = next(s for s in range(4) if s != data["to_play"])
+    empty = {**data, "hands": [[] if s == idle else h for s, h in enumerate(data["hands"])],
+             "stock": data["stock"] + data["hands"][idle]}
+    with pytest.raises(StateError, match=f"hands.{idle}: empty"):
+        GAME.state_from_json(empty, strict=True)
+    # more stock than the deal leaves
+    start = GAME.new_hand(Seating(4, dealer=0, partnerships=True), GAME.Options(),
+                          random.Random(1), [0, 0]).export()
+    reds = sum(map(len, start["red_threes"]))
+    k = 108 - 45 - reds - len(start["stock"]) + 1  # one card more than the deal can leave
+    crowded = {**start, "hands": [start["hands"][0][:-k], *start["hands"][1:]],
+               "stock": start["stock"] + start["hands"][0][-k:]}
+    with pytest.raises(StateError, match="stock: .* after the deal"):
+        GAME.state_from_json(crowded, strict=True)
+    # melds nobody laid, a hand over without going out while the stock lasts
+    GAME.state_from_json(data, strict=True)
+    nobody = {**data, "has_melded": [False] * 4}
+    if any(data["melds"]):
+        with pytest.raises(StateError, match="has_melded"):
+            GAME.state_from_json(nobody, strict=True)
+    over = {**data, "phase": "over", "to_play": None}
+    with pytest.raises(StateError, match="went_out"):
+        GAME.state_from_json(over, strict=True)
+
+
 def test_zones_and_labels():
     st = position(phase="draw", hands=[["7H", "7S", "9C"], [], [], []],
                   discard=["2C", "4D", "7D"], melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}],
@@ -134,9 +226,9 @@ def _check_table(st):
     """Rule invariants of any position reached in play."""
     total = sum(len(h) for h in st.hands) + len(st.stock) + len(st.pile)
     total += sum(len(m[0]) for side in st.melds for m in side.values())
-    total += sum(len(r) for r in st.red3)
+    total += sum(len(r) for r in st.red_threes)
     assert total == 108
-    valid = VALID[st.classic]
+    valid = VALID[st.setup.classic]
     for side in range(2):
         for slot, (ids, nat, w) in st.melds[side].items():
             assert all(c >> 2 == slot or c >= 48 for c in ids)
@@ -164,13 +256,13 @@ def test_random_hands_every_card_accounted_every_hand_ends(wild_rule):
             assert acts
             a = acts[rng.randrange(len(acts))]
             side = st.to_play & 1
-            first = not st.imd[side]
+            first = not st.initial_meld_done[side]
             before = {s: len(m[0]) for s, m in st.melds[side].items()}
             st.apply(a)
-            if first and st.imd[side] and not st.is_over:  # a first meld meets the minimum
+            if first and st.initial_meld_done[side] and not st.is_over:  # a first meld meets the minimum
                 laid = sum(CARD_VALUE[c] for s, m in st.melds[side].items() for c in m[0]
                            if s not in before)
-                assert laid >= st.need[side]
+                assert laid >= st.setup.minimums[side]
             _check_table(st)
         assert st.is_over
         ends["out" if st.went_out is not None else "stock"] += 1

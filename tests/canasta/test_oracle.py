@@ -249,8 +249,8 @@ def _oracle_for(st):
     for c in st.hands[p]:
         counts[c >> 2] += 1
     melds = dict(_melds_key(st, side))
-    return oracle(counts, melds, st.imd[side], st.hm[p], need_for(st.totals[side]),
-                  st.classic, st.conc_min)
+    return oracle(counts, melds, st.initial_meld_done[side], st.has_melded[p],
+                  need_for(st.totals_before[side]), st.setup.classic, st.setup.concealed_needs_minimum)
 
 
 @pytest.mark.parametrize("seed", range(4))

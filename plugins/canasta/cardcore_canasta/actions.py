@@ -7,15 +7,32 @@ along without taking part in equality.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from enum import IntEnum
+from typing import Any
+
 from cardcore.cards import glyph, glyphs
 from cardcore.game import Action
 
-from .rules import ID_TEXT, SLOT_NAMES
-
-DRAW, TAKE, ONTO, MELD, ADD, DISCARD, DECLINE = range(7)
+from .rules import CARD_IDS, DEUCE, ID_TEXT, SIDES, SLOT_NAMES
 
 
-def _glyphs(ids) -> str:
+class Kind(IntEnum):
+    """What a step does (the engine dispatches on it; compared like ints, no cost)."""
+
+    DRAW = 0  # from the stock
+    TAKE = 1  # the discard pile, with cards from the hand
+    ONTO = 2  # the discard pile, its top card onto the side's meld of its rank
+    MELD = 3  # new melds
+    ADD = 4  # cards onto a meld of the side
+    DISCARD = 5
+    DECLINE = 6  # leave the pile when the stock is empty: the hand ends (D33)
+
+
+DRAW, TAKE, ONTO, MELD, ADD, DISCARD, DECLINE = Kind
+
+
+def _glyphs(ids: Iterable[int]) -> str:
     return glyphs(ID_TEXT[c] for c in ids)
 
 
@@ -34,7 +51,7 @@ class CanastaAction(Action):
 
     __slots__ = ("kind", "data", "side", "out")
 
-    def __init__(self, kind: int, data, side: int = 0, out: bool = False):
+    def __init__(self, kind: Kind, data: Any, side: int = 0, out: bool = False) -> None:
         self.kind = kind
         self.data = data
         self.side = side
@@ -67,6 +84,7 @@ class CanastaAction(Action):
     @property
     def hand_cards(self) -> tuple[str, ...]:
         kind, data = self.kind, self.data
+        ids: tuple[int, ...]
         if kind == DISCARD:
             ids = (data,)
         elif kind == TAKE:
@@ -114,14 +132,14 @@ class CanastaAction(Action):
 
 DRAW_ACTION = CanastaAction(DRAW, None)
 DECLINE_ACTION = CanastaAction(DECLINE, None)
-DISCARDS = tuple(CanastaAction(DISCARD, c) for c in range(53))
-DISCARDS_OUT = tuple(CanastaAction(DISCARD, c, out=True) for c in range(53))
-ONTOS = tuple(tuple(CanastaAction(ONTO, s, side) for s in range(12)) for side in range(2))
+DISCARDS = tuple(CanastaAction(DISCARD, c) for c in CARD_IDS)
+DISCARDS_OUT = tuple(CanastaAction(DISCARD, c, out=True) for c in CARD_IDS)
+ONTOS = tuple(tuple(CanastaAction(ONTO, s, side) for s in range(DEUCE)) for side in range(SIDES))
 
-_INTERNED: dict[tuple, CanastaAction] = {}
+_INTERNED: dict[tuple[Kind, Any, int, bool], CanastaAction] = {}
 
 
-def interned(kind: int, data, side: int, out: bool) -> CanastaAction:
+def interned(kind: Kind, data: Any, side: int, out: bool) -> CanastaAction:
     """The one action object for this step (the table stays small: steps repeat)."""
     k = (kind, data, side, out)
     action = _INTERNED.get(k)

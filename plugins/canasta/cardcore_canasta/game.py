@@ -6,12 +6,33 @@ import random
 
 from cardcore.cards import canasta_deck
 from cardcore.deal import cut, deal, one_at_a_time, shuffled
-from cardcore.game import Game
+from cardcore.game import Action, Game, GameOptions, GameState
 from cardcore.seating import Seating, partnership_draw
 
-from .rules import RED_THREES, TEXT_ID, CanastaOptions, minimum, rules_text
+from .loading import state_from_json
+from .rules import (
+    FREEZES,
+    RANK_OF,
+    RED_THREES,
+    TEXT_ID,
+    THREE,
+    CanastaOptions,
+    is_wild,
+    rules_text,
+)
 from .scoring import heuristic
-from .state import CanastaState, freezes, state_from_json
+from .state import CanastaState
+
+#: Cards dealt to each player (D37).
+HAND_SIZE = 11
+
+
+def _options(options: GameOptions | None) -> CanastaOptions:
+    if options is None:
+        return CanastaOptions()
+    if isinstance(options, CanastaOptions):
+        return options
+    return CanastaOptions(**options.model_dump())  # the base options: canasta's defaults besides
 
 
 class CanastaGame(Game):
@@ -23,57 +44,40 @@ class CanastaGame(Game):
     has_partnership_draw = True
     Options = CanastaOptions
 
-    def rules(self, options=None) -> str:
-        return rules_text(options if options is not None else CanastaOptions())
+    def rules(self, options: GameOptions | None = None) -> str:
+        return rules_text(_options(options))
 
-    def first_dealer(self, seating: Seating, options, rng: random.Random) -> int:
+    def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         """The dealer sits at the right of the high drawer, who plays first (D37)."""
-        ranking = seating.draw or partnership_draw(4, rng).ranking
-        return (ranking[0] - 1) % 4
+        ranking = seating.draw or partnership_draw(seating.players, rng).ranking
+        return (ranking[0] - seating.direction) % seating.players
 
-    def new_hand(self, seating: Seating, options, rng: random.Random, totals) -> CanastaState:
-        st = CanastaState(options)
-        st.dealer = dealer = seating.dealer
-        order = [(dealer + i) % 4 for i in range(1, 5)]  # clockwise from the dealer's left
+    def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
+                 totals: list[int]) -> CanastaState:
+        st = CanastaState(_options(options), seating, (totals[0], totals[1]))
+        order = seating.deal_order()  # clockwise from the dealer's left, the dealer last
         stock = cut(shuffled(canasta_deck(), rng), rng)
-        hands, _ = deal(stock, one_at_a_time(order, 11), 4)
+        hands, _ = deal(stock, one_at_a_time(order, HAND_SIZE), seating.players)
         ids = [TEXT_ID[c] for c in stock]
         ids.reverse()  # top last
-        for s in range(4):
+        for s in range(seating.players):
             st.hands[s] = [TEXT_ID[c] for c in hands[s]]
-        # the upcard: covered while a joker, deuce or three (D27)
-        while True:
-            c = ids.pop()
-            st.pile.append(c)
-            if freezes(c, options.black_three_freezes):
-                st.frz += 1
-            if not (c >= 48 or c >> 2 == 0):
-                break
-        # dealt red threes: laid out and replaced, in play order from the first player (D28)
-        for s in order:
-            hand = st.hands[s]
-            while True:
-                reds = [c for c in hand if c in RED_THREES]
-                if not reds:
-                    break
-                for c in reds:
-                    hand.remove(c)
-                    st.red3[s & 1] += (c,)
-                    hand.append(ids.pop())
-        for s in range(4):
-            rc = st.rc[s]
-            for c in st.hands[s]:
-                rc[c >> 2] += 1
+        _turn_upcard(st, ids)
+        _lay_dealt_red_threes(st, order, ids)
+        for s, hand in enumerate(st.hands):
+            counts = st.rank_counts[s]
+            for c in hand:
+                counts[RANK_OF[c]] += 1
         st.stock = ids
-        st.to_play = (dealer + 1) % 4
-        st.totals = (totals[0], totals[1])
-        st.need = (minimum(totals[0]), minimum(totals[1]))
+        st.to_play = seating.leader
         return st
 
-    def state_from_json(self, data: dict) -> CanastaState:
-        return state_from_json(data)
+    def state_from_json(self, data: dict, strict: bool = False) -> CanastaState:
+        """The position ``data``; ``strict``: also the whole deck, and sizes and counters
+        that play can reach."""
+        return state_from_json(data, strict)
 
-    def action_from_json(self, state, data: dict):
+    def action_from_json(self, state: GameState, data: dict) -> Action:
         return super().action_from_json(state, data)
 
     def card_key(self, card: str) -> str:
@@ -82,5 +86,32 @@ class CanastaGame(Game):
             return "3-red" if card[-1] in "HD" else "3-black"
         return card if card == "JK" else card[:-1]
 
-    def heuristic(self, state, seat: int) -> float:
+    def heuristic(self, state: GameState, seat: int) -> float:
+        assert isinstance(state, CanastaState)
         return heuristic(state, seat)
+
+
+def _turn_upcard(st: CanastaState, stock: list[int]) -> None:
+    """The upcard: covered while a joker, deuce or three (D27)."""
+    freezes = FREEZES[st.setup.black_three_freezes]
+    while True:
+        card = stock.pop()
+        st.pile.append(card)
+        if freezes[card]:
+            st.freezers += 1
+        if not (is_wild(card) or RANK_OF[card] == THREE):
+            break
+
+
+def _lay_dealt_red_threes(st: CanastaState, order: list[int], stock: list[int]) -> None:
+    """Dealt red threes: laid out and replaced, in play order from the first player (D28)."""
+    for s in order:
+        hand = st.hands[s]
+        while True:
+            reds = [c for c in hand if c in RED_THREES]
+            if not reds:
+                break
+            for c in reds:
+                hand.remove(c)
+                st.red_threes[st.side_of[s]] += (c,)
+                hand.append(stock.pop())

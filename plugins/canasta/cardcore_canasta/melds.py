@@ -16,7 +16,7 @@ last discard -- are listed in full.
 
 from __future__ import annotations
 
-from .rules import DEUCE, JOKER, SLOT_VALUE, VALID
+from .rules import DEUCE, JOKER, NATURALS, SLOT_VALUE, THREE, VALID
 
 Spec = tuple[int, int, int, int]
 
@@ -59,20 +59,21 @@ def options(slot: int, n: int, jokers: int, deuces: int, classic: bool, top: boo
     return found
 
 
-def first_meld_sets(rc: list[int], need: int, classic: bool, top: int = -1) -> list[tuple[Spec, ...]]:
-    """Minimal sets of melds from a hand (rank counts ``rc``) that count ``need`` or more.
+def first_meld_sets(rank_counts: list[int], need: int, classic: bool,
+                    top: int = -1) -> list[tuple[Spec, ...]]:
+    """Minimal sets of melds from a hand (its ``rank_counts``) that count ``need`` or more.
 
     With ``top`` (a natural slot), the set starts with the pile's top card meld.
     Black threes never count here (they meld only when going out: ``going_out_sets``).
     """
-    jokers, deuces = rc[JOKER], rc[DEUCE]
-    slots = [s for s in range(1, 12) if rc[s] >= 2 and s != top]
+    jokers, deuces = rank_counts[JOKER], rank_counts[DEUCE]
+    slots = [s for s in NATURALS if rank_counts[s] >= 2 and s != top]
     found: list[tuple[Spec, ...]] = []
 
     def extend(i: int, total: int, rem: int, jk: int, du: int, chosen: tuple) -> None:
         for idx in range(i, len(slots)):
             slot = slots[idx]
-            for k, j, d, value, r in options(slot, rc[slot], jk, du, classic, False):
+            for k, j, d, value, r in options(slot, rank_counts[slot], jk, du, classic, False):
                 if j > jk or d > du:
                     continue
                 t = total + value
@@ -86,9 +87,9 @@ def first_meld_sets(rc: list[int], need: int, classic: bool, top: int = -1) -> l
     if top < 0:
         extend(0, 0, 10_000, jokers, deuces, ())
         return found
-    if rc[top] < 2:
+    if rank_counts[top] < 2:
         return found
-    for k, j, d, value, r in options(top, rc[top], jokers, deuces, classic, True):
+    for k, j, d, value, r in options(top, rank_counts[top], jokers, deuces, classic, True):
         spec = ((top, k, j, d),)
         if value >= need:
             if value - r < need:
@@ -98,7 +99,7 @@ def first_meld_sets(rc: list[int], need: int, classic: bool, top: int = -1) -> l
     return found
 
 
-def going_out_sets(rc: list[int], classic: bool, top: int = -1,
+def going_out_sets(rank_counts: list[int], classic: bool, top: int = -1,
                    max_left: int = 1) -> list[tuple[tuple[Spec, ...], int]]:
     """Every way to meld the whole hand but at most ``max_left`` card(s) in new melds.
 
@@ -111,15 +112,15 @@ def going_out_sets(rc: list[int], classic: bool, top: int = -1,
         return []
     valid = VALID[classic]
     results: list[tuple[tuple[Spec, ...], int]] = []
-    lefts = [-1] + ([s for s in range(14) if rc[s]] if max_left >= 1 else [])
+    lefts = [-1] + ([s for s in range(len(rank_counts)) if rank_counts[s]] if max_left >= 1 else [])
     for left in lefts:
-        cnt = list(rc)
+        cnt = list(rank_counts)
         if left >= 0:
             cnt[left] -= 1
-        threes = cnt[0]
+        threes = cnt[THREE]
         if threes not in (0, 3, 4):
             continue
-        nat = [s for s in range(1, 12) if cnt[s]]
+        nat = [s for s in NATURALS if cnt[s]]
         if top >= 0 and cnt[top] < 2:
             continue
         if top >= 0 and top not in nat:
@@ -128,7 +129,7 @@ def going_out_sets(rc: list[int], classic: bool, top: int = -1,
             continue
         if not nat and (cnt[JOKER] or cnt[DEUCE]):
             continue
-        head = ((0, threes, 0, 0),) if threes else ()
+        head = ((THREE, threes, 0, 0),) if threes else ()
         for wilds in _spread(nat, cnt, top, cnt[JOKER], cnt[DEUCE], valid):
             specs = head + tuple((s, cnt[s], j, d) for s, (j, d) in zip(nat, wilds, strict=True))
             if top >= 0:  # the top card's meld first, as take_pile's "with"
@@ -138,11 +139,12 @@ def going_out_sets(rc: list[int], classic: bool, top: int = -1,
     return results
 
 
-def _spread(nat: list[int], cnt: list[int], top: int, jokers: int, deuces: int, valid) -> list:
+def _spread(nat: list[int], cnt: list[int], top: int, jokers: int, deuces: int,
+            valid: tuple[tuple[bool, ...], ...]) -> list[list[tuple[int, int]]]:
     """Ways to put all the wild cards into the natural melds ``nat``, each meld legal."""
     out: list[list[tuple[int, int]]] = []
 
-    def go(i: int, jk: int, du: int, acc: list) -> None:
+    def go(i: int, jk: int, du: int, acc: list[tuple[int, int]]) -> None:
         if i == len(nat):
             if jk == 0 and du == 0:
                 out.append(list(acc))

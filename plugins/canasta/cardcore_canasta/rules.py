@@ -13,6 +13,10 @@ from typing import Literal
 import pydantic
 
 from cardcore.game import GameOptions
+from cardcore.seating import Seating
+
+#: Four players in two partnerships (D42).
+PLAYERS, SIDES = 4, 2
 
 THREE, DEUCE, JOKER = 0, 12, 13
 NATURALS = range(1, 12)  # 4 .. A
@@ -20,21 +24,59 @@ SLOT_NAMES = ("3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "2", 
 SLOT_OF_RANK = {name: slot for slot, name in enumerate(SLOT_NAMES) if slot < DEUCE}
 SUITS = "SHDC"
 JK = JOKER * 4  # 52
+CARD_IDS = range(JK + 1)
 RED_THREES = (1, 2)  # 3H, 3D
+THREE_OF_HEARTS, THREE_OF_DIAMONDS = RED_THREES
 BLACK_THREES = (0, 3)  # 3S, 3C
+#: The lowest wild card id: deuces and the joker sort last (D25).
+FIRST_WILD = DEUCE * 4  # 48
+#: A canasta is seven cards or more (D39).
+CANASTA = 7
+
+#: A meld on the table: its sorted card ids, how many are natural, how many wild.
+Meld = tuple[tuple[int, ...], int, int]
+
+#: The rank slot of each card id (the hot paths index this; ``rank_of`` reads better elsewhere).
+RANK_OF: tuple[int, ...] = tuple(c >> 2 for c in CARD_IDS)
+
+
+def rank_of(card: int) -> int:
+    """The rank slot of a card id."""
+    return card >> 2
+
+
+def is_wild(card: int) -> bool:
+    """Jokers and deuces (D25)."""
+    return card >= FIRST_WILD
+
+
+def freezes(card: int, black_three_freezes: bool) -> bool:
+    """A card that freezes the pile while it is in it (D31)."""
+    if is_wild(card) or card in RED_THREES:
+        return True
+    return black_three_freezes and card in BLACK_THREES
+
+
+#: IS_RED_THREE[card]: ``card in RED_THREES`` as a table for the hot path.
+IS_RED_THREE: tuple[bool, ...] = tuple(c in RED_THREES for c in CARD_IDS)
+
+#: FREEZES[black_three_freezes][card]: ``freezes`` as a table for the hot path.
+FREEZES: tuple[tuple[bool, ...], tuple[bool, ...]] = (
+    tuple(freezes(c, False) for c in CARD_IDS), tuple(freezes(c, True) for c in CARD_IDS))
 
 #: Points of a card of each slot (a red three scores only as a bonus).
 SLOT_VALUE = (5, 5, 5, 5, 5, 10, 10, 10, 10, 10, 10, 20, 20, 50)
-CARD_VALUE = tuple(0 if c in RED_THREES else SLOT_VALUE[c >> 2] for c in range(53))
+CARD_VALUE = tuple(0 if c in RED_THREES else SLOT_VALUE[rank_of(c)] for c in CARD_IDS)
 
 ID_TEXT: tuple[str, ...] = tuple(
-    "JK" if c == JK else SLOT_NAMES[c >> 2] + SUITS[c & 3] for c in range(53)
+    "JK" if c == JK else SLOT_NAMES[rank_of(c)] + SUITS[c & 3] for c in CARD_IDS
 )
 TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 
 
-def is_wild(card: int) -> bool:
-    return card >= 48
+def canasta_seating(dealer: int = 0) -> Seating:
+    """The table: four seats, partners across, play clockwise (D37, D42)."""
+    return Seating(PLAYERS, dealer=dealer, partnerships=True)
 
 
 def minimum(total: int) -> int:
