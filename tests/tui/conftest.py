@@ -1,4 +1,4 @@
-"""Shared fixtures for the TUI tests: a private CARDCORE_HOME, the registry, an app factory."""
+"""Shared fixtures for the TUI tests: the registry, an app factory (CARDCORE_HOME: tests/conftest.py)."""
 
 from __future__ import annotations
 
@@ -21,12 +21,6 @@ def pytest_pyfunc_call(pyfuncitem):
         asyncio.run(pyfuncitem.obj(**{n: pyfuncitem.funcargs[n] for n in names}))
         return True
     return None
-
-
-@pytest.fixture(autouse=True)
-def home(tmp_path, monkeypatch):
-    monkeypatch.setenv("CARDCORE_HOME", str(tmp_path / "home"))
-    return tmp_path / "home"
 
 
 @pytest.fixture(scope="session")

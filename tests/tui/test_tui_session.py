@@ -27,7 +27,7 @@ def play_human(session):
     bots_play(session)
 
 
-def test_new_match_records_and_autosaves(registry, home):
+def test_new_match_records_and_autosaves(registry, cardcore_home):
     s = new_session(registry)
     play_human(s)
     events = records.read_record(s.record_path)
@@ -36,7 +36,7 @@ def test_new_match_records_and_autosaves(registry, home):
     save = records.read_save(records.autosave_path())
     assert save.record_path == str(s.record_path)
     assert save.match["state"] == s.match.state.export()
-    assert str(s.record_path).startswith(str(home))
+    assert str(s.record_path).startswith(str(cardcore_home))
     s.close()
 
 
@@ -83,7 +83,7 @@ def test_resume_continues_the_same_state(registry):
     r.close()
 
 
-def test_resume_refuses_bad_files(registry, home, tmp_path):
+def test_resume_refuses_bad_files(registry, cardcore_home, tmp_path):
     with pytest.raises(records.RecordError, match="no saved match"):
         Session.resume(registry)
     bad = tmp_path / "bad.json"
