@@ -237,6 +237,20 @@ class GameOptions(pydantic.BaseModel):
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
     target: int = pydantic.Field(21, ge=1, description="points that win the match")
 
+    #: A target a match can reach: at most this many times the game's default target
+    #: (the command line and the setup form share this bound).
+    TARGET_TIMES_DEFAULT: ClassVar[int] = 20
+
+    @pydantic.field_validator("target")
+    @classmethod
+    def _reachable_target(cls, target: int) -> int:
+        default = cls.model_fields["target"].default
+        limit = default * cls.TARGET_TIMES_DEFAULT if isinstance(default, int) else None
+        if limit is not None and target > limit:
+            raise ValueError(f"{target} is out of reach: at most {limit} "
+                             f"({cls.TARGET_TIMES_DEFAULT} times the usual {default})")
+        return target
+
 
 #: Deprecated alias of GameOptions, kept for plugins written against cardcore 0.1.
 Options = GameOptions

@@ -113,7 +113,8 @@ def first_error(exc: pydantic.ValidationError) -> str:
     """pydantic's first complaint on one line: ``field.path: message``."""
     err = exc.errors()[0]
     where = ".".join(map(str, err["loc"])) or "value"
-    return f"{where}: {' '.join(str(err['msg']).split())}"
+    message = " ".join(str(err["msg"]).split()).removeprefix("Value error, ")
+    return f"{where}: {message}"
 
 
 # --- saves ---------------------------------------------------------------------------
