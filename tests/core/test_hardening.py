@@ -146,6 +146,7 @@ def test_stdout_on_a_full_device_is_one_line():
     assert out.stderr == "cardcore: error: cannot write the output (No space left on device)\n"
 
 
+@pytest.mark.slow
 def test_a_reader_that_closes_the_pipe_early_ends_cardcore_quietly(tmp_path):
     shell = (f"{sys.executable} -m cardcore simulate casino --matches 200 --seed 1 --json "
              "2>err.txt | head -1; cat err.txt")
@@ -198,6 +199,7 @@ def test_a_game_failing_during_simulate_is_one_line_naming_plugin_and_method(tmp
 # --- kill -9 while simulate writes its record ----------------------------------------------
 
 
+@pytest.mark.slow
 def test_kill_9_loses_at_most_the_event_in_flight_and_never_a_reported_match_end(tmp_path):
     """Killed right after it reports a match, the record holds that match's end; killed at
     any moment, the record is a prefix of the full one, cut at most inside one line."""

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 FROZEN = Path(__file__).resolve().parent.parent / "fixtures" / "crazy_eights_0_1"
 
 
@@ -12,6 +14,7 @@ def _python(code: str, path: Path) -> subprocess.CompletedProcess:
                           env={"PYTHONPATH": str(path), "PATH": "/usr/bin:/bin"})
 
 
+@pytest.mark.slow
 def test_the_frozen_0_1_plugin_installs_loads_and_passes_check_game(tmp_path):
     target = tmp_path / "site"
     pip = subprocess.run(

@@ -4,6 +4,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from cardcore import hookimpl, hookspecs
 from cardcore.plugins import load_registry, make_plugin_manager
 
@@ -106,6 +108,7 @@ def test_cardcore_plugins_env_restricts_loading(tmp_path):
     assert "canasta" in games and "casino" not in games
 
 
+@pytest.mark.slow
 def test_the_example_installs_like_a_user_would_and_conforms(tmp_path):
     target = tmp_path / "site"
     pip = subprocess.run(
@@ -155,6 +158,7 @@ def test_a_plugin_exiting_or_interrupting_at_import_is_a_load_error(tmp_path):
     assert "casino" in _games_listed(out.stdout)
 
 
+@pytest.mark.slow
 def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
     import signal
     import time

@@ -36,6 +36,7 @@ def record_twice(tmp_path, game, seed, extra=()):
     ("casino", ["--players", "3", "--seats", "greedy,random,greedy"]),
     ("canasta", ["--target", "1000", "--seats", "greedy,random,random,greedy"]),
 ])
+@pytest.mark.slow
 def test_records_are_byte_identical_whatever_the_hash_seed(tmp_path, game, extra):
     a, b = record_twice(tmp_path, game, 7, extra)
     assert a == b

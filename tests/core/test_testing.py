@@ -24,6 +24,7 @@ def _as(state, cls):
     return state
 
 
+@pytest.mark.slow
 def test_check_game_passes_the_example(crazy_eights):
     report = check_game(crazy_eights, seeds=range(6))
     assert report.hands >= 18 and report.matches == 9 and report.decisions > 500
