@@ -15,8 +15,16 @@ import pydantic
 from cardcore.game import GameOptions
 from cardcore.seating import Seating
 
-#: Four players in two partnerships (D42).
-PLAYERS, SIDES = 4, 2
+#: Two, three or four players; four play in two partnerships (D42, D43, D44).
+PLAYER_COUNTS = (4, 2, 3)
+#: The most seats, and so the most sides (each player plays alone with two or three).
+MOST_SEATS = 4
+#: Cards dealt to each player, by the number of players (D37, D43, D44).
+HAND_SIZE = {2: 15, 3: 13, 4: 11}
+#: Cards a draw from the stock takes, by the number of players (D43).
+DRAW_COUNT = {2: 2, 3: 1, 4: 1}
+#: Canastas a side needs to go out, by the number of players (D34, D43).
+CANASTAS_TO_GO_OUT = {2: 2, 3: 1, 4: 1}
 
 THREE, DEUCE, JOKER = 0, 12, 13
 NATURALS = range(1, 12)  # 4 .. A
@@ -74,9 +82,10 @@ ID_TEXT: tuple[str, ...] = tuple(
 TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 
 
-def canasta_seating(dealer: int = 0) -> Seating:
-    """The table: four seats, partners across, play clockwise (D37, D42)."""
-    return Seating(PLAYERS, dealer=dealer, partnerships=True)
+def canasta_seating(dealer: int = 0, players: int = 4) -> Seating:
+    """The table: play clockwise; with four seats partners sit across (D37, D42), with
+    two or three each player is a side (D43, D44)."""
+    return Seating(players, dealer=dealer, partnerships=players == 4)
 
 
 def minimum(total: int) -> int:
