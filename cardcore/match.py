@@ -58,7 +58,8 @@ class Match:
         self.seating = game.seating(players, self.options,
                                     names=tuple(names) if names else (),
                                     side_names=tuple(side_names) if side_names else ())
-        self.draw_for_partners = draw_for_partners and game.has_partnership_draw
+        # a draw for partners needs partners (canasta for two or three: D45)
+        self.draw_for_partners = draw_for_partners and game.has_partnership_draw and self.seating.partnerships
         self.draw: Draw | None = None
         self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target)
         self.hand_no = 0
