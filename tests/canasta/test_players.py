@@ -246,3 +246,21 @@ def test_d46_the_rules_text_names_the_preset_and_the_differences():
     assert "at least two natural cards and never" in text  # classic wild rule
     assert variant(CanastaOptions(wild_rule="classic")) == "preset texts; differs: wild_rule=classic"
     assert variant(CanastaOptions(preset="classic")) == "preset classic"
+
+
+def test_d46_the_score_sheet_names_the_preset_and_the_differences():
+    from cardcore.bots import RandomBot
+    from cardcore.match import play_bots
+    from cardcore.scoresheet import ScoreSheet
+    from cardcore.tui.widgets.sheet import score_table
+
+    options = CanastaOptions(preset="classic", wild_rule="two_per_wild")
+    match = Match(GAME, options, seed=1, players=3, seats=["random"] * 3, max_hands=1)
+    match.start()
+    assert Match.from_snapshot(GAME, match.snapshot()).sheet.variant == match.sheet.variant
+    play_bots(match, {s: RandomBot() for s in range(3)})
+    assert match.sheet.variant == "preset classic; differs: wild_rule=two_per_wild"
+    assert ScoreSheet.from_json(match.sheet.to_json()).variant == match.sheet.variant
+    title = str(score_table(match.sheet).title)
+    assert title == "Score sheet — target 5000 — preset classic; differs: wild_rule=two_per_wild"
+    assert len(match.sheet.side_names) == 3 and len(match.sheet.hands[0]["sides"]) == 3

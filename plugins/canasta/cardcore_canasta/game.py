@@ -21,6 +21,7 @@ from .rules import (
     CanastaOptions,
     is_wild,
     rules_text,
+    variant,
 )
 from .scoring import heuristic
 from .state import CanastaState
@@ -47,6 +48,10 @@ class CanastaGame(Game):
 
     def rules(self, options: GameOptions | None = None) -> str:
         return rules_text(_options(options))
+
+    def variant(self, options: GameOptions) -> str:
+        """The preset and every option that differs from it (D46)."""
+        return variant(_options(options))
 
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         """The dealer sits at the right of the high drawer, who plays first (D37); with
