@@ -286,6 +286,11 @@ class Game(ABC):
                        partnerships=self.partnerships and players == 4,
                        names=names, side_names=side_names)
 
+    def variant(self, options: GameOptions) -> str:
+        """One line naming the rules ``options`` select (say, a preset and what differs
+        from it), shown on the score sheet; empty (the default): nothing to name."""
+        return ""
+
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         """The seat that deals the first hand, drawn with ``rng`` (the match's own)."""
         return rng.randrange(seating.players)

@@ -58,9 +58,11 @@ class Match:
         self.seating = game.seating(players, self.options,
                                     names=tuple(names) if names else (),
                                     side_names=tuple(side_names) if side_names else ())
-        self.draw_for_partners = draw_for_partners and game.has_partnership_draw
+        # a draw for partners needs partners (canasta for two or three: D45)
+        self.draw_for_partners = draw_for_partners and game.has_partnership_draw and self.seating.partnerships
         self.draw: Draw | None = None
-        self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target)
+        self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target,
+                                variant=game.variant(self.options))
         self.hand_no = 0
         self.state: GameState | None = None
         self.finished_hand: GameState | None = None
@@ -204,7 +206,8 @@ class Match:
         match.seating = replace(match.seating, dealer=snap.dealer,
                                 draw=tuple(snap.draw) if snap.draw else None)
         match.sheet = ScoreSheet(list(match.seating.side_names), options.target,
-                                 list(snap.sheet.hands))  # type: ignore[arg-type]  # checked below
+                                 list(snap.sheet.hands),  # type: ignore[arg-type]  # checked below
+                                 variant=game.variant(options))
         match.hand_no = snap.hand
         match.state = load_state(game, snap.state, strict=True) if snap.state else None
         match.winner = snap.winner

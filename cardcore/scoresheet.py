@@ -15,6 +15,8 @@ class ScoreSheet:
     target: int
     #: One entry per hand: the game's score() row, ``{"sides": [{"items", "total", ...}]}``.
     hands: list[ScoreRow] = field(default_factory=list)
+    #: One line naming the rules played, when the game has variants (``Game.variant``).
+    variant: str = ""
 
     @property
     def sides(self) -> int:
@@ -50,8 +52,9 @@ class ScoreSheet:
 
     def to_json(self) -> dict[str, Any]:
         return {"side_names": self.side_names, "target": self.target, "hands": self.hands,
-                "totals": self.totals}
+                "totals": self.totals, "variant": self.variant}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScoreSheet:
-        return cls(list(data["side_names"]), int(data["target"]), list(data["hands"]))
+        return cls(list(data["side_names"]), int(data["target"]), list(data["hands"]),
+                   str(data.get("variant", "")))

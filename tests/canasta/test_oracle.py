@@ -7,8 +7,9 @@ cards left in hand, the card discarded, going out, concealed) must equal the set
 oracle lists straight from the rules: any cards of each rank to the side's meld of
 that rank (new or old), any wild cards to any of them, black threes (3 or 4, no
 wild card) only when going out, every meld legal by the wild rule, a first meld
-counting the minimum, going out only with a canasta on the side, then one card
-discarded (any card) unless the hand is empty. Suits are not part of an outcome:
+counting the minimum, going out only with a canasta on the side (two with two
+players, D43), then one card discarded (any card) unless the hand is empty. Two,
+three and four players (D43, D44). Suits are not part of an outcome:
 cards of a rank are interchangeable (threes here are black: red ones are never held).
 
 So this proves at once that the engine hides no turn the rules allow (the
@@ -60,9 +61,10 @@ def need_for(total: int) -> int:
 
 
 def oracle(hand: list[int], melds: dict, side_melded: bool, has_melded: bool, need: int,
-           classic: bool, conc_min: bool) -> set:
+           classic: bool, conc_min: bool, canastas_needed: int = 1) -> set:
     """Every turn outcome the rules allow. ``hand``: counts by slot (14);
-    ``melds``: slot -> (naturals, jokers, deuces) of the side."""
+    ``melds``: slot -> (naturals, jokers, deuces) of the side; ``canastas_needed``
+    to go out (D34; two with two players, D43)."""
     nat_slots = [s for s in range(1, 12) if hand[s] or s in melds]
     outcomes = set()
     # naturals of each rank played: 0..count
@@ -105,10 +107,10 @@ def oracle(hand: list[int], melds: dict, side_melded: bool, has_melded: bool, ne
                     left[0] -= threes
                     left[JOKER] = jk_split[-1]
                     left[DEUCE] = du_split[-1]
-                    canasta = any(sum(m) >= 7 for m in final.values())
+                    canasta = sum(sum(m) >= 7 for m in final.values()) >= canastas_needed
                     new = [s for s in final if s not in melds]
                     concealed = (not has_melded and not added_old
-                                 and any(sum(final[s]) >= 7 for s in new))
+                                 and sum(sum(final[s]) >= 7 for s in new) >= canastas_needed)
                     laid_any = bool(new) or added_old
                     ends = []
                     if sum(left) == 0:
@@ -157,7 +159,7 @@ def _melds_key(st, side):
 
 def engine_outcomes(st) -> set:
     p = st.to_play
-    side = p & 1
+    side = st.side_of[p]
     seen = set()
     outcomes = set()
 
@@ -193,7 +195,7 @@ def engine_outcomes(st) -> set:
 # --- random positions ---------------------------------------------------------------------
 
 
-def random_position(rng: random.Random):
+def random_position(rng: random.Random, players: int = 4):
     classic = rng.random() < 0.4
     side_melded = rng.random() < 0.7
     used = {}
@@ -223,8 +225,8 @@ def random_position(rng: random.Random):
     pool = RANKS + RANKS + [DEUCE, JOKER, 0, 0, 0]
     hand = []
     if not side_melded and rng.random() < 0.4:  # a canasta in hand: going out concealed
-        slot = rng.choice(RANKS)
-        hand = [take(slot) for _ in range(rng.randint(5, 7))]
+        for slot in rng.sample(RANKS, 2 if players == 2 else 1):
+            hand += [take(slot) for _ in range(rng.randint(5, 7))]
         size = len(hand) + rng.randint(1, 3)
     while len(hand) < size:
         c = take(rng.choice(pool))
@@ -234,31 +236,36 @@ def random_position(rng: random.Random):
     has_melded = side_melded and rng.random() < 0.5
     options = {"wild_rule": "classic" if classic else "two_per_wild",
                "concealed_needs_minimum": rng.random() < 0.5}
-    data = {"dealer": 3, "to_play": 0, "phase": "play", "hands": [hand, [], [], []],
-            "stock": ["5S", "6S"], "discard": ["9D"], "melds": [melds, []],
-            "initial_meld_done": [side_melded, False],
-            "has_melded": [has_melded, False, False, False],
-            "totals_before": [total, 0], "options": options}
+    sides = 2 if players == 4 else players
+    data = {"players": players, "dealer": players - 1, "to_play": 0, "phase": "play",
+            "hands": [hand] + [[] for _ in range(players - 1)],
+            "stock": ["5S", "6S"], "discard": ["9D"], "melds": [melds] + [[]] * (sides - 1),
+            "initial_meld_done": [side_melded] + [False] * (sides - 1),
+            "has_melded": [has_melded] + [False] * (players - 1),
+            "totals_before": [total] + [0] * (sides - 1), "options": options}
     return data
 
 
 def _oracle_for(st):
     p = st.to_play
-    side = p & 1
+    players = len(st.hands)
+    side = p % 2 if players == 4 else p  # partners across with four (D42), alone otherwise
     counts = [0] * 14
     for c in st.hands[p]:
         counts[c >> 2] += 1
     melds = dict(_melds_key(st, side))
     return oracle(counts, melds, st.initial_meld_done[side], st.has_melded[p],
-                  need_for(st.totals_before[side]), st.setup.classic, st.setup.concealed_needs_minimum)
+                  need_for(st.totals_before[side]), st.setup.classic, st.setup.concealed_needs_minimum,
+                  2 if players == 2 else 1)
 
 
+@pytest.mark.parametrize("players", [4, 2, 3])
 @pytest.mark.parametrize("seed", range(4))
-def test_d24_d34_d35_d36_whole_turns_match_the_rules(seed):
-    rng = random.Random(f"oracle:{seed}")
+def test_d24_d34_d35_d36_d43_d44_whole_turns_match_the_rules(seed, players):
+    rng = random.Random(f"oracle:{seed}" if players == 4 else f"oracle:{players}:{seed}")
     checked = 0
     while checked < 150:
-        data = random_position(rng)
+        data = random_position(rng, players)
         try:
             st = GAME.state_from_json(data)
         except ValueError:  # e.g. one card left and no canasta: not a position of play
@@ -267,16 +274,17 @@ def test_d24_d34_d35_d36_whole_turns_match_the_rules(seed):
         checked += 1
 
 
-def test_positions_reached_in_play_match_the_rules():
+@pytest.mark.parametrize("players", [4, 2, 3])
+def test_positions_reached_in_play_match_the_rules(players):
     # mid-hand positions of random hands: play phase, hands of up to 7 cards
     checked = 0
     for h in range(60):
-        rng = random.Random(f"played:{h}")
+        rng = random.Random(f"played:{h}" if players == 4 else f"played:{players}:{h}")
         options = GAME.Options(wild_rule="classic" if h % 2 else "two_per_wild",
                                concealed_needs_minimum=h % 3 != 0)
-        from cardcore.seating import Seating
-        st = GAME.new_hand(Seating(4, dealer=h % 4, partnerships=True), options,
-                           random.Random(h), [rng.choice([-50, 0, 1500, 3000])] * 2)
+        seating = GAME.seating(players, options, dealer=h % players)
+        st = GAME.new_hand(seating, options, random.Random(h),
+                           [rng.choice([-50, 0, 1500, 3000]) for _ in range(seating.sides)])
         while not st.is_over:
             if st.phase == 1 and len(st.hands[st.to_play]) <= 7 and rng.random() < 0.3:
                 assert engine_outcomes(st) == _oracle_for(st), st.export()

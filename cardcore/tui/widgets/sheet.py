@@ -9,7 +9,8 @@ from cardcore.scoresheet import ScoreSheet
 
 def score_table(sheet: ScoreSheet, winner: int | None = None) -> Table:
     """The sheet as a rich Table; the ``winner`` side's column is starred."""
-    table = Table(title=f"Score sheet — target {sheet.target}", expand=False)
+    variant = f" — {sheet.variant}" if sheet.variant else ""
+    table = Table(title=f"Score sheet — target {sheet.target}{variant}", expand=False)
     table.add_column("Hand", justify="right")
     table.add_column("")
     for i, name in enumerate(sheet.side_names):

@@ -14,7 +14,7 @@ from typing import Any
 from cardcore.cards import glyph, glyphs
 from cardcore.game import Action
 
-from .rules import CARD_IDS, DEUCE, ID_TEXT, SIDES, SLOT_NAMES
+from .rules import CARD_IDS, DEUCE, ID_TEXT, MOST_SEATS, SLOT_NAMES
 
 
 class Kind(IntEnum):
@@ -134,7 +134,7 @@ DRAW_ACTION = CanastaAction(DRAW, None)
 DECLINE_ACTION = CanastaAction(DECLINE, None)
 DISCARDS = tuple(CanastaAction(DISCARD, c) for c in CARD_IDS)
 DISCARDS_OUT = tuple(CanastaAction(DISCARD, c, out=True) for c in CARD_IDS)
-ONTOS = tuple(tuple(CanastaAction(ONTO, s, side) for s in range(DEUCE)) for side in range(SIDES))
+ONTOS = tuple(tuple(CanastaAction(ONTO, s, side) for s in range(DEUCE)) for side in range(MOST_SEATS))
 
 _INTERNED: dict[tuple[Kind, Any, int, bool], CanastaAction] = {}
 

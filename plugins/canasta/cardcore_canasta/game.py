@@ -12,6 +12,8 @@ from cardcore.seating import Seating, partnership_draw
 from .loading import state_from_json
 from .rules import (
     FREEZES,
+    HAND_SIZE,
+    PLAYER_COUNTS,
     RANK_OF,
     RED_THREES,
     TEXT_ID,
@@ -19,12 +21,10 @@ from .rules import (
     CanastaOptions,
     is_wild,
     rules_text,
+    variant,
 )
 from .scoring import heuristic
 from .state import CanastaState
-
-#: Cards dealt to each player (D37).
-HAND_SIZE = 11
 
 
 def _options(options: GameOptions | None) -> CanastaOptions:
@@ -38,8 +38,10 @@ def _options(options: GameOptions | None) -> CanastaOptions:
 class CanastaGame(Game):
     id = "canasta"
     name = "Canasta"
-    description = "Partnership rummy with two decks and jokers: melds, canastas, a frozen pile."
-    player_counts = (4,)
+    description = ("Rummy with two decks and jokers: melds, canastas, a frozen pile; "
+                   "four in partnerships, or two or three each for themselves.")
+    #: Four first: the default table (D42); two and three play alone (D43, D44).
+    player_counts = PLAYER_COUNTS
     partnerships = True
     has_partnership_draw = True
     Options = CanastaOptions
@@ -47,17 +49,22 @@ class CanastaGame(Game):
     def rules(self, options: GameOptions | None = None) -> str:
         return rules_text(_options(options))
 
+    def variant(self, options: GameOptions) -> str:
+        """The preset and every option that differs from it (D46)."""
+        return variant(_options(options))
+
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
-        """The dealer sits at the right of the high drawer, who plays first (D37)."""
+        """The dealer sits at the right of the high drawer, who plays first (D37); with
+        two or three players the draw chooses only that (D45)."""
         ranking = seating.draw or partnership_draw(seating.players, rng).ranking
         return (ranking[0] - seating.direction) % seating.players
 
     def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
                  totals: list[int]) -> CanastaState:
-        st = CanastaState(_options(options), seating, (totals[0], totals[1]))
+        st = CanastaState(_options(options), seating, tuple(totals))
         order = seating.deal_order()  # clockwise from the dealer's left, the dealer last
         stock = cut(shuffled(canasta_deck(), rng), rng)
-        hands, _ = deal(stock, one_at_a_time(order, HAND_SIZE), seating.players)
+        hands, _ = deal(stock, one_at_a_time(order, HAND_SIZE[seating.players]), seating.players)
         ids = [TEXT_ID[c] for c in stock]
         ids.reverse()  # top last
         for s in range(seating.players):

@@ -23,11 +23,11 @@ from .rules import (
     BLACK_THREES,
     CANASTA,
     FREEZES,
+    HAND_SIZE,
     ID_TEXT,
-    PLAYERS,
+    PLAYER_COUNTS,
     RANK_OF,
     RED_THREES,
-    SIDES,
     SLOT_NAMES,
     SLOT_OF_RANK,
     TEXT_ID,
@@ -60,7 +60,7 @@ class PositionData(_Shape):
     """A position as ``CanastaState.export()`` writes it; absent keys take defaults."""
 
     game: str = "canasta"
-    players: int = PLAYERS
+    players: int = 4
     dealer: int = 0
     to_play: int | None = None  # absent: the dealer's left, unless the hand is over
     phase: Literal["draw", "play", "over"] = "draw"
@@ -107,11 +107,13 @@ def state_from_json(data: object, strict: bool = False) -> CanastaState:
     pos = _shape(data)
     if pos.game != "canasta":
         raise StateError(f"game: not a canasta position ({pos.game!r})")
-    if pos.players != PLAYERS:
-        raise StateError(f"players: canasta is played by {PLAYERS} players (D42)")
-    if pos.dealer not in range(PLAYERS):
+    if pos.players not in PLAYER_COUNTS:
+        raise StateError(f"players: canasta is played by 2, 3 or 4 players, not "
+                         f"{pos.players!r} (D42-D44)")
+    if pos.dealer not in range(pos.players):
         raise StateError(f"dealer: no seat {pos.dealer!r}")
-    st = CanastaState(_options(pos), canasta_seating(pos.dealer), _totals(pos))
+    seating = canasta_seating(pos.dealer, pos.players)
+    st = CanastaState(_options(pos), seating, _totals(pos, seating.sides))
     _place_turn(st, pos)
     cards = _place_hands(st, pos) + _place_piles(st, pos) + _place_melds(st, pos)
     cards += _place_red_threes(st, pos)
@@ -133,11 +135,11 @@ def _options(pos: PositionData) -> CanastaOptions:
         raise _state_error(exc, ("options",)) from None
 
 
-def _totals(pos: PositionData) -> tuple[int, int]:
-    totals = pos.totals_before or [0, 0]
-    if len(totals) != SIDES:
-        raise StateError(f"totals_before: expected {SIDES} integers, got {totals!r}")
-    return (totals[0], totals[1])
+def _totals(pos: PositionData, sides: int) -> tuple[int, ...]:
+    totals = pos.totals_before or [0] * sides
+    if len(totals) != sides:
+        raise StateError(f"totals_before: expected {sides} integers, got {totals!r}")
+    return tuple(totals)
 
 
 def _place_turn(st: CanastaState, pos: PositionData) -> None:
@@ -148,7 +150,7 @@ def _place_turn(st: CanastaState, pos: PositionData) -> None:
     if pos.phase == "over":
         if to_play is not None:
             raise StateError("to_play: must be null when the hand is over")
-    elif to_play not in range(PLAYERS):
+    elif to_play not in range(st.seating.players):
         raise StateError(f"to_play: no seat {to_play!r}")
     st.to_play = to_play
 
@@ -175,7 +177,7 @@ def _per(items: list[Any] | None, n: int, what: str) -> list[Any]:
 
 def _place_hands(st: CanastaState, pos: PositionData) -> list[int]:
     placed: list[int] = []
-    for s, texts in enumerate(_per(pos.hands, PLAYERS, "hands")):
+    for s, texts in enumerate(_per(pos.hands, st.seating.players, "hands")):
         hand = _cards(texts, f"hands.{s}")
         if any(c in RED_THREES for c in hand):
             raise StateError(f"hands.{s}: a red three is never held (it is laid out at once)")
@@ -199,7 +201,7 @@ def _place_piles(st: CanastaState, pos: PositionData) -> list[int]:
 
 def _place_melds(st: CanastaState, pos: PositionData) -> list[int]:
     placed: list[int] = []
-    for side, melds in enumerate(_per(pos.melds, SIDES, "melds")):
+    for side, melds in enumerate(_per(pos.melds, st.setup.sides, "melds")):
         for i, meld in enumerate(melds):
             placed += _place_meld(st, side, meld, f"melds.{side}.{i}")
     return placed
@@ -231,7 +233,7 @@ def _place_meld(st: CanastaState, side: int, meld: MeldData, what: str) -> list[
 
 def _place_red_threes(st: CanastaState, pos: PositionData) -> list[int]:
     placed: list[int] = []
-    for side, texts in enumerate(_per(pos.red_threes, SIDES, "red_threes")):
+    for side, texts in enumerate(_per(pos.red_threes, st.setup.sides, "red_threes")):
         ids = _cards(texts, f"red_threes.{side}")
         if any(c not in RED_THREES for c in ids):
             raise StateError(f"red_threes.{side}: only 3H and 3D")
@@ -249,12 +251,13 @@ def _flags(value: list[bool] | None, n: int, what: str, default: list[bool]) -> 
 
 
 def _place_progress(st: CanastaState, pos: PositionData) -> None:
-    st.initial_meld_done = _flags(pos.initial_meld_done, SIDES, "initial_meld_done",
+    sides, players = st.setup.sides, st.seating.players
+    st.initial_meld_done = _flags(pos.initial_meld_done, sides, "initial_meld_done",
                                   [bool(m) for m in st.melds])
-    for side in range(SIDES):
+    for side in range(sides):
         if st.melds[side] and not st.initial_meld_done[side]:
             raise StateError(f"initial_meld_done: side {side} has melds but it is false")
-    st.has_melded = _flags(pos.has_melded, PLAYERS, "has_melded", [False] * PLAYERS)
+    st.has_melded = _flags(pos.has_melded, players, "has_melded", [False] * players)
     turn = pos.turn or TurnData()
     new_ranks = []
     for rank in turn.new_ranks or []:
@@ -264,7 +267,7 @@ def _place_progress(st: CanastaState, pos: PositionData) -> None:
         new_ranks.append(slot)
     st.turn_new_ranks = tuple(sorted(new_ranks))
     st.turn_added_to_earlier = turn.added_to_earlier
-    if pos.went_out is not None and (pos.went_out not in range(PLAYERS) or st.phase != OVER):
+    if pos.went_out is not None and (pos.went_out not in range(players) or st.phase != OVER):
         raise StateError(f"went_out: {pos.went_out!r} (a seat, once the hand is over)")
     st.went_out = pos.went_out
     st.concealed = pos.concealed
@@ -287,10 +290,6 @@ def _check_playable(st: CanastaState) -> None:
 
 # --- strict -------------------------------------------------------------------------
 
-#: Cards out of the stock after the deal: 11 to each seat and the upcard (D37, D27).
-_DEALT = 11 * PLAYERS + 1
-
-
 def _check_strict(st: CanastaState, cards: list[int]) -> None:
     """What a hand of play can reach, beyond what any partial position may leave out."""
     missing = Counter(canasta_deck()) - Counter(ID_TEXT[c] for c in cards)
@@ -299,7 +298,9 @@ def _check_strict(st: CanastaState, cards: list[int]) -> None:
     # every red three took a card from the stock besides the deal and the upcard: its
     # replacement when dealt, itself when drawn, or it was an upcard covered by another
     reds = sum(map(len, st.red_threes)) + sum(1 for c in st.pile if c in RED_THREES)
-    most = len(canasta_deck()) - _DEALT - reds
+    players = st.seating.players
+    dealt = HAND_SIZE[players] * players + 1  # the hands and the upcard (D37, D27, D43, D44)
+    most = len(canasta_deck()) - dealt - reds
     if len(st.stock) > most:
         raise StateError(f"stock: {len(st.stock)} cards; at most {most} after the deal "
                          f"and {reds} red threes")
@@ -310,7 +311,7 @@ def _check_strict(st: CanastaState, cards: list[int]) -> None:
     for s, melded in enumerate(st.has_melded):
         if melded and not st.initial_meld_done[st.side_of[s]]:
             raise StateError(f"has_melded: seat {s} melded but its side has no initial meld")
-    for side in range(SIDES):
+    for side in range(st.setup.sides):
         _check_strict_melder(st, side)
     _check_strict_end(st)
 
@@ -338,5 +339,7 @@ def _check_strict_end(st: CanastaState) -> None:
         return
     if st.hands[st.went_out]:
         raise StateError(f"went_out: seat {st.went_out} still holds cards")
-    if not st.canastas[st.side_of[st.went_out]]:
-        raise StateError(f"went_out: seat {st.went_out}'s side has no canasta (D34)")
+    need = st.setup.canastas_to_go_out
+    if st.canastas[st.side_of[st.went_out]] < need:
+        raise StateError(f"went_out: seat {st.went_out}'s side has fewer than {need} "
+                         f"canasta(s) (D34, D43)")

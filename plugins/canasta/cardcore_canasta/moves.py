@@ -1,11 +1,13 @@
 """Legal steps of a Canasta position (D24-D35), never a dead end.
 
 Every step is checked for what it leaves: a player to act must keep a legal step,
-so a step may leave the mover with no card only when the side then has a canasta
-(going out), and with one card only when the side then has a canasta (discard it)
-or that card completes one (it joins a six-card meld of the side: going out by
-melding every card, D34). Cards of a rank are interchangeable; each step names the
-lowest cards of the hand (canonical order).
+so a step may leave the mover with no card only when the side then has the canastas
+going out needs (one; two with two players: D34, D43), and with one card only when
+it then has them (discard it) or lacks one that the card completes (it joins a
+six-card meld of the side: going out by melding every card). The checks speak of
+``missing``: the canastas the side still lacks to go out (0 or less: it may go out).
+Cards of a rank are interchangeable; each step names the lowest cards of the hand
+(canonical order).
 """
 
 from __future__ import annotations
@@ -95,13 +97,14 @@ def _specs_cards(hand: list[int], specs: Sequence[Spec]) -> tuple[tuple[int, ...
     return tuple(out)
 
 
-def _ok(left: int, canastas: int) -> bool:
-    """A step leaving ``left`` cards is no dead end (one card: see ``_lone_ok``)."""
-    return left >= 2 or canastas > 0
+def _ok(left: int, missing: int) -> bool:
+    """A step leaving ``left`` cards and ``missing`` canastas to go out is no dead end
+    (one card and one canasta missing: see ``_lone_ok``)."""
+    return left >= 2 or missing <= 0
 
 
 def _lone_ok(card: int, groups: Iterable[Counts], valid: Valid) -> bool:
-    """One card left and no canasta: no dead end when the card completes a canasta.
+    """One card left and one canasta missing: no dead end when the card completes one.
 
     ``groups`` are the side's melds after the step as ``(slot, naturals, wilds)``;
     the card joins a six-card natural meld of its rank, or (a wild card) one the
@@ -162,17 +165,17 @@ def _take_onto_meld(st: CanastaState, p: int, side: int, top: int, rest: int) ->
     natural pair (frozen) (D30, D31)."""
     hand = st.hands[p]
     melds = st.melds[side]
-    canastas = st.canastas[side]
+    missing = st.setup.canastas_to_go_out - st.canastas[side]
     size = len(melds[top][0])
     valid = VALID[st.setup.classic]
     if not st.freezers:
-        grown = canastas + (size < CANASTA <= size + 1)
-        if _take_ok(hand, st.pile, rest, (), grown, melds, top, 1, 0, valid):
+        after = missing - (size < CANASTA <= size + 1)
+        if _take_ok(hand, st.pile, rest, (), after, melds, top, 1, 0, valid):
             return [ONTOS[side][top]]
     elif st.rank_counts[p][top] >= 2:
         pair = _cards(hand, top, 2)
-        grown = canastas + (size < CANASTA <= size + 3)
-        if _take_ok(hand, st.pile, rest, pair, grown, melds, top, 3, 0, valid):
+        after = missing - (size < CANASTA <= size + 3)
+        if _take_ok(hand, st.pile, rest, pair, after, melds, top, 3, 0, valid):
             return [interned(TAKE, (pair, ()), side, len(hand) - 2 + rest == 0)]
     return []
 
@@ -183,14 +186,14 @@ def _take_new_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -> 
     hand = st.hands[p]
     counts = st.rank_counts[p]
     melds = st.melds[side]
-    canastas = st.canastas[side]
+    missing = st.setup.canastas_to_go_out - st.canastas[side]
     valid = VALID[st.setup.classic]
     is_out = len(hand) - 2 + rest == 0
     out: list[CanastaAction] = []
     n = counts[top]
     if n >= 2:
         pair = _cards(hand, top, 2)
-        if _take_ok(hand, st.pile, rest, pair, canastas, melds, top, 3, 0, valid):
+        if _take_ok(hand, st.pile, rest, pair, missing, melds, top, 3, 0, valid):
             out.append(interned(TAKE, (pair, ()), side, is_out))
     if not st.freezers and n >= 1 and valid[2][1]:
         natural = _cards(hand, top, 1)
@@ -201,14 +204,14 @@ def _take_new_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -> 
             wilds.append((JK,))
         for wild in wilds:
             used = natural + wild
-            if _take_ok(hand, st.pile, rest, used, canastas, melds, top, 2, 1, valid):
+            if _take_ok(hand, st.pile, rest, used, missing, melds, top, 2, 1, valid):
                 out.append(interned(TAKE, (used, ()), side, is_out))
     return out
 
 
-def _reaches_canasta(specs: Sequence[Spec], top: int) -> bool:
-    """Some meld of ``specs`` (the top card counted with its meld) is a canasta."""
-    return any(sp[1] + sp[2] + sp[3] + (sp[0] == top) >= CANASTA for sp in specs)
+def _canastas_in(specs: Sequence[Spec], top: int) -> int:
+    """How many melds of ``specs`` (the top card counted with its meld) are canastas."""
+    return sum(1 for sp in specs if sp[1] + sp[2] + sp[3] + (sp[0] == top) >= CANASTA)
 
 
 def _take_first_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -> list[CanastaAction]:
@@ -219,15 +222,19 @@ def _take_first_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -
     hand = st.hands[p]
     h = len(hand)
     valid = VALID[st.setup.classic]
+    need = st.setup.canastas_to_go_out
     found: dict[tuple, bool] = {}
     for specs in first_meld_sets(counts, st.setup.minimums[side], st.setup.classic, top):
         used = sum(sp[1] + sp[2] + sp[3] for sp in specs)
         left = h - used + rest
         if left >= 2:
             found[_take_data(hand, specs)] = False
-        elif _reaches_canasta(specs, top):
+            continue
+        made = _canastas_in(specs, top)
+        if made >= need:
             found[_take_data(hand, specs)] = left == 0
-        elif left == 1 and _first_lone_ok(hand, st.pile, rest, specs, top, valid):
+        elif (left == 1 and made == need - 1
+              and _first_lone_ok(hand, st.pile, rest, specs, top, valid)):
             found[_take_data(hand, specs)] = False
     if rest <= 1:
         _take_first_going_out(st, p, side, top, rest, found)
@@ -240,23 +247,26 @@ def _take_first_going_out(st: CanastaState, p: int, side: int, top: int, rest: i
     hand = st.hands[p]
     valid = VALID[st.setup.classic]
     need = st.setup.minimums[side]
+    canastas_needed = st.setup.canastas_to_go_out
     for specs, left in going_out_sets(st.rank_counts[p], st.setup.classic, top, 1 - rest):
         if _value(specs, top) < need:
             continue
-        if _reaches_canasta(specs, top):
+        made = _canastas_in(specs, top)
+        if made >= canastas_needed:
             found[_take_data(hand, specs)] = left < 0 and rest == 0
-        elif (left >= 0) + rest == 1 and _first_lone_ok(hand, st.pile, rest, specs, top, valid):
+        elif ((left >= 0) + rest == 1 and made == canastas_needed - 1
+              and _first_lone_ok(hand, st.pile, rest, specs, top, valid)):
             found[_take_data(hand, specs)] = False  # its one card left completes a canasta
 
 
-def _take_ok(hand: list[int], pile: list[int], rest: int, used: tuple[int, ...], canastas: int,
+def _take_ok(hand: list[int], pile: list[int], rest: int, used: tuple[int, ...], missing: int,
              melds: dict[int, Meld], slot: int, dn: int, dw: int, valid: Valid) -> bool:
     """Taking the pile with ``used`` (the top card's meld of ``slot`` grows by
-    ``dn`` naturals and ``dw`` wild cards) is no dead end."""
+    ``dn`` naturals and ``dw`` wild cards; ``missing`` canastas after it) is no dead end."""
     left = len(hand) - len(used) + rest
-    if left >= 2 or canastas:
+    if left >= 2 or missing <= 0:
         return True
-    if left == 0:
+    if left == 0 or missing > 1:
         return False
     card = _pile_card(pile) if rest else _left_over(hand, used)
     return _lone_ok(card, _groups(melds, slot, dn, dw), valid)
@@ -289,14 +299,13 @@ def play_actions(st: CanastaState) -> list[CanastaAction]:
     side = st.side_of[p]
     hand = st.hands[p]
     h = len(hand)
-    canastas = st.canastas[side]
     out: list[CanastaAction] = []
     if st.initial_meld_done[side]:
         _after_first_meld(st, hand, st.rank_counts[p], side, out)
     else:
         _first_meld(st, hand, st.rank_counts[p], side, out)
     if h == 1:
-        if canastas:
+        if st.canastas[side] >= st.setup.canastas_to_go_out:
             out.append(DISCARDS_OUT[hand[0]])
     else:
         out.extend([DISCARDS[c] for c in sorted(set(hand))])
@@ -306,37 +315,37 @@ def play_actions(st: CanastaState) -> list[CanastaAction]:
 def _after_first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
                       out: list[CanastaAction]) -> None:
     h = len(hand)
-    canastas = st.canastas[side]
+    missing = st.setup.canastas_to_go_out - st.canastas[side]
     melds = st.melds[side]
     valid = VALID[st.setup.classic]
-    _new_melds_of_three(hand, counts, side, canastas, melds, valid, out)
+    _new_melds_of_three(hand, counts, side, missing, melds, valid, out)
     naturals = [s for s in NATURALS if counts[s]]
     # the whole hand as one new meld: going out
     if h > 3 and counts[THREE] == 0 and len(naturals) == 1:
         s = naturals[0]
         if (s not in melds and valid[counts[s]][counts[JOKER] + counts[DEUCE]]
-                and (canastas or h >= CANASTA)):
+                and (missing <= 0 or (missing == 1 and h >= CANASTA))):
             out.append(interned(MELD, (tuple(sorted(hand)),), side, True))
     if counts[THREE] >= 3:
-        _black_threes(hand, counts, side, canastas, melds, valid, out)
+        _black_threes(hand, counts, side, missing, melds, valid, out)
     # black threes (laid when going out): a fourth one only, going out
-    if counts[THREE] and THREE in melds and len(melds[THREE][0]) < 4 and h == 1 and canastas:
+    if counts[THREE] and THREE in melds and len(melds[THREE][0]) < 4 and h == 1 and missing <= 0:
         out.append(interned(ADD, (THREE, _cards(hand, THREE, 1)), side, True))
     if melds:
         # the whole hand onto a meld: only when it holds one natural rank or none
         whole = _NOT_WHOLE
         if h >= 2 and counts[THREE] == 0 and len(naturals) <= 1:
             whole = naturals[0] if naturals else _ONLY_WILD
-        _adds(hand, counts, side, canastas, melds, valid, out, whole)
+        _adds(hand, counts, side, missing, melds, valid, out, whole)
 
 
-def _new_melds_of_three(hand: list[int], counts: list[int], side: int, canastas: int,
+def _new_melds_of_three(hand: list[int], counts: list[int], side: int, missing: int,
                         melds: dict[int, Meld], valid: Valid, out: list[CanastaAction]) -> None:
     """New melds of three cards (more cards: add them after, or the whole hand at once);
-    with four cards and no canasta, only when the last card completes one."""
+    with four cards and one canasta missing, only when the last card completes one."""
     h = len(hand)
-    three_ok = h >= 5 or (canastas and h >= 3)
-    if not (three_ok or (h == 4 and not canastas)):
+    three_ok = h >= 5 or (missing <= 0 and h >= 3)
+    if not (three_ok or (h == 4 and missing == 1)):
         return
     out_flag = h == 3
     wilds = []
@@ -357,7 +366,7 @@ def _new_melds_of_three(hand: list[int], counts: list[int], side: int, canastas:
                 out.append(interned(MELD, (cards,), side, out_flag))
 
 
-def _black_threes(hand: list[int], counts: list[int], side: int, canastas: int,
+def _black_threes(hand: list[int], counts: list[int], side: int, missing: int,
                   melds: dict[int, Meld], valid: Valid, out: list[CanastaAction]) -> None:
     """Black threes: 3 or 4, only when going out -- at most one card left: the final
     discard, or a card that completes a canasta (D35)."""
@@ -365,13 +374,14 @@ def _black_threes(hand: list[int], counts: list[int], side: int, canastas: int,
     for k in range(3, min(counts[THREE], 4) + 1):
         cards = _cards(hand, THREE, k)
         if h == k:
-            if canastas:
+            if missing <= 0:
                 out.append(interned(MELD, (cards,), side, True))
-        elif h - k == 1 and (canastas or _lone_ok(_left_over(hand, cards), _groups(melds), valid)):
+        elif h - k == 1 and (missing <= 0 or (
+                missing == 1 and _lone_ok(_left_over(hand, cards), _groups(melds), valid))):
             out.append(interned(MELD, (cards,), side, False))
 
 
-def _adds(hand: list[int], counts: list[int], side: int, canastas: int, melds: dict[int, Meld],
+def _adds(hand: list[int], counts: list[int], side: int, missing: int, melds: dict[int, Meld],
           valid: Valid, out: list[CanastaAction], whole: int) -> None:
     """Adds to the side's melds: one card at a time (naturals before wild cards keeps
     every step legal; with two cards and no canasta, only when the last card completes
@@ -383,27 +393,29 @@ def _adds(hand: list[int], counts: list[int], side: int, canastas: int, melds: d
         if s == THREE:
             continue
         _ids, nat, w = melds[s]
-        fits = _ok(h - 1, canastas + (nat + w == ONE_SHORT))
+        after = missing - (nat + w == ONE_SHORT)  # one card more
+        fits = _ok(h - 1, after)
+        lone = h == 2 and after == 1  # then the last card must complete a canasta
         if counts[s]:
             cards = _cards(hand, s, 1)
-            if fits or (h == 2 and _lone_ok(_left_over(hand, cards), _groups(melds, s, 1, 0), valid)):
+            if fits or (lone and _lone_ok(_left_over(hand, cards), _groups(melds, s, 1, 0), valid)):
                 out.append(interned(ADD, (s, cards), side, h == 1))
         if wild and valid[nat][w + 1]:
-            _add_wild(hand, counts, side, melds, valid, out, s, fits)
+            _add_wild(hand, counts, side, melds, valid, out, s, fits, lone)
         if whole in (s, _ONLY_WILD) and valid[nat + counts[s]][w + wild] and (
-                canastas or nat + w + h >= CANASTA):
+                missing <= 0 or (missing == 1 and nat + w < CANASTA <= nat + w + h)):
             out.append(interned(ADD, (s, tuple(sorted(hand))), side, True))
 
 
 def _add_wild(hand: list[int], counts: list[int], side: int, melds: dict[int, Meld], valid: Valid,
-              out: list[CanastaAction], s: int, fits: bool) -> None:
+              out: list[CanastaAction], s: int, fits: bool, lone: bool) -> None:
     """A deuce or a joker onto the side's meld of ``s`` (the meld rule lets one more in)."""
     h = len(hand)
     if counts[DEUCE]:
         cards = _cards(hand, DEUCE, 1)
-        if fits or (h == 2 and _lone_ok(_left_over(hand, cards), _groups(melds, s, 0, 1), valid)):
+        if fits or (lone and _lone_ok(_left_over(hand, cards), _groups(melds, s, 0, 1), valid)):
             out.append(interned(ADD, (s, cards), side, h == 1))
-    if counts[JOKER] and (fits or (h == 2 and _lone_ok(
+    if counts[JOKER] and (fits or (lone and _lone_ok(
             _left_over(hand, (JK,)), _groups(melds, s, 0, 1), valid))):
         out.append(interned(ADD, (s, (JK,)), side, h == 1))
 
@@ -416,19 +428,27 @@ def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
     found: dict[tuple[tuple[int, ...], ...], bool] = {}
     valid = VALID[st.setup.classic]
     pile = st.pile
+    canastas_needed = st.setup.canastas_to_go_out
     for specs in first_meld_sets(counts, need, st.setup.classic):
         used = sum(sp[1] + sp[2] + sp[3] for sp in specs)
-        if h - used >= 2 or _reaches_canasta(specs, -1):
+        if h - used >= 2:
+            found[_specs_cards(hand, specs)] = False
+            continue
+        made = _canastas_in(specs, -1)
+        if made >= canastas_needed:
             found[_specs_cards(hand, specs)] = h == used
-        elif h - used == 1 and _first_lone_ok(hand, pile, 0, specs, -1, valid):
+        elif (h - used == 1 and made == canastas_needed - 1
+              and _first_lone_ok(hand, pile, 0, specs, -1, valid)):
             found[_specs_cards(hand, specs)] = False
     below_ok = not st.setup.concealed_needs_minimum
     for specs, left in going_out_sets(counts, st.setup.classic):
         if not (below_ok or _value(specs, -1) >= need):
             continue
-        if _reaches_canasta(specs, -1):
+        made = _canastas_in(specs, -1)
+        if made >= canastas_needed:
             found[_specs_cards(hand, specs)] = left < 0
-        elif left >= 0 and _first_lone_ok(hand, pile, 0, specs, -1, valid):
+        elif (left >= 0 and made == canastas_needed - 1
+              and _first_lone_ok(hand, pile, 0, specs, -1, valid)):
             found[_specs_cards(hand, specs)] = False
     for data, is_out in found.items():
         out.append(interned(MELD, data, side, is_out))

@@ -8,15 +8,24 @@ cards canonically: naturals low to high, then deuces, then jokers.
 
 from __future__ import annotations
 
-from typing import Literal
+import json
+from typing import Any, Literal
 
 import pydantic
 
 from cardcore.game import GameOptions
 from cardcore.seating import Seating
 
-#: Four players in two partnerships (D42).
-PLAYERS, SIDES = 4, 2
+#: Two, three or four players; four play in two partnerships (D42, D43, D44).
+PLAYER_COUNTS = (4, 2, 3)
+#: The most seats, and so the most sides (each player plays alone with two or three).
+MOST_SEATS = 4
+#: Cards dealt to each player, by the number of players (D37, D43, D44).
+HAND_SIZE = {2: 15, 3: 13, 4: 11}
+#: Cards a draw from the stock takes, by the number of players (D43).
+DRAW_COUNT = {2: 2, 3: 1, 4: 1}
+#: Canastas a side needs to go out, by the number of players (D34, D43).
+CANASTAS_TO_GO_OUT = {2: 2, 3: 1, 4: 1}
 
 THREE, DEUCE, JOKER = 0, 12, 13
 NATURALS = range(1, 12)  # 4 .. A
@@ -74,9 +83,10 @@ ID_TEXT: tuple[str, ...] = tuple(
 TEXT_ID = {text: c for c, text in enumerate(ID_TEXT)}
 
 
-def canasta_seating(dealer: int = 0) -> Seating:
-    """The table: four seats, partners across, play clockwise (D37, D42)."""
-    return Seating(PLAYERS, dealer=dealer, partnerships=True)
+def canasta_seating(dealer: int = 0, players: int = 4) -> Seating:
+    """The table: play clockwise; with four seats partners sit across (D37, D42), with
+    two or three each player is a side (D43, D44)."""
+    return Seating(players, dealer=dealer, partnerships=players == 4)
 
 
 def minimum(total: int) -> int:
@@ -109,10 +119,26 @@ def _valid_table(classic: bool) -> tuple[tuple[bool, ...], ...]:
 VALID = (_valid_table(False), _valid_table(True))
 
 
+#: The rule presets by name and the options each sets (D46): ``texts`` reads the
+#: project's source texts (the defaults), ``classic`` is pagat's reading.
+PRESETS: dict[str, dict[str, Any]] = {
+    "texts": {"wild_rule": "two_per_wild", "black_three_freezes": True,
+              "concealed_needs_minimum": True},
+    "classic": {"wild_rule": "classic", "black_three_freezes": False,
+                "concealed_needs_minimum": False},
+}
+Preset = Literal["texts", "classic"]
+
+
 class CanastaOptions(GameOptions):
-    """Canasta's rule variants (D24-D42); the default of each comes first."""
+    """Canasta's rule variants (D24-D46); the default of each comes first. A preset
+    fills the options it names unless they are given too (D46)."""
 
     target: int = pydantic.Field(5000, ge=1, description="points that win the match")
+    preset: Preset = pydantic.Field(
+        "texts", description="texts: the rules as the source texts read them; classic: "
+        "wild_rule=classic, black_three_freezes=false, concealed_needs_minimum=false "
+        "(options given one by one win)")
     wild_rule: Literal["two_per_wild", "classic"] = pydantic.Field(
         "two_per_wild",
         description="two_per_wild: two naturals for each wild card, at most three wild cards; "
@@ -124,18 +150,41 @@ class CanastaOptions(GameOptions):
         True, description="going out concealed before the side's first meld must meet "
         "the minimum count")
 
+    @pydantic.model_validator(mode="before")
+    @classmethod
+    def _fill_preset(cls, data: Any) -> Any:
+        """The preset's values for the options not given (D46)."""
+        if isinstance(data, dict):
+            preset = data.get("preset", "texts")
+            values = PRESETS.get(preset) if isinstance(preset, str) else None
+            if values is not None:  # an unknown preset: the field refuses it
+                data = {**values, **data}
+        return data
+
+
+def variant(options: CanastaOptions) -> str:
+    """The preset and every option that differs from it, in one line (D46)."""
+    base = CanastaOptions(preset=options.preset).model_dump(mode="json")
+    now = options.model_dump(mode="json")
+    diffs = [f"{k}={json.dumps(v)}".replace('"', "") for k, v in now.items() if v != base[k]]
+    return f"preset {options.preset}" + (f"; differs: {', '.join(diffs)}" if diffs else "")
+
 
 RULES = """\
-Canasta for four players in two partnerships (seats 0+2 against 1+3), with two
-decks and four jokers (108 cards).
+Rules: {variant}.
+
+Canasta for four players in two partnerships (seats 0+2 against 1+3), or for two
+or three each playing alone, with two decks and four jokers (108 cards). Where
+this text says "side", with two or three players it is the player.
 
 Start. The partnership draw (rank, then S > H > D > C; only tied players draw
 again) gives the first player; the dealer sits at their right and deals 11 cards
-each, one at a time, clockwise. The upcard is turned from the stock; while it is a
-joker, a deuce or a three another is turned on top (a wild card or red three turned
-this way freezes the pile{b3_up}). Red threes dealt are laid out and replaced from
-the stock before the first turn, in play order from the first player. Later hands:
-the deal passes left and the dealer's left plays first.
+each (13 with three players, 15 with two), one at a time, clockwise. The upcard
+is turned from the stock; while it is a joker, a deuce or a three another is
+turned on top (a wild card or red three turned this way freezes the pile{b3_up}).
+Red threes dealt are laid out and replaced from the stock before the first turn,
+in play order from the first player. Later hands: the deal passes left and the
+dealer's left plays first.
 
 Cards. Jokers (50) and deuces (20) are wild. Aces 20, K-8 10, 7-4 5, black threes 5.
 Red threes are bonuses: 100 each, 800 for all four on one side, negative for a
@@ -165,6 +214,11 @@ meld every card, with or without a final discard. Concealed: the whole hand meld
 in one turn by a player who had not melded before, all in new melds, a canasta among
 them{conc}.
 
+Two players. A draw from the stock takes the top two cards (the last card alone);
+red threes among them are laid out and replaced; one card is still discarded.
+Going out, concealed or not, needs two canastas (a concealed hand holds both).
+Three players draw one card and need one canasta, as four do.
+
 Empty stock. A player who cannot draw may take the pile if allowed (and must if its
 top card goes on a meld of their side); otherwise the hand ends. A red three drawn
 as the last stock card is laid out and the hand ends. No going-out bonus then.
@@ -184,4 +238,5 @@ def rules_text(options: CanastaOptions) -> str:
         conc="; before the side's first meld it must meet the minimum"
         if options.concealed_needs_minimum else "; it need not meet the minimum",
         target=options.target,
+        variant=variant(options),
     )

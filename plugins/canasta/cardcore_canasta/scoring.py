@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 from cardcore.game import ScoreRow, SideScore
 
-from .rules import CANASTA, CARD_VALUE, SIDES
+from .rules import CANASTA, CARD_VALUE
 
 if TYPE_CHECKING:
     from .state import CanastaState
@@ -44,7 +44,7 @@ def side_items(st: CanastaState, side: int) -> dict[str, int]:
 
 def score_row(st: CanastaState) -> ScoreRow:
     sides: list[SideScore] = []
-    for side in range(SIDES):
+    for side in range(st.setup.sides):
         items = side_items(st, side)
         sides.append({"seats": st.seating.seats_of(side), "items": items,
                       "total": sum(items.values())})
@@ -59,7 +59,7 @@ def heuristic(st: CanastaState, seat: int) -> float:
     if st.is_over:
         totals = [side["total"] for side in score_row(st)["sides"]]
     else:
-        totals = [_progress(st, side) for side in range(SIDES)]
+        totals = [_progress(st, side) for side in range(st.setup.sides)]
     return float(totals[mine] - sum(t for side, t in enumerate(totals) if side != mine))
 
 

@@ -12,13 +12,14 @@ from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaActio
 from .moves import DRAW_PHASE, OVER, PLAY_PHASE, legal_actions, take_actions
 from .rules import (
     CANASTA,
+    CANASTAS_TO_GO_OUT,
+    DRAW_COUNT,
     FIRST_WILD,
     FREEZES,
     ID_TEXT,
     IS_RED_THREE,
     RANK_OF,
     RED_THREES,
-    SIDES,
     SLOT_NAMES,
     TEXT_ID,
     CanastaOptions,
@@ -35,20 +36,27 @@ PHASES = ("draw", "play", "over")
 class HandSetup:
     """What stays the same through a hand, shared by a state and all its clones: the
     options, the seating, the sides' totals before the hand and so their minimum first
-    meld (D36)."""
+    meld (D36), and what the number of players decides: the cards a draw takes and the
+    canastas going out needs (D43, D44)."""
 
     __slots__ = ("options", "classic", "black_three_freezes", "concealed_needs_minimum",
-                 "seating", "totals_before", "minimums")
+                 "seating", "sides", "totals_before", "minimums", "draw_count",
+                 "canastas_to_go_out")
 
     def __init__(self, options: CanastaOptions, seating: Seating,
-                 totals_before: tuple[int, int] = (0, 0)) -> None:
+                 totals_before: tuple[int, ...] | None = None) -> None:
         self.options = options
         self.classic = options.wild_rule == "classic"
         self.black_three_freezes = options.black_three_freezes
         self.concealed_needs_minimum = options.concealed_needs_minimum
         self.seating = seating
+        self.sides = seating.sides
+        if totals_before is None:
+            totals_before = (0,) * self.sides
         self.totals_before = totals_before
-        self.minimums = (minimum(totals_before[0]), minimum(totals_before[1]))
+        self.minimums = tuple(minimum(t) for t in totals_before)
+        self.draw_count = DRAW_COUNT[seating.players]
+        self.canastas_to_go_out = CANASTAS_TO_GO_OUT[seating.players]
 
 
 class CanastaState(GameState):
@@ -68,7 +76,7 @@ class CanastaState(GameState):
     )
 
     def __init__(self, options: CanastaOptions, seating: Seating | None = None,
-                 totals_before: tuple[int, int] = (0, 0)) -> None:
+                 totals_before: tuple[int, ...] | None = None) -> None:
         if seating is None:
             seating = canasta_seating()
         self.setup = HandSetup(options, seating, totals_before)
@@ -84,10 +92,11 @@ class CanastaState(GameState):
         self.pile: list[int] = []
         #: How many cards in the pile freeze it (D31): frozen while any.
         self.freezers = 0
-        self.melds: list[dict[int, Meld]] = [{} for _ in range(SIDES)]
-        self.canastas = [0] * SIDES
-        self.red_threes: list[tuple[int, ...]] = [()] * SIDES
-        self.initial_meld_done = [False] * SIDES
+        sides = self.setup.sides
+        self.melds: list[dict[int, Meld]] = [{} for _ in range(sides)]
+        self.canastas = [0] * sides
+        self.red_threes: list[tuple[int, ...]] = [()] * sides
+        self.initial_meld_done = [False] * sides
         self.has_melded = [False for _ in seats]
         #: This turn: the ranks of the mover's side's new melds, and whether the
         #: mover added to the side's earlier melds (going out concealed, D34).
@@ -110,7 +119,7 @@ class CanastaState(GameState):
         return self.setup.seating.dealer
 
     @property
-    def totals_before(self) -> tuple[int, int]:
+    def totals_before(self) -> tuple[int, ...]:
         return self.setup.totals_before
 
     # --- the interface ---------------------------------------------------------
@@ -132,16 +141,20 @@ class CanastaState(GameState):
         new.next_seat = self.next_seat
         new.to_play = self.to_play
         new.phase = self.phase
-        # four seats and two sides (D42), spelled out: faster than any loop
         h = self.hands
-        new.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
         c = self.rank_counts
-        new.rank_counts = [c[0][:], c[1][:], c[2][:], c[3][:]]
+        m = self.melds
+        if len(h) == 4:  # four seats and two sides (D42), spelled out: faster than any loop
+            new.hands = [h[0][:], h[1][:], h[2][:], h[3][:]]
+            new.rank_counts = [c[0][:], c[1][:], c[2][:], c[3][:]]
+            new.melds = [m[0].copy(), m[1].copy()]
+        else:  # each player a side (D43, D44)
+            new.hands = [hand[:] for hand in h]
+            new.rank_counts = [counts[:] for counts in c]
+            new.melds = [melds.copy() for melds in m]
         new.stock = self.stock[:]
         new.pile = self.pile[:]
         new.freezers = self.freezers
-        m = self.melds
-        new.melds = [m[0].copy(), m[1].copy()]
         new.canastas = self.canastas[:]
         new.red_threes = self.red_threes[:]
         new.initial_meld_done = self.initial_meld_done[:]
@@ -238,8 +251,12 @@ class CanastaState(GameState):
             self.turn_added_to_earlier = True
 
     def _draw(self, p: int, action: CanastaAction) -> None:
+        """The top card of the stock; with two players the top two, or the last one (D43)."""
         stock = self.stock
-        while True:
+        hand = self.hands[p]
+        counts = self.rank_counts[p]
+        wanted = self.setup.draw_count
+        while wanted and stock:
             card = stock.pop()
             if IS_RED_THREE[card]:  # laid out and replaced (D28)
                 self.red_threes[self.side_of[p]] += (card,)
@@ -247,9 +264,9 @@ class CanastaState(GameState):
                     self._end_hand()
                     return
                 continue
-            self.hands[p].append(card)
-            self.rank_counts[p][RANK_OF[card]] += 1
-            break
+            hand.append(card)
+            counts[RANK_OF[card]] += 1
+            wanted -= 1
         self.phase = PLAY_PHASE
 
     def _take(self, p: int, action: CanastaAction) -> None:
@@ -294,8 +311,9 @@ class CanastaState(GameState):
     def _go_out(self, p: int) -> None:
         melds = self.melds[self.side_of[p]]
         self.went_out = p
+        new_canastas = sum(1 for s in self.turn_new_ranks if len(melds[s][0]) >= CANASTA)
         self.concealed = (not self.has_melded[p] and not self.turn_added_to_earlier
-                          and any(len(melds[s][0]) >= CANASTA for s in self.turn_new_ranks))
+                          and new_canastas >= self.setup.canastas_to_go_out)
         self._end_hand()
 
     def _end_hand(self) -> None:
@@ -381,9 +399,10 @@ class CanastaState(GameState):
         badges = ["frozen"] if data["frozen"] else []
         badges.append(f"{len(pile)} cards")
         zones.append(Zone("discard", "pile", "Discard pile", cards=list(pile), badges=badges))
-        for side in range(SIDES):
+        sides = range(self.setup.sides)
+        for side in sides:
             zones.append(self._melds_zone(side, data))
-        for side in range(SIDES):
+        for side in sides:
             red = data["red_threes"][side]
             zones.append(Zone(f"red-threes-{side}", "row", "Red threes", side=side,
                               cards=list(red), badges=[f"red threes {len(red)}"] if red else []))
