@@ -108,7 +108,21 @@ def test_view_hides_other_hands_and_the_stock_keeping_lengths(game_id):
         assert view["hands"][s] == [None] * len(data["hands"][s])
     assert view["stock"] == [None] * len(data["stock"])
     assert view["table"] == data["table"] and view["captured"] == data["captured"]
-    assert state.view(None) == data
+
+
+def test_the_spectators_view_hides_every_hand_and_the_stock_the_rest_public(game_id):
+    for players in (2, 3, 4):
+        state = fresh(game_id, players)
+        state.apply(state.legal_actions()[0])
+        data = state.export()
+        view = state.view(None)
+        assert view["hands"] == [[None] * len(h) for h in data["hands"]]
+        assert view["stock"] == [None] * len(data["stock"])
+        rest = {k: v for k, v in data.items() if k not in ("hands", "stock")}
+        assert {k: v for k, v in view.items() if k not in ("hands", "stock")} == rest
+        # the open table (zones(None)) still shows every card
+        hand_zones = [z for z in state.zones(None) if z.id.startswith("hand-")]
+        assert [z.cards for z in hand_zones] == data["hands"]
 
 
 def test_view_hides_hands_after_the_hand_is_over_too():

@@ -21,7 +21,7 @@ _PREFIX_LIMIT = 300_000
 class Table:
     """Subset questions about one multiset of loose values (sorted ascending)."""
 
-    __slots__ = ("vals", "_cum", "_sums", "_fam")
+    __slots__ = ("vals", "total", "families", "_cum", "_sums")
 
     def __init__(self, vals: tuple[int, ...]):
         self.vals = vals
@@ -29,8 +29,13 @@ class Table:
         for x in vals:
             cum.append(cum[-1] + x)
         self._cum = tuple(cum)  # _cum[i]: the sum of the i smallest values
+        #: The sum of every value on the table.
+        self.total: int = cum[-1]
+        #: The answers of family() found so far, by ``family_key(v, r)``: read-only outside
+        #: this module. The move generator looks here first (a dict lookup costs less than
+        #: a call) and calls family() on a miss.
+        self.families: dict[int, tuple[int, ...]] = {}
         self._sums: dict[int, tuple[int, ...]] = {}
-        self._fam: dict[int, tuple[int, ...]] = {}
 
     def summing(self, s: int) -> tuple[int, ...]:
         """Every mask whose values add up to ``s`` (s > 0), ascending."""
@@ -54,8 +59,8 @@ class Table:
         ``family(v, 0)`` minus 0 is what a card of value v captures; ``family(v, v - h)``
         is what a card of value h joins to make (or add to) a build of v.
         """
-        key = (v << 6) + r
-        got = self._fam.get(key)
+        key = (v << 6) + r  # family_key(v, r)
+        got = self.families.get(key)
         if got is None:
             vals = self.vals
             p = bisect_right(vals, v)
@@ -68,7 +73,7 @@ class Table:
                     if len(_BY_PREFIX) >= _PREFIX_LIMIT:
                         _BY_PREFIX.clear()
                     got = _BY_PREFIX[pkey] = self._family(v, r)
-            self._fam[key] = got
+            self.families[key] = got
         return got
 
     def _family(self, v: int, r: int) -> tuple[int, ...]:
@@ -100,6 +105,11 @@ class Table:
             base = self.family(v, 0)
             got = tuple(sorted({a | u for a in parts for u in base if not a & u}))
         return got
+
+
+def family_key(v: int, r: int) -> int:
+    """The key of ``Table.families`` for ``family(v, r)`` (r < 64)."""
+    return (v << 6) + r
 
 
 def _summing(vals: tuple[int, ...], s: int) -> tuple[int, ...]:

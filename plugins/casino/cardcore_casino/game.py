@@ -11,7 +11,7 @@ from cardcore.cards import CardError, check_cards, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
 from cardcore.game import Game, IllegalAction, StateError
 from cardcore_casino import scoring
-from cardcore_casino.moves import CAPTURE, NEW, TRAIL
+from cardcore_casino.moves import CAPTURE, NEW, TRAIL, Build
 from cardcore_casino.rules import (
     CASINO_VALUES,
     ID,
@@ -52,7 +52,7 @@ class FishingGame(Game):
         rules = self.rules_for(options)
         n = seating.players
         stock = [ID[c] for c in shuffled(standard_deck(), rng)]
-        state = FishingState(rules, n, seating.dealer, None, [[] for _ in range(n)], [], [],
+        state = FishingState(rules, seating, None, [[] for _ in range(n)], [], [],
                              [[] for _ in range(n)], [0] * n, stock, None, list(totals))
         state._deal(first=True)
         return state
@@ -208,13 +208,13 @@ def _load(game: FishingGame, data: Any) -> FishingState:
         for g in groups:
             for c in g:
                 bits |= 1 << c
-        builds.append((v, owner, groups, bits))
+        builds.append(Build(v, owner, groups, bits))
     raw_captured = data.get("captured") or [[] for _ in range(n)]
     if not isinstance(raw_captured, list) or len(raw_captured) != n:
         raise StateError(f"captured: one pile per seat ({n})")
     captured = [_card_ids(p, f"captured[{s}]") for s, p in enumerate(raw_captured)]
     stock = _card_ids(data.get("stock") or [], "stock")
-    every = [c for h in hands for c in h] + loose + [c for b in builds for g in b[2] for c in g]
+    every = [c for h in hands for c in h] + loose + [c for b in builds for g in b.groups for c in g]
     every += [c for p in captured for c in p] + stock
     from cardcore_casino.rules import NAMES
 
@@ -240,7 +240,7 @@ def _load(game: FishingGame, data: Any) -> FishingState:
     if "to_play" not in data:
         order = [(dealer + i * d) % n for i in range(1, n + 1)]
         to_play = next((s for s in order if hands[s]), None)
-    state = FishingState(rules, n, dealer, to_play, hands, loose, builds, captured,
+    state = FishingState(rules, game.seating(n, options, dealer), to_play, hands, loose, builds, captured,
                          [int(x) for x in sweeps], stock, last_capture, [int(x) for x in totals])
     if to_play is None:
         if any(hands) or stock or builds:

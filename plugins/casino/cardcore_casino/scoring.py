@@ -13,13 +13,6 @@ from cardcore_casino.rules import ACES_BITS, BIG_CASINO, BIT, LITTLE_CASINO, SPA
 ITEMS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
 
 
-def sides_of(players: int) -> list[list[int]]:
-    """Seats of each side: 0+2 v 1+3 with four players, else each for themselves."""
-    if players == 4:
-        return [[0, 2], [1, 3]]
-    return [[s] for s in range(players)]
-
-
 def strict_most(counts: list[int]) -> int | None:
     """The side with strictly more than every other, or None on a tie."""
     best = max(counts)
@@ -29,7 +22,7 @@ def strict_most(counts: list[int]) -> int | None:
 def tallies(state) -> list[dict[str, int]]:
     """Raw counts per side: cards, spades, big and little casino, aces, sweeps."""
     out = []
-    for seats in sides_of(state.players):
+    for seats in state.seats.side_seats:
         bits = 0
         cards = 0
         for s in seats:
@@ -58,7 +51,7 @@ def score_row(state) -> dict:
     most_cards = strict_most([t["cards"] for t in raw])
     most_spades = strict_most([t["spades"] for t in raw])
     row_sides = []
-    for side, (seats, t) in enumerate(zip(sides_of(state.players), raw, strict=True)):
+    for side, (seats, t) in enumerate(zip(state.seats.side_seats, raw, strict=True)):
         items = {
             "cards": 3 if side == most_cards else 0,
             "spades": 1 if side == most_spades else 0,
@@ -67,7 +60,7 @@ def score_row(state) -> dict:
             "aces": t["aces"],
             "sweeps": sweeps[side],
         }
-        row_sides.append({"seats": seats, "items": items, "total": sum(items.values())})
+        row_sides.append({"seats": list(seats), "items": items, "total": sum(items.values())})
     row = {"sides": row_sides}
     if rules.score_hook is not None:
         rules.score_hook(state, row)
@@ -84,19 +77,16 @@ def heuristic(state, seat: int) -> float:
     """Material captured by the seat's side minus the others', sweeps counted, builds
     half-valued for their owner's side, loose cards a risk when an opponent is to play."""
     n = state.players
-
-    def side(s: int) -> int:
-        return s % 2 if n == 4 else s
-
-    mine = side(seat)
+    side = state.seats.side
+    mine = side[seat]
     share = 1.0 / (n - 1) if n == 3 else 1.0  # three players: two opponents
     total = 0.0
     for s in range(n):
         worth = sum(_WORTH[c] for c in state.captured[s]) + state.sweeps[s]
-        total += worth if side(s) == mine else -share * worth
+        total += worth if side[s] == mine else -share * worth
     for b in state.builds:
-        worth = 0.5 * sum(_WORTH[c] for g in b[2] for c in g)
-        total += worth if side(b[1]) == mine else -share * worth
-    if state.to_play is not None and side(state.to_play) != mine:
+        worth = 0.5 * sum(_WORTH[c] for g in b.groups for c in g)
+        total += worth if side[b.owner] == mine else -share * worth
+    if state.to_play is not None and side[state.to_play] != mine:
         total -= 0.3 * sum(_WORTH[c] for c in state.loose)
     return total

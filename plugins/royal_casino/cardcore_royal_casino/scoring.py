@@ -4,7 +4,6 @@ in the score sheet's order, the near-target rule."""
 from __future__ import annotations
 
 from cardcore_casino.rules import ID
-from cardcore_casino.scoring import sides_of
 
 #: The order the score sheet lists the aces (DECISIONS 20).
 ACE_ORDER = ("AS", "AC", "AH", "AD")
@@ -27,7 +26,7 @@ def royal_row(state, row: dict) -> None:
     """The score hook of Royal Casino: the near-target rule, then each side's scored aces
     listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds."""
     near_target(state, row)
-    for seats, entry in zip(sides_of(state.players), row["sides"], strict=True):
+    for seats, entry in zip(state.seats.side_seats, row["sides"], strict=True):
         taken = {c for s in seats for c in state.captured[s]}
         entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
                               if entry["items"]["aces"] else [])
