@@ -9,7 +9,7 @@ import pydantic
 
 from cardcore.cards import CardError, check_cards, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
-from cardcore.game import Game, IllegalAction, StateError
+from cardcore.game import Game, GameOptions, IllegalAction, StateError
 from cardcore_casino import scoring
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL, Build
 from cardcore_casino.rules import (
@@ -20,6 +20,7 @@ from cardcore_casino.rules import (
     direction_sign,
 )
 from cardcore_casino.state import FishingState
+from cardcore_casino.text import CasinoText, RulesText
 
 
 class FishingGame(Game):
@@ -72,10 +73,11 @@ class FishingGame(Game):
 
     # --- the rules as played -------------------------------------------------------------
 
-    def rules(self, options: pydantic.BaseModel) -> str:
-        from cardcore_casino.text import rules_text
+    #: The game's rules text: its parts of the shared text (see cardcore_casino.text).
+    text: ClassVar[type[RulesText[Any]]]
 
-        return rules_text(self, options)
+    def rules(self, options: GameOptions) -> str:
+        return self.text(self, options).render()
 
 
 # --- Casino ------------------------------------------------------------------------------
@@ -94,6 +96,7 @@ class CasinoGame(FishingGame):
     name = "Casino"
     description = "The classic fishing game: capture by pairing and sums, build, sweep — to 21."
     Options = CasinoOptions
+    text = CasinoText
 
     def make_rules(self, options: CasinoOptions) -> Rules:
         first, later = casino_plans(options)

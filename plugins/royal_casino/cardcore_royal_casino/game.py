@@ -11,6 +11,7 @@ from cardcore.game import GameOptions
 from cardcore_casino.game import FishingGame
 from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
 from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
+from cardcore_royal_casino.text import RoyalCasinoText
 
 
 class RoyalCasinoOptions(GameOptions):
@@ -36,6 +37,7 @@ class RoyalCasinoGame(FishingGame):
     name = "Royal Casino"
     description = "Casino with valued court cards (J 11, Q 12, K 13), aces 1 or 14 — to 21."
     Options = RoyalCasinoOptions
+    text = RoyalCasinoText
 
     def make_rules(self, options: RoyalCasinoOptions) -> Rules:
         return Rules(
