@@ -15,13 +15,13 @@ from cardcore_casino.rules import CasinoOptions
 if TYPE_CHECKING:
     from cardcore_casino.game import FishingGame
 
-O = TypeVar("O", bound=GameOptions)
+OptionsT = TypeVar("OptionsT", bound=GameOptions)
 
 
-class RulesText(Generic[O]):
+class RulesText(Generic[OptionsT]):
     """The rules text of one fishing game under one set of options."""
 
-    def __init__(self, game: FishingGame, options: O):
+    def __init__(self, game: FishingGame, options: OptionsT):
         self.game = game
         self.options = options
         self.rules = game.rules_for(options)

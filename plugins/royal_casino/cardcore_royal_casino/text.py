@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from cardcore_casino.text import RulesText
 
 if TYPE_CHECKING:
-    from cardcore_royal_casino.game import RoyalCasinoOptions
+    pass
 
 
 class RoyalCasinoText(RulesText["RoyalCasinoOptions"]):
