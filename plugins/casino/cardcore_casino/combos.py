@@ -11,6 +11,7 @@ keyed by that prefix serves every table that shares it (sums keyed by -s).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 
 TABLES: dict[tuple[int, ...], Table] = {}
 TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
@@ -140,7 +141,8 @@ def table(vals: tuple[int, ...]) -> Table:
     return t
 
 
-def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[list[int]]] | None:
+def split(cards: list[int], values: Sequence[int], v: int,
+          r: int) -> tuple[list[int], list[list[int]]] | None:
     """One way to split ``cards`` into a part summing to ``r`` (empty when r = 0) and
     groups summing to ``v``; None if there is none."""
 
@@ -161,7 +163,7 @@ def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[lis
     return None
 
 
-def _subsets(cards: list[int], values, need: int):
+def _subsets(cards: list[int], values: Sequence[int], need: int) -> Iterator[list[int]]:
     """Sub-lists of ``cards`` whose values add up to ``need`` (need 0: the empty one)."""
     if need == 0:
         yield []

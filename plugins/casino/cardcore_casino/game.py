@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from typing import Any, ClassVar
-
-import pydantic
 
 from cardcore.cards import CardError, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
-from cardcore.game import Game, GameOptions, IllegalAction
+from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction
+from cardcore.seating import Seating
 from cardcore_casino import scoring
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (
@@ -34,22 +34,23 @@ class FishingGame(Game):
 
     # --- configuration ---------------------------------------------------------------
 
-    def make_rules(self, options: pydantic.BaseModel) -> Rules:
+    def make_rules(self, options: GameOptions) -> Rules:
         raise NotImplementedError
 
-    def rules_for(self, options: pydantic.BaseModel) -> Rules:
+    def rules_for(self, options: GameOptions) -> Rules:
         key = tuple(sorted(options.model_dump(mode="json").items()))
         rules = self._rules_cache.get(key)
         if rules is None:
             rules = self._rules_cache[key] = self.make_rules(options)
         return rules
 
-    def direction(self, options: pydantic.BaseModel) -> int:
-        return direction_sign(options.direction)
+    def direction(self, options: GameOptions) -> int:
+        return self.rules_for(options).direction
 
     # --- hands ------------------------------------------------------------------------
 
-    def new_hand(self, seating, options, rng: random.Random, totals: list[int]) -> FishingState:
+    def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
+                 totals: list[int]) -> FishingState:
         rules = self.rules_for(options)
         n = seating.players
         stock = [ID[c] for c in shuffled(standard_deck(), rng)]
@@ -66,14 +67,15 @@ class FishingGame(Game):
 
         return load_state(self, data, strict)
 
-    def action_from_json(self, state: FishingState, data: dict):
+    def action_from_json(self, state: GameState, data: dict[str, Any]) -> Action:
         key = _action_key(data)
         for action in state.legal_actions():
             if action.key == key:
                 return action
         raise IllegalAction(f"not a legal action here: {data}")
 
-    def heuristic(self, state: FishingState, seat: int) -> float:
+    def heuristic(self, state: GameState, seat: int) -> float:
+        assert isinstance(state, FishingState)
         return scoring.heuristic(state, seat)
 
     # --- the rules as played -------------------------------------------------------------
@@ -88,7 +90,10 @@ class FishingGame(Game):
 # --- Casino ------------------------------------------------------------------------------
 
 
-def casino_plans(options: CasinoOptions):
+Plan = Callable[[list[int]], list[tuple[int, int]]]
+
+
+def casino_plans(options: CasinoOptions) -> tuple[Plan, Plan]:
     if options.deal_in_twos:
         return (lambda order: packets(order, 2, table=2, rounds=2),
                 lambda order: packets(order, 2, rounds=2))
@@ -103,7 +108,8 @@ class CasinoGame(FishingGame):
     Options = CasinoOptions
     text = CasinoText
 
-    def make_rules(self, options: CasinoOptions) -> Rules:
+    def make_rules(self, options: GameOptions) -> Rules:
+        assert isinstance(options, CasinoOptions)
         first, later = casino_plans(options)
         return Rules(
             self.id, options,
@@ -122,18 +128,18 @@ class CasinoGame(FishingGame):
 # --- loading a state ------------------------------------------------------------------------
 
 
-def _action_key(data: Any) -> tuple:
+def _action_key(data: Any) -> tuple[Any, ...]:
     if not isinstance(data, dict):
         raise IllegalAction(f"an action is a JSON object, not {data!r}")
     try:
         kind = data.get("type")
-        card = ID[parse_card(data.get("card"))]
+        card = ID[parse_card(data["card"])]
         if kind == "trail":
             return (TRAIL, card)
         if kind == "capture":
             return (CAPTURE, card, _mask(data.get("taken")))
         if kind == "build":
-            return (NEW, card, int(data.get("value")), _mask(data.get("used")))
+            return (NEW, card, int(data["value"]), _mask(data.get("used")))
     except (CardError, KeyError, TypeError, ValueError) as exc:
         raise IllegalAction(f"not an action of this game: {data} ({exc})") from None
     raise IllegalAction(f"unknown action type {data.get('type')!r}")

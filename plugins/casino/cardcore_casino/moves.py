@@ -105,8 +105,9 @@ class _Turn:
 
     def __init__(self, state: FishingState):
         R = self.rules = state.rules
-        seat = self.seat = state.to_play
-        assert seat is not None
+        seat = state.to_play
+        assert seat is not None  # the hand is not over
+        self.seat = seat
         self.capv = CAPV = R.capture_values
         builds = self.builds = state.builds
         loose = self.loose = state.loose
@@ -133,7 +134,8 @@ class _Turn:
         self.mb = cache(mb) if len(pos) > 8 else mb
 
         have = self.have = [0] * 15
-        held = self.held = []  # the values the hand holds a card of, ascending
+        held: list[int] = []
+        self.held = held  # the values the hand holds a card of, ascending
         for c in state.hands[seat]:
             for v in CAPV[c]:
                 if not have[v]:
@@ -143,7 +145,8 @@ class _Turn:
         #: the highest value the hand holds (0: none): no build goes above it
         self.top = held[-1] if held else 0
 
-        own_vals = self.own_vals = []
+        own_vals: list[int] = []
+        self.own_vals = own_vals
         if builds:
             self.partner = state.seats.partner[seat]
             by_value: dict[int, list[int]] = {}
@@ -187,7 +190,7 @@ def generate(state: FishingState) -> list[FishingAction]:
     no_match = R.trail_rule == "no_match"
     vals = t.vals
     valueless_loose = len(vals) < len(t.loose)
-    for c in state.hands[t.seat]:  # type: ignore[index]  # _Turn checked to_play
+    for c in state.hands[t.seat]:
         can_capture = _captures(t, c, add) if capv[c] else _court_captures(t, c, add)
         h = VAL[c]
         if h and h <= top:  # (a build's value is held, and at least the card's)

@@ -8,7 +8,13 @@ most spades, ``big_casino`` 2 (10D), ``little_casino`` 1 (2S), ``aces`` 1 each,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from cardcore.game import ScoreRow, SideScore
 from cardcore_casino.rules import ACES_BITS, BIG_CASINO, BIT, LITTLE_CASINO, SPADES_BITS
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 ITEMS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
 
@@ -19,7 +25,7 @@ def strict_most(counts: list[int]) -> int | None:
     return counts.index(best) if counts.count(best) == 1 else None
 
 
-def tallies(state) -> list[dict[str, int]]:
+def tallies(state: FishingState) -> list[dict[str, int]]:
     """Raw counts per side: cards, spades, big and little casino, aces, sweeps."""
     out = []
     for seats in state.seats.side_seats:
@@ -40,7 +46,7 @@ def tallies(state) -> list[dict[str, int]]:
     return out
 
 
-def score_row(state) -> dict:
+def score_row(state: FishingState) -> ScoreRow:
     rules = state.rules
     raw = tallies(state)
     sweeps = [t["sweeps"] for t in raw]
@@ -50,7 +56,7 @@ def score_row(state) -> dict:
         sweeps = [0] * len(raw)
     most_cards = strict_most([t["cards"] for t in raw])
     most_spades = strict_most([t["spades"] for t in raw])
-    row_sides = []
+    row_sides: list[SideScore] = []
     for side, (seats, t) in enumerate(zip(state.seats.side_seats, raw, strict=True)):
         items = {
             "cards": 3 if side == most_cards else 0,
@@ -61,7 +67,7 @@ def score_row(state) -> dict:
             "sweeps": sweeps[side],
         }
         row_sides.append({"seats": list(seats), "items": items, "total": sum(items.values())})
-    row = {"sides": row_sides}
+    row: ScoreRow = {"sides": row_sides}
     if rules.score_hook is not None:
         rules.score_hook(state, row)
     return row
@@ -73,7 +79,7 @@ for _c in range(52):
         + 2.0 * (_c == BIG_CASINO) + 1.0 * (_c == LITTLE_CASINO)
 
 
-def heuristic(state, seat: int) -> float:
+def heuristic(state: FishingState, seat: int) -> float:
     """Material captured by the seat's side minus the others', sweeps counted, builds
     half-valued for their owner's side, loose cards a risk when an opponent is to play."""
     n = state.players

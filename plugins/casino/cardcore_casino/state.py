@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from cardcore.deal import deal
-from cardcore.game import GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
 from cardcore.seating import Seating
 from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
@@ -82,7 +82,7 @@ class FishingState(GameState):
         self.last_capture = last_capture
         self.totals_before = totals_before
         self._legal: list[FishingAction] | None = None
-        self._keys: dict[tuple[Any, ...], FishingAction] | None = None
+        self._keys: dict[Any, FishingAction] | None = None
 
     @property
     def seating(self) -> Seating:
@@ -122,7 +122,7 @@ class FishingState(GameState):
     def is_over(self) -> bool:
         return self.to_play is None
 
-    def legal_actions(self) -> list[FishingAction]:
+    def legal_actions(self) -> list[Action]:
         """Cached until the next apply; callers get their own copy of the list."""
         legal = self._legal
         if legal is None:
@@ -138,13 +138,13 @@ class FishingState(GameState):
                     legal = self._legal = moves.generate(self)
                 finally:
                     gc.enable()
-        return legal[:]
+        return [*legal]
 
-    def apply(self, action) -> None:
+    def apply(self, action: Action) -> None:
         legal = self._legal
         if legal is None:
             self.legal_actions()
-            legal = self._legal or ()
+            legal = self._legal or []
         # usually the caller hands back one of the cached actions: find it by identity
         # before building the dict of keys
         for act in legal:
@@ -154,10 +154,12 @@ class FishingState(GameState):
             keys = self._keys
             if keys is None:
                 keys = self._keys = {a.key: a for a in legal}
-            act = keys.get(getattr(action, "key", None))
-            if act is None:
+            found = keys.get(getattr(action, "key", None))
+            if found is None:
                 raise IllegalAction(self.why_illegal(action))
+            act = found
         seat = self.to_play
+        assert seat is not None  # there was a legal action
         key = act.key
         c = key[1]
         self.hands[seat].remove(c)
@@ -193,7 +195,8 @@ class FishingState(GameState):
         used = act.key[3]
         v = act.value
         values = self.rules.value
-        joined, keep = [], []
+        joined: list[int] = []
+        keep: list[int] = []
         for x in self.loose:
             (joined if used >> x & 1 else keep).append(x)
         self.loose = keep
@@ -201,11 +204,15 @@ class FishingState(GameState):
         if kind == RAISE:
             i = act.touch[-1]
             old = self.builds[i]
-            _, rest = split(joined, values, v, 0)  # type: ignore[misc]  # the action was legal
+            got = split(joined, values, v, 0)
+            assert got is not None  # the action is legal
+            rest = got[1]
             groups = (old.groups[0] + (c,), *map(tuple, rest))
             bits = old.bits
         else:
-            part, rest = split(joined, values, v, v - values[c])  # type: ignore[misc]  # legal
+            got = split(joined, values, v, v - values[c])
+            assert got is not None  # the action is legal
+            part, rest = got
             mine = (*part, c)
             if kind == ADD:
                 i = act.touch[-1]
@@ -226,9 +233,10 @@ class FishingState(GameState):
     def _advance(self) -> None:
         nxt = self.seats.next
         s = self.to_play
+        assert s is not None  # a seat has just played
         hands = self.hands
         for _ in nxt:
-            s = nxt[s]  # type: ignore[index]  # a hand in play has a seat to play
+            s = nxt[s]
             if hands[s]:
                 self.to_play = s
                 return
@@ -246,7 +254,7 @@ class FishingState(GameState):
             self.builds = []
         self.to_play = None
 
-    def why_illegal(self, action) -> str:
+    def why_illegal(self, action: Action) -> str:
         """A reason for refusing ``action`` (it is not among the legal actions)."""
         try:
             data = action.to_json()
@@ -254,7 +262,7 @@ class FishingState(GameState):
             return f"not an action of this game: {action!r}"
         if self.to_play is None:
             return "the hand is over"
-        card = ID.get(data.get("card")) if isinstance(data, dict) else None
+        card = ID.get(str(data.get("card"))) if isinstance(data, dict) else None
         hand = self.hands[self.to_play]
         if card not in hand:
             return f"{data.get('card')} is not in the hand of seat {self.to_play}"
@@ -264,7 +272,7 @@ class FishingState(GameState):
             return f"{data['card']} may not be trailed here"
         return f"not a legal action here: {data}"
 
-    def log_line(self, action) -> str:
+    def log_line(self, action: Action) -> str:
         text = action.label
         if self.to_play is None:
             return text

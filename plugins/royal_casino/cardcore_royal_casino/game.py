@@ -4,24 +4,14 @@ value, raising only an opponent's build, cancelling sweeps and the near-21 rule.
 
 from __future__ import annotations
 
-import pydantic
-
 from cardcore.deal import packets
 from cardcore.game import GameOptions
+from cardcore.scoresheet import ScoreSheet
 from cardcore_casino.game import FishingGame
-from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
+from cardcore_casino.rules import ROYAL_VALUES, Rules, direction_sign
+from cardcore_royal_casino.options import RoyalCasinoOptions
 from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
 from cardcore_royal_casino.text import RoyalCasinoText
-
-
-class RoyalCasinoOptions(GameOptions):
-    """Rule variants of Royal Casino (DECISIONS 3, 4, 9, 17)."""
-
-    ace_fourteen: bool = pydantic.Field(
-        True, description="an ace played from the hand may capture as 14 (builds up to 14)")
-    direction: Direction = pydantic.Field(
-        "counter_clockwise", description="direction of play and of the deal")
-    sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
 
 
 def _first(order: list[int]) -> list[tuple[int, int]]:
@@ -39,7 +29,8 @@ class RoyalCasinoGame(FishingGame):
     Options = RoyalCasinoOptions
     text = RoyalCasinoText
 
-    def make_rules(self, options: RoyalCasinoOptions) -> Rules:
+    def make_rules(self, options: GameOptions) -> Rules:
+        assert isinstance(options, RoyalCasinoOptions)
         return Rules(
             self.id, options,
             value=ROYAL_VALUES,
@@ -55,7 +46,7 @@ class RoyalCasinoGame(FishingGame):
             score_hook=royal_row,
         )
 
-    def match_winner(self, sheet, options) -> int | None:
+    def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         """A side landing on the target by the near-target rule wins outright; two such
         sides play another hand; otherwise the highest total at or above the target."""
         if sheet.hands:

@@ -3,7 +3,13 @@ in the score sheet's order, the near-target rule."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from cardcore.game import ScoreRow
 from cardcore_casino.rules import ID
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 #: The order the score sheet lists the aces (DECISIONS 20).
 ACE_ORDER = ("AS", "AC", "AH", "AD")
@@ -22,7 +28,7 @@ def cancel_sweeps(sweeps: list[int]) -> list[int]:
     return out
 
 
-def royal_row(state, row: dict) -> None:
+def royal_row(state: FishingState, row: ScoreRow) -> None:
     """The score hook of Royal Casino: the near-target rule, then each side's scored aces
     listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds."""
     near_target(state, row)
@@ -32,7 +38,7 @@ def royal_row(state, row: dict) -> None:
                               if entry["items"]["aces"] else [])
 
 
-def near_target(state, row: dict) -> None:
+def near_target(state: FishingState, row: ScoreRow) -> None:
     """Apply the near-target rule to ``row`` in place; ``row["outright"]`` lists the sides
     that landed on the target by it (one: it wins outright; two or more: another hand)."""
     target = state.rules.options.target

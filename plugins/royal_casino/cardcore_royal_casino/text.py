@@ -3,15 +3,11 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from cardcore_casino.text import RulesText
-
-if TYPE_CHECKING:
-    pass
+from cardcore_royal_casino.options import RoyalCasinoOptions
 
 
-class RoyalCasinoText(RulesText["RoyalCasinoOptions"]):
+class RoyalCasinoText(RulesText[RoyalCasinoOptions]):
     def deal(self) -> list[str]:
         return ["- Deal in packets of four: each non-dealer, four face up to the table, "
                 "then the dealer."]
