@@ -34,7 +34,7 @@ class Table:
         self.total: int = cum[-1]
         #: The answers of family() found so far, by ``family_key(v, r)``: read-only outside
         #: this module. The move generator looks here first (a dict lookup costs less than
-        #: a call) and calls family() on a miss.
+        #: a call) and calls find_family() on a miss.
         self.families: dict[int, tuple[int, ...]] = {}
         self._sums: dict[int, tuple[int, ...]] = {}
 
@@ -60,21 +60,25 @@ class Table:
         ``family(v, 0)`` minus 0 is what a card of value v captures; ``family(v, v - h)``
         is what a card of value h joins to make (or add to) a build of v.
         """
+        got = self.families.get((v << 6) + r)  # family_key(v, r)
+        return self.find_family(v, r) if got is None else got
+
+    def find_family(self, v: int, r: int) -> tuple[int, ...]:
+        """family(v, r) once ``families`` has no answer: from the shared prefix cache or
+        computed, then kept in ``families``."""
         key = (v << 6) + r  # family_key(v, r)
-        got = self.families.get(key)
-        if got is None:
-            vals = self.vals
-            p = bisect_right(vals, v)
-            if r and self._cum[p] - r < v:
-                got = self.summing(r)  # no room for a group of v beside the part
-            else:
-                pkey = (vals[:p], key)
-                got = _BY_PREFIX.get(pkey)
-                if got is None:
-                    if len(_BY_PREFIX) >= _PREFIX_LIMIT:
-                        _BY_PREFIX.clear()
-                    got = _BY_PREFIX[pkey] = self._family(v, r)
-            self.families[key] = got
+        vals = self.vals
+        p = bisect_right(vals, v)
+        if r and self._cum[p] - r < v:
+            got = self.summing(r)  # no room for a group of v beside the part
+        else:
+            pkey = (vals[:p], key)
+            got = _BY_PREFIX.get(pkey)
+            if got is None:
+                if len(_BY_PREFIX) >= _PREFIX_LIMIT:
+                    _BY_PREFIX.clear()
+                got = _BY_PREFIX[pkey] = self._family(v, r)
+        self.families[key] = got
         return got
 
     def _family(self, v: int, r: int) -> tuple[int, ...]:

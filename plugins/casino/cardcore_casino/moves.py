@@ -101,7 +101,7 @@ class _Turn:
     hand holds, the builds by value, the seat's own builds and its partner."""
 
     __slots__ = ("rules", "seat", "capv", "builds", "loose", "vals", "by_value", "have", "held",
-                 "own_vals", "owns", "partner", "top", "families", "family", "loose_total", "mb")
+                 "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "mb")
 
     def __init__(self, state: FishingState):
         R = self.rules = state.rules
@@ -118,7 +118,7 @@ class _Turn:
         pos = [1 << (k & 63) for k in keys]
         T = TABLES.get(vals) or table(vals)
         self.families = T.families
-        self.family = T.family
+        self.find_family = T.find_family
         self.loose_total = T.total
 
         def mb(m: int) -> int:
@@ -191,10 +191,11 @@ def generate(state: FishingState) -> list[FishingAction]:
     vals = t.vals
     valueless_loose = len(vals) < len(t.loose)
     for c in state.hands[t.seat]:
-        can_capture = _captures(t, c, add) if capv[c] else _court_captures(t, c, add)
+        cvs = capv[c]
+        can_capture = _captures(t, c, cvs, add) if cvs else _court_captures(t, c, add)
         h = VAL[c]
-        if h and h <= top:  # (a build's value is held, and at least the card's)
-            _builds(t, c, h, add)
+        if h and h <= top:  # a build needs a held value at least the card's
+            _builds(t, c, h, cvs, add)
         if no_trail or (no_capture and can_capture) or (
                 no_match and (h in vals if h else valueless_loose)):
             continue
@@ -224,13 +225,15 @@ def _court_captures(t: _Turn, c: int, add: Callable[[FishingAction], None]) -> b
     return True
 
 
-def _captures(t: _Turn, c: int, add: Callable[[FishingAction], None]) -> bool:
-    """The captures of a card with a value (royal aces: 1 or 14); whether it could capture."""
+def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
+              add: Callable[[FishingAction], None]) -> bool:
+    """The captures of card c, which captures the values cvs (royal aces: 1 or 14); whether
+    it could capture."""
     can_capture = False
-    for v in t.capv[c]:
+    for v in cvs:
         unions = t.families.get(v << 6)  # family_key(v, 0)
         if unions is None:
-            unions = t.family(v, 0)
+            unions = t.find_family(v, 0)
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
@@ -271,25 +274,27 @@ def _captures_with_builds(t: _Turn, c: int, v: int, unions: tuple[int, ...], bi:
 # --- builds (DECISIONS 12-15) ----------------------------------------------------------------
 
 
-def _builds(t: _Turn, c: int, h: int, add: Callable[[FishingAction], None]) -> None:
-    """The builds a card of value h makes: new ones, and onto the builds on the table."""
-    R = t.rules
-    max_build = R.max_build
+def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
+            add: Callable[[FishingAction], None]) -> None:
+    """The builds card c of value h (capturing cvs) makes: new ones, and onto the builds on
+    the table."""
+    max_build = t.rules.max_build
     have = t.have
-    cvs = t.capv[c]
     builds = t.builds
     owns = t.owns
+    loose_total = t.loose_total
+    families = t.families
     for v in t.held:
         if v < h or v > max_build or have[v] - (v in cvs) < 1:
             continue
         fam: tuple[int, ...]
-        if v - h > t.loose_total:  # no loose cards can make up the difference
+        if v - h > loose_total:  # no loose cards can make up the difference
             if not builds:
                 continue
             fam = ()
         else:
-            got = t.families.get((v << 6) + v - h)  # family_key(v, v - h)
-            fam = t.family(v, v - h) if got is None else got
+            got = families.get((v << 6) + v - h)  # family_key(v, v - h)
+            fam = t.find_family(v, v - h) if got is None else got
         # a new build: the card, loose cards making v with it, more loose groups
         if fam and fam[-1] and (not owns or t.backed(c, [*t.own_vals, v])):
             mb = t.mb
@@ -327,7 +332,8 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            for u in t.family(v, 0):
+            got = t.families.get(v << 6)  # family_key(v, 0)
+            for u in t.find_family(v, 0) if got is None else got:
                 add(FishingAction((NEW, c, v, bits | mb(u)), RAISE, v, (-1, i) if u else (i,)))
 
 
