@@ -73,11 +73,12 @@ class Table:
             got = self.summing(r)  # no room for a group of v beside the part
         else:
             pkey = (vals[:p], key)
-            got = _BY_PREFIX.get(pkey)
-            if got is None:
+            shared = _BY_PREFIX.get(pkey)
+            if shared is None:
                 if len(_BY_PREFIX) >= _PREFIX_LIMIT:
                     _BY_PREFIX.clear()
-                got = _BY_PREFIX[pkey] = self._family(v, r)
+                shared = _BY_PREFIX[pkey] = self._family(v, r)
+            got = shared
         self.families[key] = got
         return got
 

@@ -45,19 +45,20 @@ class Seats:
         self.order: tuple[int, ...] = tuple(seating.deal_order())
         self.sides = seating.sides
         #: the seats of each side
-        self.side_seats: tuple[list[int], ...] = tuple(
-            seating.seats_of(side) for side in range(seating.sides))
+        self.side_seats: tuple[tuple[int, ...], ...] = tuple(
+            tuple(seating.seats_of(side)) for side in range(seating.sides))
 
 
-_SEATS: dict[tuple[int, int, int, bool], Seats] = {}
+_SEATS: dict[Seating, Seats] = {}
 
 
 def seats_of(seating: Seating) -> Seats:
-    """The shared ``Seats`` of ``seating`` (names aside, seatings that play alike share one)."""
-    key = (seating.players, seating.dealer, seating.direction, seating.partnerships)
-    got = _SEATS.get(key)
+    """The shared ``Seats`` of ``seating`` (seatings are frozen: equal ones share one)."""
+    got = _SEATS.get(seating)
     if got is None:
-        got = _SEATS[key] = Seats(seating)
+        if len(_SEATS) >= 1000:
+            _SEATS.clear()
+        got = _SEATS[seating] = Seats(seating)
     return got
 
 
