@@ -6,7 +6,7 @@ import random
 import pytest
 from casino_helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
 
-from cardcore.cards import CardError
+from cardcore.cards import CardError, standard_deck
 from cardcore.game import IllegalAction, StateError
 from cardcore.seating import Seating
 
@@ -108,7 +108,21 @@ def test_view_hides_other_hands_and_the_stock_keeping_lengths(game_id):
         assert view["hands"][s] == [None] * len(data["hands"][s])
     assert view["stock"] == [None] * len(data["stock"])
     assert view["table"] == data["table"] and view["captured"] == data["captured"]
-    assert state.view(None) == data
+
+
+def test_the_spectators_view_hides_every_hand_and_the_stock_the_rest_public(game_id):
+    for players in (2, 3, 4):
+        state = fresh(game_id, players)
+        state.apply(state.legal_actions()[0])
+        data = state.export()
+        view = state.view(None)
+        assert view["hands"] == [[None] * len(h) for h in data["hands"]]
+        assert view["stock"] == [None] * len(data["stock"])
+        rest = {k: v for k, v in data.items() if k not in ("hands", "stock")}
+        assert {k: v for k, v in view.items() if k not in ("hands", "stock")} == rest
+        # the open table (zones(None)) still shows every card
+        hand_zones = [z for z in state.zones(None) if z.id.startswith("hand-")]
+        assert [z.cards for z in hand_zones] == data["hands"]
 
 
 def test_view_hides_hands_after_the_hand_is_over_too():
@@ -315,3 +329,82 @@ def test_docs_rules_casino_is_the_text_the_engine_plays_by():
 
     for game in (CASINO, ROYAL):
         assert demoted(game.rules(game.Options())) in doc
+
+
+@pytest.mark.parametrize("bad,field", [
+    ({"hands": [["AS"], ["5H"]], "to_play": True}, "to_play"),
+    ({"hands": [["AS"], ["5H"]], "to_play": 1.0}, "to_play"),
+    ({"hands": [["AS"], ["5H"]], "players": "2"}, "players"),
+    ({"hands": [["AS"], ["5H"]], "sweeps": [1.0, 0]}, "sweeps[0]"),
+    ({"hands": [["AS"], ["5H"]], "totals_before": [0, False]}, "totals_before[1]"),
+    ({"hands": [["AS"], [5]]}, "hands[1][0]"),
+    ({"hands": [["AS"], ["XX"]]}, "hands[1]"),
+    ({"hands": 3}, "hands"),
+    ({}, "hands"),
+    ({"hands": [["AS"], ["5H"]], "table": []}, "table"),
+    ({"hands": [["AS"], ["5H"]], "table": {"loose": None}}, "table.loose"),
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [{"value": "8", "owner": 0,
+                                                        "groups": [["2H", "6S"]]}]}},
+     "table.builds[0].value"),
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [{"value": 8, "owner": 0}]}},
+     "table.builds[0].groups"),
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [{"value": 8, "owner": 0,
+                                                        "groups": [["2H", 6]]}]}},
+     "table.builds[0].groups[0][1]"),
+    ({"hands": [["8S"], ["5H"]], "table": {"builds": [{"value": 8, "owner": 7,
+                                                        "groups": [["2H", "6S"]]}]}},
+     "table.builds[0].owner"),
+    ({"hands": [["AS"], ["5H"]], "captured": [[]]}, "captured"),
+    ({"hands": [["AS"], ["5H"]], "last_capture": 2}, "last_capture"),
+    ({"hands": [["AS"], ["5H"]], "options": {"target": 0}}, "options"),
+])
+def test_state_from_json_names_the_field_and_raises_only_state_errors(game_id, bad, field):
+    with pytest.raises(StateError) as info:
+        GAMES[game_id].state_from_json(bad)
+    assert str(info.value).startswith(field + ":")
+
+
+def whole_deck_position(game_id, hand_sizes, to_play):
+    """A position holding the whole deck: hands of the given sizes, the rest in the piles."""
+    deck = sorted(standard_deck())
+    hands = [[deck.pop() for _ in range(k)] for k in hand_sizes]
+    n = len(hand_sizes)
+    return {"game": game_id, "hands": hands, "to_play": to_play, "dealer": 0,
+            "captured": [deck] + [[] for _ in range(n - 1)]}
+
+
+def test_strict_loading_wants_the_whole_deck_and_hand_sizes_play_can_reach(game_id):
+    game = GAMES[game_id]
+    leader = game.seating(4, game.Options(), dealer=0).leader  # 1, or 3 counter-clockwise
+    order = game.seating(4, game.Options(), dealer=0).deal_order()
+    sizes = [0] * 4
+    for i, s in enumerate(order):
+        sizes[s] = 3 if i < 2 else 4  # the first two in deal order have played
+    good = whole_deck_position(game_id, sizes, order[2])
+    assert game.state_from_json(good, strict=True).export()["hands"] == good["hands"]
+    # the same hands with another seat to play cannot happen
+    with pytest.raises(StateError, match="hands"):
+        game.state_from_json({**good, "to_play": order[3]}, strict=True)
+    for sizes in ([4, 4, 4, 5], [4, 2, 4, 4], [5, 5, 5, 5]):
+        bad = whole_deck_position(game_id, sizes, leader)
+        with pytest.raises(StateError, match="hands"):
+            game.state_from_json(bad, strict=True)
+    # a card short of the deck: fine as a partial position, refused when strict
+    short = whole_deck_position(game_id, [4, 4, 4, 4], leader)
+    short["captured"][0] = short["captured"][0][1:]
+    assert game.state_from_json(short).to_play == leader
+    with pytest.raises(StateError, match="missing"):
+        game.state_from_json(short, strict=True)
+
+
+def test_strict_loading_takes_every_position_of_play(game_id):
+    for players in (2, 3, 4):
+        state = fresh(game_id, players)
+        rng = random.Random(players)
+        while True:
+            data = state.export()
+            assert GAMES[game_id].state_from_json(data, strict=True).export() == data
+            if state.is_over:
+                break
+            acts = state.legal_actions()
+            state.apply(acts[rng.randrange(len(acts))])

@@ -2,6 +2,7 @@
 
 Modules: ``rules`` (cards as ints, values, Options, the engine's configuration),
 ``combos`` (memoised subset sums over the table), ``moves`` (legal actions),
-``state`` (apply, the deal, export, view, zones), ``scoring``, ``text`` (the rules
-as played), ``game`` (the Game classes and state_from_json), ``plugin``.
+``state`` (apply, the deal, export, view, zones; the seating it asks), ``scoring``,
+``text`` (the rules as played, in parts a game supplies), ``load`` (state_from_json: the
+JSON's shape, then the rules' checks), ``game`` (the Game classes), ``plugin``.
 """

@@ -11,6 +11,7 @@ keyed by that prefix serves every table that shares it (sums keyed by -s).
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterator, Sequence
 
 TABLES: dict[tuple[int, ...], Table] = {}
 TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
@@ -21,7 +22,7 @@ _PREFIX_LIMIT = 300_000
 class Table:
     """Subset questions about one multiset of loose values (sorted ascending)."""
 
-    __slots__ = ("vals", "_cum", "_sums", "_fam")
+    __slots__ = ("vals", "total", "families", "_cum", "_sums")
 
     def __init__(self, vals: tuple[int, ...]):
         self.vals = vals
@@ -29,8 +30,13 @@ class Table:
         for x in vals:
             cum.append(cum[-1] + x)
         self._cum = tuple(cum)  # _cum[i]: the sum of the i smallest values
+        #: The sum of every value on the table.
+        self.total: int = cum[-1]
+        #: The answers of family() found so far, by ``family_key(v, r)``: read-only outside
+        #: this module. The move generator looks here first (a dict lookup costs less than
+        #: a call) and calls find_family() on a miss.
+        self.families: dict[int, tuple[int, ...]] = {}
         self._sums: dict[int, tuple[int, ...]] = {}
-        self._fam: dict[int, tuple[int, ...]] = {}
 
     def summing(self, s: int) -> tuple[int, ...]:
         """Every mask whose values add up to ``s`` (s > 0), ascending."""
@@ -54,21 +60,26 @@ class Table:
         ``family(v, 0)`` minus 0 is what a card of value v captures; ``family(v, v - h)``
         is what a card of value h joins to make (or add to) a build of v.
         """
-        key = (v << 6) + r
-        got = self._fam.get(key)
-        if got is None:
-            vals = self.vals
-            p = bisect_right(vals, v)
-            if r and self._cum[p] - r < v:
-                got = self.summing(r)  # no room for a group of v beside the part
-            else:
-                pkey = (vals[:p], key)
-                got = _BY_PREFIX.get(pkey)
-                if got is None:
-                    if len(_BY_PREFIX) >= _PREFIX_LIMIT:
-                        _BY_PREFIX.clear()
-                    got = _BY_PREFIX[pkey] = self._family(v, r)
-            self._fam[key] = got
+        got = self.families.get((v << 6) + r)  # family_key(v, r)
+        return self.find_family(v, r) if got is None else got
+
+    def find_family(self, v: int, r: int) -> tuple[int, ...]:
+        """family(v, r) once ``families`` has no answer: from the shared prefix cache or
+        computed, then kept in ``families``."""
+        key = (v << 6) + r  # family_key(v, r)
+        vals = self.vals
+        p = bisect_right(vals, v)
+        if r and self._cum[p] - r < v:
+            got = self.summing(r)  # no room for a group of v beside the part
+        else:
+            pkey = (vals[:p], key)
+            shared = _BY_PREFIX.get(pkey)
+            if shared is None:
+                if len(_BY_PREFIX) >= _PREFIX_LIMIT:
+                    _BY_PREFIX.clear()
+                shared = _BY_PREFIX[pkey] = self._family(v, r)
+            got = shared
+        self.families[key] = got
         return got
 
     def _family(self, v: int, r: int) -> tuple[int, ...]:
@@ -102,6 +113,11 @@ class Table:
         return got
 
 
+def family_key(v: int, r: int) -> int:
+    """The key of ``Table.families`` for ``family(v, r)`` (r < 64)."""
+    return (v << 6) + r
+
+
 def _summing(vals: tuple[int, ...], s: int) -> tuple[int, ...]:
     """Every mask of ``vals`` (sorted) whose values add up to ``s``, ascending."""
     k = len(vals)
@@ -130,7 +146,8 @@ def table(vals: tuple[int, ...]) -> Table:
     return t
 
 
-def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[list[int]]] | None:
+def split(cards: list[int], values: Sequence[int], v: int,
+          r: int) -> tuple[list[int], list[list[int]]] | None:
     """One way to split ``cards`` into a part summing to ``r`` (empty when r = 0) and
     groups summing to ``v``; None if there is none."""
 
@@ -151,7 +168,7 @@ def split(cards: list[int], values, v: int, r: int) -> tuple[list[int], list[lis
     return None
 
 
-def _subsets(cards: list[int], values, need: int):
+def _subsets(cards: list[int], values: Sequence[int], need: int) -> Iterator[list[int]]:
     """Sub-lists of ``cards`` whose values add up to ``need`` (need 0: the empty one)."""
     if need == 0:
         yield []

@@ -1,18 +1,25 @@
 """Legal actions of the fishing games: trails, captures, builds (new, raise, add).
 
-D11-D18. A build on the table is a tuple ``(value, owner, groups, bits)``:
-``groups`` a tuple of card-id tuples (two or more: a multiple build), ``bits``
-the mask of its cards.
+D11-D18. A build on the table is a ``Build``: its value, owner, groups (card-id
+tuples; two or more: a multiple build) and the bit mask of its cards.
+
+generate() reads the position once (``_Turn``), then asks each hand card for its
+captures, builds and trail in turn.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from cardcore.cards import glyph
 from cardcore.game import Action
 from cardcore_casino.combos import TABLES, table
 from cardcore_casino.rules import BIT, NAMES, RANK, ids_of
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 TRAIL, CAPTURE, NEW, RAISE, ADD = 0, 1, 2, 3, 4
 LOOSE = (-1,)
@@ -70,190 +77,269 @@ class FishingAction(Action):
         return f"<{type(self).__name__} {self.to_json()}>"
 
 
+#: The trail of each card: actions are immutable, so every state shares these.
+_TRAILS: tuple[FishingAction, ...] = tuple(FishingAction((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
+
+
 def _display_order(bits: int) -> list[int]:
     return sorted(ids_of(bits), key=lambda c: (RANK[c], NAMES[c][-1]))
 
 
-def generate(state) -> list[FishingAction]:
+class Build(NamedTuple):
+    """One build on the table (D13-D15): its value, its owner, its groups of card
+    ids (two or more: a multiple build) and the bit mask of its cards."""
+
+    value: int
+    owner: int
+    groups: tuple[tuple[int, ...], ...]
+    bits: int
+
+
+class _Turn:
+    """What the seat to play faces, read once per generate() call by every hand card's
+    captures, builds and trail: the loose values as a combination table, the values the
+    hand holds, the builds by value, the seat's own builds and its partner."""
+
+    __slots__ = ("rules", "seat", "capv", "builds", "loose", "vals", "by_value", "have", "held",
+                 "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "mb")
+
+    def __init__(self, state: FishingState):
+        R = self.rules = state.rules
+        seat = state.to_play
+        assert seat is not None  # the hand is not over
+        self.seat = seat
+        self.capv = CAPV = R.capture_values
+        builds = self.builds = state.builds
+        loose = self.loose = state.loose
+        VAL = R.value
+        SK = R.sort_key
+        keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
+        vals = self.vals = tuple([k >> 6 for k in keys])
+        pos = [1 << (k & 63) for k in keys]
+        T = TABLES.get(vals) or table(vals)
+        self.families = T.families
+        self.find_family = T.find_family
+        self.loose_total = T.total
+
+        def mb(m: int) -> int:
+            """A mask over the sorted loose values as a mask of card ids."""
+            b = 0
+            while m:
+                low = m & -m
+                b |= pos[low.bit_length() - 1]
+                m ^= low
+            return b
+
+        # a crowded table offers the same masks to many hand cards
+        self.mb = cache(mb) if len(pos) > 8 else mb
+
+        have = self.have = [0] * 15
+        held: list[int] = []
+        self.held = held  # the values the hand holds a card of, ascending
+        for c in state.hands[seat]:
+            for v in CAPV[c]:
+                if not have[v]:
+                    held.append(v)
+                have[v] += 1
+        held.sort()
+        #: the highest value the hand holds (0: none): no build goes above it
+        self.top = held[-1] if held else 0
+
+        own_vals: list[int] = []
+        self.own_vals = own_vals
+        if builds:
+            self.partner = state.seats.partner[seat]
+            by_value: dict[int, list[int]] = {}
+            for i, (value, owner, _, _) in enumerate(builds):
+                by_value.setdefault(value, []).append(i)
+                if owner == seat:
+                    own_vals.append(value)
+            self.by_value = by_value
+        else:
+            self.partner = -1
+            self.by_value = _EMPTY
+        self.owns = bool(own_vals)
+
+    def backed(self, c: int, req: list[int]) -> bool:
+        """After playing c, does the hand still hold a card for every value in req?"""
+        cv = self.capv[c]
+        have = self.have
+        for v in req:
+            if have[v] - (v in cv) < 1:
+                return False
+        if self.rules.ace_dual and 1 in req and 14 in req:
+            return have[1] - (1 in cv) >= 2
+        return True
+
+
+def generate(state: FishingState) -> list[FishingAction]:
     """Every legal action of the seat to play, in a fixed order (by hand card: captures,
     builds, trail)."""
-    R = state.rules
-    seat = state.to_play
-    hand = state.hands[seat]
-    VAL = R.value
-    CAPV = R.capture_values
-    builds = state.builds
-
-    loose = state.loose
-    SK = R.sort_key
-    keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
-    vals = tuple([k >> 6 for k in keys])
-    pos = [1 << (k & 63) for k in keys]
-    T = TABLES.get(vals) or table(vals)
-    fam_cache = T._fam
-    loose_total = T._cum[-1]
-    family = T.family
-
-    def mb(m: int) -> int:
-        """A mask over the sorted loose values as a mask of card ids."""
-        b = 0
-        while m:
-            low = m & -m
-            b |= pos[low.bit_length() - 1]
-            m ^= low
-        return b
-
-    if len(pos) > 8:  # a crowded table offers the same masks to many hand cards
-        mb = cache(mb)
-
-    have = [0] * 15
-    held = []  # the values the hand holds a card of, ascending
-    for c in hand:
-        for v in CAPV[c]:
-            if not have[v]:
-                held.append(v)
-            have[v] += 1
-    held.sort()
-
-    own_vals: list[int] = []
-    if builds:  # (partner and backed() are used only when there are builds)
-        partner = (seat + 2) % 4 if state.players == 4 else -1
-        by_value: dict[int, list[int]] = {}
-        for i, b in enumerate(builds):
-            by_value.setdefault(b[0], []).append(i)
-            if b[1] == seat:
-                own_vals.append(b[0])
-        dual = R.ace_dual
-
-        def backed(c: int, req) -> bool:
-            """After playing c, does the hand still hold a card for every value in req?"""
-            cv = CAPV[c]
-            for v in req:
-                if have[v] - (v in cv) < 1:
-                    return False
-            if dual and 1 in req and 14 in req:
-                return have[1] - (1 in cv) >= 2
-            return True
-    else:
-        by_value = _EMPTY
-    owns = bool(own_vals)
-
+    t = _Turn(state)
     acts: list[FishingAction] = []
     add = acts.append
-    rule = R.trail_rule
-    max_build = R.max_build
-    Act = FishingAction
-
-    for c in hand:
-        can_capture = False
-        # --- captures (D1, D2, D16) ---------------------------------
-        cvs = CAPV[c]
-        if not cvs:  # a casino court card pairs by rank only
-            rank = RANK[c]
-            same = [BIT[x] for x in loose if RANK[x] == rank]
-            if same:
-                can_capture = True
-                if R.court_take_all:
-                    choices = [0]
-                    for b in same:
-                        choices += [u | b for u in choices]
-                    choices = sorted(choices[1:])
-                else:
-                    choices = sorted(same)
-                if not owns or backed(c, own_vals):
-                    for taken in choices:
-                        add(Act((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
-        for v in cvs:
-            unions = fam_cache.get(v << 6)
-            if unions is None:
-                unions = family(v, 0)
-            bi = by_value.get(v)
-            if not bi:
-                if len(unions) > 1:
-                    can_capture = True
-                    if owns and not backed(c, own_vals):
-                        continue
-                    for u in unions[1:]:
-                        add(Act((CAPTURE, c, mb(u)), CAPTURE, v, LOOSE))
-                continue
-            can_capture = True
-            subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
-            for i in bi:
-                bb = builds[i][3]
-                subsets += [(s | bb, t + (i,)) for s, t in subsets]
-            if owns:  # what the owner still owns must stay backed
-                subsets = [(sb, t) for sb, t in subsets
-                           if backed(c, [b[0] for i, b in enumerate(builds)
-                                         if b[1] == seat and i not in t])]
-            with_loose = [(sb, (-1, *t)) for sb, t in subsets]
-            alone = [(sb, t) for sb, t in subsets if t]
-            for u in unions:
-                lb = mb(u)
-                for sb, touched in (with_loose if u else alone):
-                    add(Act((CAPTURE, c, lb | sb), CAPTURE, v, touched))
-
-        # --- builds (D12-D15) ----------------------------------------
+    R = t.rules
+    VAL = R.value
+    capv = t.capv
+    top = t.top
+    # trail (D11, D12): never by an owner of a build; "no_capture": not a card that
+    # could capture; "no_match": not onto a loose card of the same value (vals holds every
+    # valued loose card; a card without value matches a loose one without value)
+    no_trail = t.owns
+    no_capture = R.trail_rule == "no_capture"
+    no_match = R.trail_rule == "no_match"
+    vals = t.vals
+    valueless_loose = len(vals) < len(t.loose)
+    for c in state.hands[t.seat]:
+        cvs = capv[c]
+        can_capture = _captures(t, c, cvs, add) if cvs else _court_captures(t, c, add)
         h = VAL[c]
-        if h:
-            for v in held:
-                if v < h or v > max_build or have[v] - (v in cvs) < 1:
-                    continue
-                if v - h > loose_total:  # no loose cards can make up the difference
-                    if not builds:
-                        continue
-                    fam = ()
-                else:
-                    fam = fam_cache.get((v << 6) + v - h)
-                    if fam is None:
-                        fam = family(v, v - h)
-                # a new build: the card, loose cards making v with it, more loose groups
-                if fam and fam[-1] and (not owns or backed(c, own_vals + [v])):
-                    for u in fam:
-                        if u:
-                            add(Act((NEW, c, v, mb(u)), NEW, v, LOOSE))
-                if not builds:
-                    continue
-                for i, b in enumerate(builds):
-                    owner = b[1]
-                    if owner == partner:
-                        continue
-                    bv = b[0]
-                    if bv == v:  # add to it (it becomes or stays multiple)
-                        if not backed(c, own_vals if owner == seat else own_vals + [v]):
-                            continue
-                        for u in fam:
-                            add(Act((NEW, c, v, b[3] | mb(u)), ADD, v, (-1, i) if u else (i,)))
-                    elif bv + h == v and len(b[2]) == 1:  # raise a single build
-                        if owner == seat:
-                            if not R.raise_own_build:
-                                continue
-                            req = list(own_vals)
-                            req.remove(bv)
-                            req.append(v)
-                        else:
-                            req = own_vals + [v]
-                        if not backed(c, req):
-                            continue
-                        for u in family(v, 0):
-                            add(Act((NEW, c, v, b[3] | mb(u)), RAISE, v, (-1, i) if u else (i,)))
-
-        # --- trail (D11, D12) -----------------------------------------
-        if owns:
+        if h and h <= top:  # a build needs a held value at least the card's
+            _builds(t, c, h, cvs, add)
+        if no_trail or (no_capture and can_capture) or (
+                no_match and (h in vals if h else valueless_loose)):
             continue
-        if rule == "no_match":
-            # a loose card of the same value (vals holds every valued loose card;
-            # a card without value matches a loose one without value)
-            if h in vals if h else len(vals) < len(loose):
-                continue
-        elif rule == "no_capture" and can_capture:
-            continue
-        add(Act((TRAIL, c), TRAIL, 0, LOOSE))
+        add(_TRAILS[c])
     return acts
 
 
-_EMPTY: dict = {}
+# --- captures (D1, D2, D16) ---------------------------------------------------------
 
 
-def required_values(state, seat: int) -> list[int]:
+def _court_captures(t: _Turn, c: int, add: Callable[[FishingAction], None]) -> bool:
+    """A casino court card pairs by rank only; whether it could capture."""
+    rank = RANK[c]
+    same = [BIT[x] for x in t.loose if RANK[x] == rank]
+    if not same:
+        return False
+    if t.rules.court_take_all:
+        choices = [0]
+        for b in same:
+            choices += [u | b for u in choices]
+        choices = sorted(choices[1:])
+    else:
+        choices = sorted(same)
+    if not t.owns or t.backed(c, t.own_vals):
+        for taken in choices:
+            add(FishingAction((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
+    return True
+
+
+def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
+              add: Callable[[FishingAction], None]) -> bool:
+    """The captures of card c, which captures the values cvs (royal aces: 1 or 14); whether
+    it could capture."""
+    can_capture = False
+    for v in cvs:
+        unions = t.families.get(v << 6)  # family_key(v, 0)
+        if unions is None:
+            unions = t.find_family(v, 0)
+        bi = t.by_value.get(v)
+        if bi:
+            can_capture = True
+            _captures_with_builds(t, c, v, unions, bi, add)
+        elif len(unions) > 1:
+            can_capture = True
+            if t.owns and not t.backed(c, t.own_vals):
+                continue
+            mb = t.mb
+            for u in unions[1:]:
+                add(FishingAction((CAPTURE, c, mb(u)), CAPTURE, v, LOOSE))
+    return can_capture
+
+
+def _captures_with_builds(t: _Turn, c: int, v: int, unions: tuple[int, ...], bi: list[int],
+                          add: Callable[[FishingAction], None]) -> None:
+    """Captures of value v when builds of v stand: any choice of them, with or without
+    loose groups of v."""
+    builds = t.builds
+    subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
+    for i in bi:
+        bb = builds[i].bits
+        subsets += [(s | bb, k + (i,)) for s, k in subsets]
+    if t.owns:  # what the owner still owns must stay backed
+        seat = t.seat
+        subsets = [(sb, k) for sb, k in subsets
+                   if t.backed(c, [value for i, (value, owner, _, _) in enumerate(builds)
+                                   if owner == seat and i not in k])]
+    with_loose = [(sb, (-1, *k)) for sb, k in subsets]
+    alone = [(sb, k) for sb, k in subsets if k]
+    mb = t.mb
+    for u in unions:
+        lb = mb(u)
+        for sb, touched in (with_loose if u else alone):
+            add(FishingAction((CAPTURE, c, lb | sb), CAPTURE, v, touched))
+
+
+# --- builds (D12-D15) ----------------------------------------------------------------
+
+
+def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
+            add: Callable[[FishingAction], None]) -> None:
+    """The builds card c of value h (capturing cvs) makes: new ones, and onto the builds on
+    the table."""
+    max_build = t.rules.max_build
+    have = t.have
+    builds = t.builds
+    owns = t.owns
+    loose_total = t.loose_total
+    families = t.families
+    for v in t.held:
+        if v < h or v > max_build or have[v] - (v in cvs) < 1:
+            continue
+        fam: tuple[int, ...]
+        if v - h > loose_total:  # no loose cards can make up the difference
+            if not builds:
+                continue
+            fam = ()
+        else:
+            got = families.get((v << 6) + v - h)  # family_key(v, v - h)
+            fam = t.find_family(v, v - h) if got is None else got
+        # a new build: the card, loose cards making v with it, more loose groups
+        if fam and fam[-1] and (not owns or t.backed(c, [*t.own_vals, v])):
+            mb = t.mb
+            for u in fam:
+                if u:
+                    add(FishingAction((NEW, c, v, mb(u)), NEW, v, LOOSE))
+        if builds:
+            _onto_builds(t, c, h, v, fam, add)
+
+
+def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
+                 add: Callable[[FishingAction], None]) -> None:
+    """Card c (value h) added to a build of v, or raising a single build to v; never a
+    partner's build (D14)."""
+    seat = t.seat
+    own_vals = t.own_vals
+    mb = t.mb
+    partner = t.partner
+    for i, (bv, owner, groups, bits) in enumerate(t.builds):
+        if owner == partner:
+            continue
+        if bv == v:  # add to it (it becomes or stays multiple)
+            if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
+                continue
+            for u in fam:
+                add(FishingAction((NEW, c, v, bits | mb(u)), ADD, v, (-1, i) if u else (i,)))
+        elif bv + h == v and len(groups) == 1:  # raise a single build
+            if owner == seat:
+                if not t.rules.raise_own_build:
+                    continue
+                req = list(own_vals)
+                req.remove(bv)
+                req.append(v)
+            else:
+                req = [*own_vals, v]
+            if not t.backed(c, req):
+                continue
+            got = t.families.get(v << 6)  # family_key(v, 0)
+            for u in t.find_family(v, 0) if got is None else got:
+                add(FishingAction((NEW, c, v, bits | mb(u)), RAISE, v, (-1, i) if u else (i,)))
+
+
+_EMPTY: dict[int, list[int]] = {}
+
+
+def required_values(state: FishingState, seat: int) -> list[int]:
     """The build values ``seat`` must hold a card of (each once), as owner."""
-    return sorted({b[0] for b in state.builds if b[1] == seat})
+    return sorted({b.value for b in state.builds if b.owner == seat})

@@ -8,12 +8,15 @@ cards is an int bit mask.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 import pydantic
 
 from cardcore.cards import RANKS, standard_deck
-from cardcore.game import GameOptions
+from cardcore.game import GameOptions, ScoreRow
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 NAMES: tuple[str, ...] = tuple(sorted(standard_deck()))
 ID: dict[str, int] = {name: i for i, name in enumerate(NAMES)}
@@ -77,7 +80,7 @@ class Rules:
     def __init__(
         self,
         game_id: str,
-        options: pydantic.BaseModel,
+        options: GameOptions,
         *,
         value: tuple[int, ...],
         ace_fourteen: bool = False,
@@ -89,14 +92,14 @@ class Rules:
         first_plan: Callable[[list[int]], list[tuple[int, int]]],
         later_plan: Callable[[list[int]], list[tuple[int, int]]],
         sweeps_score: bool = True,
-        sweep_points: Callable | None = None,
-        score_hook: Callable | None = None,
+        sweep_points: Callable[[list[int]], list[int]] | None = None,
+        score_hook: Callable[[FishingState, ScoreRow], None] | None = None,
     ):
         self.game_id = game_id
         self.options = options
         self.options_json = options.model_dump(mode="json")
         self.value = value
-        caps = []
+        caps: list[tuple[int, ...]] = []
         for c in range(52):
             v = value[c]
             if RANK[c] == ACE and ace_fourteen:

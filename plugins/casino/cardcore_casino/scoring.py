@@ -8,16 +8,15 @@ most spades, ``big_casino`` 2 (10D), ``little_casino`` 1 (2S), ``aces`` 1 each,
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from cardcore.game import ScoreRow, SideScore
 from cardcore_casino.rules import ACES_BITS, BIG_CASINO, BIT, LITTLE_CASINO, SPADES_BITS
 
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
+
 ITEMS = ("cards", "spades", "big_casino", "little_casino", "aces", "sweeps")
-
-
-def sides_of(players: int) -> list[list[int]]:
-    """Seats of each side: 0+2 v 1+3 with four players, else each for themselves."""
-    if players == 4:
-        return [[0, 2], [1, 3]]
-    return [[s] for s in range(players)]
 
 
 def strict_most(counts: list[int]) -> int | None:
@@ -26,10 +25,10 @@ def strict_most(counts: list[int]) -> int | None:
     return counts.index(best) if counts.count(best) == 1 else None
 
 
-def tallies(state) -> list[dict[str, int]]:
+def tallies(state: FishingState) -> list[dict[str, int]]:
     """Raw counts per side: cards, spades, big and little casino, aces, sweeps."""
     out = []
-    for seats in sides_of(state.players):
+    for seats in state.seats.side_seats:
         bits = 0
         cards = 0
         for s in seats:
@@ -47,7 +46,7 @@ def tallies(state) -> list[dict[str, int]]:
     return out
 
 
-def score_row(state) -> dict:
+def score_row(state: FishingState) -> ScoreRow:
     rules = state.rules
     raw = tallies(state)
     sweeps = [t["sweeps"] for t in raw]
@@ -57,8 +56,8 @@ def score_row(state) -> dict:
         sweeps = [0] * len(raw)
     most_cards = strict_most([t["cards"] for t in raw])
     most_spades = strict_most([t["spades"] for t in raw])
-    row_sides = []
-    for side, (seats, t) in enumerate(zip(sides_of(state.players), raw, strict=True)):
+    row_sides: list[SideScore] = []
+    for side, (seats, t) in enumerate(zip(state.seats.side_seats, raw, strict=True)):
         items = {
             "cards": 3 if side == most_cards else 0,
             "spades": 1 if side == most_spades else 0,
@@ -67,8 +66,8 @@ def score_row(state) -> dict:
             "aces": t["aces"],
             "sweeps": sweeps[side],
         }
-        row_sides.append({"seats": seats, "items": items, "total": sum(items.values())})
-    row = {"sides": row_sides}
+        row_sides.append({"seats": list(seats), "items": items, "total": sum(items.values())})
+    row: ScoreRow = {"sides": row_sides}
     if rules.score_hook is not None:
         rules.score_hook(state, row)
     return row
@@ -80,23 +79,20 @@ for _c in range(52):
         + 2.0 * (_c == BIG_CASINO) + 1.0 * (_c == LITTLE_CASINO)
 
 
-def heuristic(state, seat: int) -> float:
+def heuristic(state: FishingState, seat: int) -> float:
     """Material captured by the seat's side minus the others', sweeps counted, builds
     half-valued for their owner's side, loose cards a risk when an opponent is to play."""
     n = state.players
-
-    def side(s: int) -> int:
-        return s % 2 if n == 4 else s
-
-    mine = side(seat)
+    side = state.seats.side
+    mine = side[seat]
     share = 1.0 / (n - 1) if n == 3 else 1.0  # three players: two opponents
     total = 0.0
     for s in range(n):
         worth = sum(_WORTH[c] for c in state.captured[s]) + state.sweeps[s]
-        total += worth if side(s) == mine else -share * worth
+        total += worth if side[s] == mine else -share * worth
     for b in state.builds:
-        worth = 0.5 * sum(_WORTH[c] for g in b[2] for c in g)
-        total += worth if side(b[1]) == mine else -share * worth
-    if state.to_play is not None and side(state.to_play) != mine:
+        worth = 0.5 * sum(_WORTH[c] for g in b.groups for c in g)
+        total += worth if side[b.owner] == mine else -share * worth
+    if state.to_play is not None and side[state.to_play] != mine:
         total -= 0.3 * sum(_WORTH[c] for c in state.loose)
     return total

@@ -1,37 +1,78 @@
 """One hand of a fishing game: apply, the deal as played, export, view, zones.
 
 Cards are ints (rules.NAMES), hands and the loose cards are lists in the order
-they were dealt or laid, builds are tuples ``(value, owner, groups, bits)``.
+they were dealt or laid, builds are ``moves.Build`` tuples. Who sits where, who
+partners whom and who plays next is the core's ``Seating``, asked once (``Seats``).
 """
 
 from __future__ import annotations
 
 import gc
 import random
+from typing import Any
 
 from cardcore.deal import deal
-from cardcore.game import GameState, Group, IllegalAction, Zone
+from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.seating import Seating
 from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
-from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, FishingAction
+from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, Build, FishingAction
 from cardcore_casino.rules import BIT, ID, NAMES, Rules
 
 #: Loose cards and builds from which a table counts as crowded (see legal_actions).
 CROWDED = 9
 
 
+class Seats:
+    """A hand's ``Seating`` and what the engine asks of it, as small tuples by seat: read on
+    the hot path, made once per seating and shared by every state and clone that sits so."""
+
+    __slots__ = ("seating", "players", "dealer", "partner", "side", "next", "order",
+                 "sides", "side_seats")
+
+    def __init__(self, seating: Seating):
+        self.seating = seating
+        n = self.players = seating.players
+        self.dealer = seating.dealer
+        #: each seat's partner, -1 for none
+        self.partner: tuple[int, ...] = tuple(
+            -1 if (p := seating.partner(s)) is None else p for s in range(n))
+        #: each seat's side
+        self.side: tuple[int, ...] = tuple(seating.side_of(s) for s in range(n))
+        #: the seat that plays after each seat
+        self.next: tuple[int, ...] = tuple(seating.next(s) for s in range(n))
+        #: play order from the dealer's neighbour, the dealer last (D5, D6)
+        self.order: tuple[int, ...] = tuple(seating.deal_order())
+        self.sides = seating.sides
+        #: the seats of each side
+        self.side_seats: tuple[tuple[int, ...], ...] = tuple(
+            tuple(seating.seats_of(side)) for side in range(seating.sides))
+
+
+_SEATS: dict[Seating, Seats] = {}
+
+
+def seats_of(seating: Seating) -> Seats:
+    """The shared ``Seats`` of ``seating`` (seatings are frozen: equal ones share one)."""
+    got = _SEATS.get(seating)
+    if got is None:
+        if len(_SEATS) >= 1000:
+            _SEATS.clear()
+        got = _SEATS[seating] = Seats(seating)
+    return got
+
+
 class FishingState(GameState):
-    __slots__ = ("rules", "players", "dealer", "to_play", "hands", "loose", "builds",
+    __slots__ = ("rules", "seats", "to_play", "hands", "loose", "builds",
                  "captured", "sweeps", "stock", "last_capture", "totals_before",
                  "_legal", "_keys")
 
-    def __init__(self, rules: Rules, players: int, dealer: int, to_play: int | None,
-                 hands: list[list[int]], loose: list[int], builds: list[tuple],
+    def __init__(self, rules: Rules, seating: Seating, to_play: int | None,
+                 hands: list[list[int]], loose: list[int], builds: list[Build],
                  captured: list[list[int]], sweeps: list[int], stock: list[int],
                  last_capture: int | None, totals_before: list[int]):
         self.rules = rules
-        self.players = players
-        self.dealer = dealer
+        self.seats = seats_of(seating)
         self.to_play = to_play
         self.hands = hands
         self.loose = loose
@@ -42,17 +83,28 @@ class FishingState(GameState):
         self.last_capture = last_capture
         self.totals_before = totals_before
         self._legal: list[FishingAction] | None = None
-        self._keys: dict | None = None
+        self._keys: dict[Any, FishingAction] | None = None
+
+    @property
+    def seating(self) -> Seating:
+        return self.seats.seating
+
+    @property
+    def players(self) -> int:
+        return self.seats.players
+
+    @property
+    def dealer(self) -> int:
+        return self.seats.dealer
 
     # --- the deal (D5-D7) ----------------------------------------------
 
     def deal_order(self) -> list[int]:
         """Play order from the dealer's neighbour, the dealer last."""
-        n, d = self.players, self.rules.direction
-        return [(self.dealer + i * d) % n for i in range(1, n + 1)]
+        return list(self.seats.order)
 
     def _deal(self, first: bool) -> None:
-        order = self.deal_order()
+        order = list(self.seats.order)
         plan = (self.rules.first_plan if first else self.rules.later_plan)(order)
         hands, table = deal(self.stock, plan, self.players)
         for hand, packet in zip(self.hands, hands, strict=True):
@@ -71,7 +123,7 @@ class FishingState(GameState):
     def is_over(self) -> bool:
         return self.to_play is None
 
-    def legal_actions(self) -> list[FishingAction]:
+    def legal_actions(self) -> list[Action]:
         """Cached until the next apply; callers get their own copy of the list."""
         legal = self._legal
         if legal is None:
@@ -87,13 +139,13 @@ class FishingState(GameState):
                     legal = self._legal = moves.generate(self)
                 finally:
                     gc.enable()
-        return legal[:]
+        return [*legal]
 
-    def apply(self, action) -> None:
+    def apply(self, action: Action) -> None:
         legal = self._legal
         if legal is None:
             self.legal_actions()
-            legal = self._legal or ()
+            legal = self._legal or []
         # usually the caller hands back one of the cached actions: find it by identity
         # before building the dict of keys
         for act in legal:
@@ -103,10 +155,12 @@ class FishingState(GameState):
             keys = self._keys
             if keys is None:
                 keys = self._keys = {a.key: a for a in legal}
-            act = keys.get(getattr(action, "key", None))
-            if act is None:
+            found = keys.get(getattr(action, "key", None))
+            if found is None:
                 raise IllegalAction(self.why_illegal(action))
+            act = found
         seat = self.to_play
+        assert seat is not None  # there was a legal action
         key = act.key
         c = key[1]
         self.hands[seat].remove(c)
@@ -126,7 +180,7 @@ class FishingState(GameState):
             builds = self.builds
             if len(act.touch) > 1 or act.touch[0] >= 0:
                 for i in sorted((i for i in act.touch if i >= 0), reverse=True):
-                    for g in builds[i][2]:
+                    for g in builds[i].groups:
                         pile.extend(g)
                     del builds[i]
             pile.append(c)
@@ -142,7 +196,8 @@ class FishingState(GameState):
         used = act.key[3]
         v = act.value
         values = self.rules.value
-        joined, keep = [], []
+        joined: list[int] = []
+        keep: list[int] = []
         for x in self.loose:
             (joined if used >> x & 1 else keep).append(x)
         self.loose = keep
@@ -150,34 +205,39 @@ class FishingState(GameState):
         if kind == RAISE:
             i = act.touch[-1]
             old = self.builds[i]
-            _, rest = split(joined, values, v, 0)
-            groups = (old[2][0] + (c,), *map(tuple, rest))
-            bits = old[3]
+            got = split(joined, values, v, 0)
+            assert got is not None  # the action is legal
+            rest = got[1]
+            groups = (old.groups[0] + (c,), *map(tuple, rest))
+            bits = old.bits
         else:
-            part, rest = split(joined, values, v, v - values[c])
+            got = split(joined, values, v, v - values[c])
+            assert got is not None  # the action is legal
+            part, rest = got
             mine = (*part, c)
             if kind == ADD:
                 i = act.touch[-1]
                 old = self.builds[i]
-                groups = (*old[2], mine, *map(tuple, rest))
-                bits = old[3]
+                groups = (*old.groups, mine, *map(tuple, rest))
+                bits = old.bits
             else:
                 groups = (mine, *map(tuple, rest))
                 bits = 0
         for x in joined:
             bits |= BIT[x]
-        build = (v, seat, groups, bits | BIT[c])
+        build = Build(v, seat, groups, bits | BIT[c])
         if kind == NEW:
             self.builds.append(build)
         else:
             self.builds[i] = build
 
     def _advance(self) -> None:
-        n, d = self.players, self.rules.direction
+        nxt = self.seats.next
         s = self.to_play
+        assert s is not None  # a seat has just played
         hands = self.hands
-        for _ in range(n):
-            s = (s + d) % n
+        for _ in nxt:
+            s = nxt[s]
             if hands[s]:
                 self.to_play = s
                 return
@@ -189,13 +249,13 @@ class FishingState(GameState):
             pile = self.captured[self.last_capture]
             pile.extend(self.loose)
             for b in self.builds:
-                for g in b[2]:
+                for g in b.groups:
                     pile.extend(g)
             self.loose = []
             self.builds = []
         self.to_play = None
 
-    def why_illegal(self, action) -> str:
+    def why_illegal(self, action: Action) -> str:
         """A reason for refusing ``action`` (it is not among the legal actions)."""
         try:
             data = action.to_json()
@@ -203,17 +263,17 @@ class FishingState(GameState):
             return f"not an action of this game: {action!r}"
         if self.to_play is None:
             return "the hand is over"
-        card = ID.get(data.get("card")) if isinstance(data, dict) else None
+        card = ID.get(str(data.get("card"))) if isinstance(data, dict) else None
         hand = self.hands[self.to_play]
         if card not in hand:
             return f"{data.get('card')} is not in the hand of seat {self.to_play}"
         if data.get("type") == "trail":
-            if any(b[1] == self.to_play for b in self.builds):
+            if any(b.owner == self.to_play for b in self.builds):
                 return "the owner of a build may not trail"
             return f"{data['card']} may not be trailed here"
         return f"not a legal action here: {data}"
 
-    def log_line(self, action) -> str:
+    def log_line(self, action: Action) -> str:
         text = action.label
         if self.to_play is None:
             return text
@@ -240,14 +300,13 @@ class FishingState(GameState):
     def builds_bits(self) -> int:
         b = 0
         for x in self.builds:
-            b |= x[3]
+            b |= x.bits
         return b
 
     def clone(self) -> FishingState:
         s = FishingState.__new__(FishingState)
         s.rules = self.rules
-        s.players = self.players
-        s.dealer = self.dealer
+        s.seats = self.seats
         s.to_play = self.to_play
         s.hands = [h[:] for h in self.hands]
         s.loose = self.loose[:]
@@ -272,8 +331,8 @@ class FishingState(GameState):
             "hands": [[NAMES[c] for c in h] for h in self.hands],
             "table": {
                 "loose": [NAMES[c] for c in self.loose],
-                "builds": [{"value": b[0], "owner": b[1],
-                            "groups": [[NAMES[c] for c in g] for g in b[2]]}
+                "builds": [{"value": b.value, "owner": b.owner,
+                            "groups": [[NAMES[c] for c in g] for g in b.groups]}
                            for b in self.builds],
             },
             "captured": [[NAMES[c] for c in p] for p in self.captured],
@@ -284,10 +343,10 @@ class FishingState(GameState):
             "options": dict(self.rules.options_json),
         }
 
-    def view(self, seat: int | None) -> dict:
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
+        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
         data = self.export()
-        if seat is None:
-            return data
         data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
         data["stock"] = [None] * len(data["stock"])
         return data
@@ -320,13 +379,14 @@ class FishingState(GameState):
             s._legal, s._keys = self._legal, self._keys
         return s
 
-    def score(self) -> dict:
+    def score(self) -> ScoreRow:
         return scoring.score_row(self)
 
     def zones(self, seat: int | None) -> list[Zone]:
-        view = self.view(seat)
+        """The table as ``seat`` sees it; ``None``: the open table (every card shown)."""
+        view = self.export() if seat is None else self.view(seat)
         n = view["players"]
-        sides = 2 if n == 4 else n
+        side_of = self.seats.side
         zones: list[Zone] = []
         last = self.last_deal
         stock_badges = [f"stock {len(view['stock'])}"] + (["last"] if last else [])
@@ -342,13 +402,12 @@ class FishingState(GameState):
         zones.append(Zone("table", "row", "Table", cards=view["table"]["loose"], groups=groups,
                           badges=table_badges))
         for s in range(n):
-            side = s % sides
             badges = []
             if view["dealer"] == s:
                 badges.append("dealer")
             if view["to_play"] == s:
                 badges.append("to play")
-            zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side,
+            zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
                               cards=view["hands"][s], badges=badges))
         for s in range(n):
             pile = view["captured"][s]
@@ -357,5 +416,5 @@ class FishingState(GameState):
             if view["last_capture"] == s:
                 badges.append("last capture")
             zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,
-                              side=s % sides, cards=pile, badges=badges))
+                              side=side_of[s], cards=pile, badges=badges))
         return zones

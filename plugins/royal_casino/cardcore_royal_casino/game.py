@@ -4,23 +4,14 @@ value, raising only an opponent's build, cancelling sweeps and the near-21 rule.
 
 from __future__ import annotations
 
-import pydantic
-
 from cardcore.deal import packets
 from cardcore.game import GameOptions
+from cardcore.scoresheet import ScoreSheet
 from cardcore_casino.game import FishingGame
-from cardcore_casino.rules import ROYAL_VALUES, Direction, Rules, direction_sign
+from cardcore_casino.rules import ROYAL_VALUES, Rules, direction_sign
+from cardcore_royal_casino.options import RoyalCasinoOptions
 from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
-
-
-class RoyalCasinoOptions(GameOptions):
-    """Rule variants of Royal Casino (D3, D4, D9, D17)."""
-
-    ace_fourteen: bool = pydantic.Field(
-        True, description="an ace played from the hand may capture as 14 (builds up to 14)")
-    direction: Direction = pydantic.Field(
-        "counter_clockwise", description="direction of play and of the deal")
-    sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
+from cardcore_royal_casino.text import RoyalCasinoText
 
 
 def _first(order: list[int]) -> list[tuple[int, int]]:
@@ -36,8 +27,10 @@ class RoyalCasinoGame(FishingGame):
     name = "Royal Casino"
     description = "Casino with valued court cards (J 11, Q 12, K 13), aces 1 or 14 — to 21."
     Options = RoyalCasinoOptions
+    text = RoyalCasinoText
 
-    def make_rules(self, options: RoyalCasinoOptions) -> Rules:
+    def make_rules(self, options: GameOptions) -> Rules:
+        assert isinstance(options, RoyalCasinoOptions)
         return Rules(
             self.id, options,
             value=ROYAL_VALUES,
@@ -53,7 +46,7 @@ class RoyalCasinoGame(FishingGame):
             score_hook=royal_row,
         )
 
-    def match_winner(self, sheet, options) -> int | None:
+    def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         """A side landing on the target by the near-target rule wins outright; two such
         sides play another hand; otherwise the highest total at or above the target."""
         if sheet.hands:

@@ -1,10 +1,13 @@
 """Registers Royal Casino."""
 
+from collections.abc import Callable
+
 from cardcore import hookimpl
+from cardcore.game import Game
 
 
 @hookimpl
-def cardcore_register_games(register):
+def cardcore_register_games(register: Callable[[Game], None]) -> None:
     from cardcore_royal_casino.game import RoyalCasinoGame
 
     register(RoyalCasinoGame())

@@ -3,8 +3,13 @@ in the score sheet's order, the near-target rule."""
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from cardcore.game import ScoreRow
 from cardcore_casino.rules import ID
-from cardcore_casino.scoring import sides_of
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 #: The order the score sheet lists the aces (D20).
 ACE_ORDER = ("AS", "AC", "AH", "AD")
@@ -23,17 +28,17 @@ def cancel_sweeps(sweeps: list[int]) -> list[int]:
     return out
 
 
-def royal_row(state, row: dict) -> None:
+def royal_row(state: FishingState, row: ScoreRow) -> None:
     """The score hook of Royal Casino: the near-target rule, then each side's scored aces
     listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds."""
     near_target(state, row)
-    for seats, entry in zip(sides_of(state.players), row["sides"], strict=True):
+    for seats, entry in zip(state.seats.side_seats, row["sides"], strict=True):
         taken = {c for s in seats for c in state.captured[s]}
         entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
                               if entry["items"]["aces"] else [])
 
 
-def near_target(state, row: dict) -> None:
+def near_target(state: FishingState, row: ScoreRow) -> None:
     """Apply the near-target rule to ``row`` in place; ``row["outright"]`` lists the sides
     that landed on the target by it (one: it wins outright; two or more: another hand)."""
     target = state.rules.options.target

@@ -1,0 +1,18 @@
+"""Royal Casino's rule variants."""
+
+from __future__ import annotations
+
+import pydantic
+
+from cardcore.game import GameOptions
+from cardcore_casino.rules import Direction
+
+
+class RoyalCasinoOptions(GameOptions):
+    """Rule variants of Royal Casino (D3, D4, D9, D17)."""
+
+    ace_fourteen: bool = pydantic.Field(
+        True, description="an ace played from the hand may capture as 14 (builds up to 14)")
+    direction: Direction = pydantic.Field(
+        "counter_clockwise", description="direction of play and of the deal")
+    sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
