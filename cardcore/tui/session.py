@@ -299,9 +299,9 @@ class Session:
         if self.is_bot(seat):
             raise RuntimeError(f"seat {seat + 1} is a bot's")
         before, hand = self.state.clone(), self.match.hand_no
-        snapshot = self.match.snapshot()
-        self._guarded(snapshot, lambda: self.match.apply(action))
-        self._undo.append(Snapshot(snapshot, len(self.log), seat))
+        snap = Snapshot(self.match.snapshot(), len(self.log), seat)
+        self._guarded(snap.match, lambda: self.match.apply(action))
+        self._undo.append(snap)
         self._barrier(before, hand)
         self.last_bot_action = None
         self.before_last_bot = None

@@ -385,7 +385,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         await pilot.press("end")
         await pilot.pause()
         assert screen.index == len(replay.frames) - 1
-        assert any(f.text.startswith("Seat 2: ") for f in replay.frames)  # the human's moves
+        assert any(f.text.startswith("Player 2: ") for f in replay.frames)  # the human's moves
         assert "hand over" in text_of(app, "#message")
         hands = [z for z in replay.zones(screen.index) if z.kind == "hand"]
         assert hands and all(c is not None for z in hands for c in z.cards)  # every hand is open
@@ -625,4 +625,5 @@ async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry
         await pilot.press("end", "s")
         await pilot.pause()
         assert isinstance(app.screen, ScoreSheetScreen)
-        assert "Match over — the winner: Side" in str(app.screen.query_one("#sheet-heading", Static).render())
+        heading = str(app.screen.query_one("#sheet-heading", Static).render())
+        assert "Match over — the winner: Player " in heading  # the side's name, as in the match

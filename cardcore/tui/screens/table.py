@@ -509,7 +509,7 @@ class TableScreen(Screen[None]):
         if action == "page":
             return True if len(self.shown) > PAGE else None
         if action == "retry":
-            return True if self._bot_failed else None
+            return True if self._bot_failed else False
         return True
 
 
