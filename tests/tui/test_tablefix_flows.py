@@ -335,3 +335,31 @@ async def test_a_failing_move_on_screen_names_the_plugin_and_changes_nothing(mak
         assert "plugin crazy_eights: CrazyEightsState.apply raised ZeroDivisionError" in message
         assert table.session.match.snapshot() == before
         assert records.read_save(records.autosave_path()).match == before
+
+
+# --- 2. the replay's score sheet shows the last hand at 80x24 -----------------------------------
+
+
+async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_app, registry, tmp_path):
+    import subprocess
+    import sys
+
+    from cardcore.tui.app import ShowReplay
+    from cardcore.tui.session import Replay
+
+    record = tmp_path / "r.jsonl"
+    subprocess.run([sys.executable, "-m", "cardcore", "simulate", "casino", "--matches", "1",
+                    "--seed", "3", "--players", "4", "--record", str(record)],
+                   check=True, capture_output=True, timeout=120)
+    app = make_app(start=ShowReplay(Replay(registry, record)))
+    async with app.run_test(size=(80, 24)) as pilot:
+        await pilot.pause()
+        await pilot.press("end", "s")
+        await pilot.pause()
+        await pilot.pause(0.2)
+        sheet = app.screen
+        assert isinstance(sheet, ScoreSheetScreen)
+        scroll = sheet.query_one("#sheet-scroll")
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
+        assert scroll.region.bottom <= 23 and sheet.query_one("#close").region.bottom <= 23
+        assert "West & East (25, target 21)" in str(sheet.query_one("#sheet-heading", Static).render())

@@ -23,6 +23,7 @@ from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import MoveFailed, Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
+from cardcore.tui.widgets.tail import TailStatic
 from cardcore.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
 
 if TYPE_CHECKING:
@@ -98,7 +99,7 @@ class TableScreen(Screen[None]):
                 yield ActionList(id="actions")
                 yield Static("[b]Move log[/b]", id="log-title")
                 with VerticalScroll(id="log-scroll", can_focus=False):
-                    yield Static(id="log")
+                    yield TailStatic(id="log")  # the newest entry always in view
         yield Static(id="message")
         yield Static(id="hand-title")
         with VerticalScroll(id="hand-scroll", can_focus=False):
@@ -265,9 +266,7 @@ class TableScreen(Screen[None]):
             lines.append(line)
         text = Text("\n").join(lines) if lines else Text("(no move yet this hand)", style="dim")
         self.query_one("#log", Static).update(text)
-        # after the layout: the new text may wrap onto more lines than the old one had
-        scroll = self.query_one("#log-scroll", VerticalScroll)
-        self.call_after_refresh(scroll.scroll_end, animate=False, immediate=True)
+        self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
 
     def say(self, message: str, error: bool = False) -> None:
         self.query_one("#message", Static).update(Text(message, style="bold red" if error else "italic"))
@@ -509,7 +508,7 @@ class TableScreen(Screen[None]):
         if action == "page":
             return True if len(self.shown) > PAGE else None
         if action == "retry":
-            return True if self._bot_failed else False
+            return bool(self._bot_failed)
         return True
 
 
