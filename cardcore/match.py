@@ -77,6 +77,7 @@ class Match:
         """Seat the players, choose the first dealer, deal the first hand."""
         self._emit({"event": "match_start", "match": self.match_no, "game": self.game.id,
                     "seed": self.seed, "seats": self.seats,
+                    "names": list(self.seating.names), "side_names": list(self.seating.side_names),
                     "options": self.options.model_dump(mode="json"),
                     "version": cardcore.__version__})
         rng = random.Random(f"{self.seed}:0")

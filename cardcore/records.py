@@ -130,6 +130,8 @@ class SaveFile(pydantic.BaseModel):
     record: str | None = None
     #: The path of the record being written beside the save, if any.
     record_path: str | None = None
+    #: The bot speed chosen at the table (instant, normal, slow), kept across a resume.
+    speed: str | None = None
 
 
 def data_dir() -> Path:

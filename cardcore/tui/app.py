@@ -13,9 +13,10 @@ from pathlib import Path
 from typing import Any
 
 from textual import on
-from textual.app import App, SystemCommand
+from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
 from textual.screen import Screen
+from textual.widgets import Static
 
 from cardcore import records
 from cardcore.game import Game
@@ -58,6 +59,16 @@ class ShowReplay:
 Start = Launch | Play | Resume | ShowReplay
 
 
+class BaseScreen(Screen[None]):
+    """The empty first screen under a table started by ``cardcore play/resume``.
+
+    A table is never the first screen: Textual cannot switch away from the first screen
+    (textual#2650), and a table must be replaceable (one table at a time)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("")
+
+
 class CardcoreApp(App[None]):
     """One front end for every game; ``start`` chooses the first screen."""
 
@@ -92,6 +103,9 @@ class CardcoreApp(App[None]):
     def cycle_speed(self) -> str:
         names = list(SPEEDS)
         self.speed = names[(names.index(self.speed) + 1) % len(names)]
+        table = self.current_table()
+        if table is not None:
+            table.session.set_speed(self.speed)
         return self.speed
 
     def save_exists(self) -> bool:
@@ -100,13 +114,17 @@ class CardcoreApp(App[None]):
     # --- the first screen ------------------------------------------------------------
 
     def get_default_screen(self) -> Screen[None]:
+        """The launcher or the replay; for a table, an empty base screen with the table
+        pushed on it once the app runs (see :class:`BaseScreen`)."""
         match self.start:
             case Play(setup):
                 session = self.new_session(setup)
                 if session is not None:
-                    return TableScreen(session)
+                    self.call_later(self.open_table, session)
+                    return BaseScreen()
             case Resume(session):
-                return TableScreen(session)
+                self.call_later(self.open_table, session)
+                return BaseScreen()
             case ShowReplay(replay):
                 return ReplayScreen(replay)
         return LauncherScreen()
@@ -130,19 +148,36 @@ class CardcoreApp(App[None]):
             self.open_table(session, replace)
 
     def open_table(self, session: Session, replace: Screen[None] | None = None) -> None:
-        screen = TableScreen(session)
-        # Textual cannot switch away from the first (default) screen (textual#2650: it has no
-        # result callback to drop), so a table that is the first screen stays under the new one.
-        if replace is not None and self.screen is replace and len(self.screen_stack) > 1:
-            self.switch_screen(screen)
+        """One table at a time: every screen above the first (the launcher or the base
+        screen) goes, each table on the way left (its match is saved), then the new table
+        comes on top. ``replace`` is kept for the callers' sake: it always goes."""
+        if session.bot_speed in SPEEDS:
+            self.speed = session.bot_speed
         else:
-            self.push_screen(screen)
+            session.bot_speed = self.speed
+        while len(self.screen_stack) > 1:
+            screen = self.screen_stack[-1]
+            if isinstance(screen, TableScreen):
+                screen.shut()
+            self.pop_screen()
+        self.push_screen(TableScreen(session))
 
     def resume_match(self, path: str | Path | None = None) -> None:
-        try:
+        if path is None and not self.save_exists():
+            self.notify("There is no saved match to resume.", severity="warning",
+                        title="Cannot resume")
+            return
+        table = self.current_table()
+        if table is not None and table.session.save_error is not None:
+            self.notify("This match is not saved, so the save is older than the table: "
+                        "resuming it would go back. Play on, or leave the table.",
+                        severity="warning", title="Cannot resume")
+            return
+        try:  # the save may be this table's match: its record only grows once the table goes
             session = Session.resume(self.registry, path)
-        except records.RecordError as exc:
-            self.notify(str(exc), severity="error", title="Cannot resume")
+        except (records.RecordError, OSError) as exc:
+            reason = str(exc) if isinstance(exc, records.RecordError) else f"{exc.strerror or exc}"
+            self.notify(reason, severity="error", title="Cannot resume")
             return
         self.open_table(session)
 
@@ -222,11 +257,19 @@ class CardcoreApp(App[None]):
             yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
 
     def command_new_match(self) -> None:
+        """At a table: the setup of the game being played (starting it leaves this table).
+        Elsewhere: the launcher's highlighted game, or the launcher."""
+        table = self.current_table()
+        if table is not None:
+            while self.screen is not table:
+                self.pop_screen()
+            self.open_setup(table.session.game)
+            return
         while not isinstance(self.screen, LauncherScreen) and len(self.screen_stack) > 1:
             self.pop_screen()
         if isinstance(self.screen, LauncherScreen):
             self.screen.action_new_match()
-        else:  # started at a table or a replay: the launcher comes on top
+        else:  # started at a replay: the launcher comes on top
             self.push_screen(LauncherScreen())
 
     def command_rules(self) -> None:

@@ -32,7 +32,8 @@ def test_a_match_plays_hands_until_a_side_reaches_the_target(crazy_eights):
 def test_each_event_carries_only_its_own_keys(crazy_eights):
     _, events = played(crazy_eights)
     keys = {
-        "match_start": {"event", "match", "game", "seed", "seats", "options", "version"},
+        "match_start": {"event", "match", "game", "seed", "seats", "names", "side_names", "options",
+                        "version"},
         "deal": {"event", "hand", "dealer", "state"},
         "action": {"event", "hand", "seat", "action", "label", "state"},
         "hand_end": {"event", "hand", "score", "totals"},

@@ -31,7 +31,7 @@ HELP = """\
   s          score sheet             b        bot speed: instant / normal / slow
   q          leave (the match is saved; Resume continues it)
   Mouse: click a card to pick it, click an action to play it.
-  Cards in [brackets] are picked; underlined cards and ▶ zones are used by the
+  Cards in \\[brackets] are picked; underlined cards and ▶ zones are used by the
   highlighted action; the last bot move is marked "last move".
 
 [b]Replay[/b]

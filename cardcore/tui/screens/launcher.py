@@ -147,8 +147,6 @@ class LauncherScreen(Screen[None]):
         self.post_message(self.ResumeRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "resume":
-            return True if self.app.save_exists() else None
         if action == "new_match":
             return True if self.app.registry.games else None
         return True

@@ -15,7 +15,7 @@ from textual.widgets import Footer, Static
 
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.tui.session import Replay
-from cardcore.tui.widgets.zones import TableInfo, ZonesView
+from cardcore.tui.widgets.zones import ZonesView
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
@@ -62,13 +62,8 @@ class ReplayScreen(Screen[None]):
     def draw(self) -> None:
         r = self.replay
         frame = r.frames[self.index]
-        n = len(r.seats) or 2
-        names = [f"Seat {i + 1} ({who})" for i, who in enumerate(r.seats)]
-        names = names or [f"Seat {i + 1}" for i in range(n)]
-        state = r.game.state_from_json(frame.state)
-        info = TableInfo(names, names, dealer=frame.dealer, to_play=state.to_play,
-                         palette=self.app.palette)
-        self.query_one("#zones", ZonesView).show(state.zones(None), info)
+        info = r.table_info(self.index, self.app.palette)  # names and sides as the match had them
+        self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
         status = Text(f"Replay · {r.game.name} · {r.path.name}", style="bold")
         status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
         self.query_one("#status", Static).update(status)

@@ -16,6 +16,7 @@ from textual.widgets import Button, Static
 
 from cardcore.scoresheet import ScoreSheet
 from cardcore.tui.widgets.sheet import score_table
+from cardcore.tui.widgets.tail import TailStatic
 
 if TYPE_CHECKING:
     from cardcore.tui.session import Session
@@ -73,8 +74,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                     target = f" (target {self.sheet.target})" if self.sheet else ""
                     yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
                 else:
-                    yield Static(Group(score_table(self.sheet, self.winner if self.over else None)),
-                                 id="sheet-table")
+                    # the last hand in view, also when the table is taller than the box
+                    yield TailStatic(Group(score_table(self.sheet, self.winner if self.over else None)),
+                                     id="sheet-table")
             with Horizontal(id="sheet-buttons"):
                 if self.over and self.session is not None:
                     yield Button("Play again", id="again", variant="primary", compact=True)
@@ -83,10 +85,20 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                              id="close", compact=True)
 
     def on_mount(self) -> None:
+        self._fit()
         self.query_one("#sheet-scroll").scroll_end(animate=False)
         buttons = self.query(Button)
         if buttons:
             buttons.first().focus()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The table scrolls inside the box, and the box fits the screen (heading and buttons
+        included), so the last hand and the buttons are never cut off below it."""
+        room = int(self.app.size.height * 0.95) - 7  # borders, heading, buttons, margins
+        self.query_one("#sheet-scroll").styles.max_height = max(3, min(22, room))
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:

@@ -20,10 +20,11 @@ from cardcore.cards import glyph
 from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
-from cardcore.tui.session import Session
+from cardcore.tui.session import MoveFailed, Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
-from cardcore.tui.widgets.zones import TableInfo, ZonesView
+from cardcore.tui.widgets.tail import TailStatic
+from cardcore.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
@@ -66,6 +67,7 @@ class TableScreen(Screen[None]):
         Binding("u", "undo", "Undo", id="table.undo"),
         Binding("s", "score_sheet", "Score sheet", id="table.sheet"),
         Binding("b", "speed", "Bot speed", id="table.speed"),
+        Binding("t", "retry", "Try again", id="table.retry"),
         Binding("q", "leave", "Leave", id="table.leave"),
     ]
 
@@ -83,21 +85,24 @@ class TableScreen(Screen[None]):
         self._pending: int | None = None  # the token of the scheduled bot move
         self._tokens = 0
         self._sheet_pending = False
+        self._bot_failed = False  # a bot's move failed: t tries again
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
+        yield Static(id="save-warning")
         with Horizontal(id="table-main"):
-            with VerticalScroll(id="zones-scroll"):
+            # the scroll panes are not in the focus chain: tab goes hand -> actions -> hand
+            with VerticalScroll(id="zones-scroll", can_focus=False):
                 yield ZonesView(id="zones")
             with Vertical(id="side"):
                 yield Static(id="actions-title")
                 yield ActionList(id="actions")
                 yield Static("[b]Move log[/b]", id="log-title")
-                with VerticalScroll(id="log-scroll"):
-                    yield Static(id="log")
+                with VerticalScroll(id="log-scroll", can_focus=False):
+                    yield TailStatic(id="log")  # the newest entry always in view
         yield Static(id="message")
         yield Static(id="hand-title")
-        with VerticalScroll(id="hand-scroll"):
+        with VerticalScroll(id="hand-scroll", can_focus=False):
             yield HandView(id="hand")
         yield Footer()
 
@@ -116,6 +121,12 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._cancel_timer()
+
+    def shut(self) -> None:
+        """This table goes (another takes its place): no more bot moves, the record closed;
+        the match stays as last saved."""
+        self._cancel_timer()
+        self.session.close()
 
     # --- drawing -----------------------------------------------------------------------
 
@@ -155,15 +166,17 @@ class TableScreen(Screen[None]):
         self._filter()
         self._draw_zones(others)
         self._draw_status()
+        self._draw_save_warning()
         self._draw_log()
         title = self.query_one("#hand-title", Static)
         self.query_one("#hand-scroll").display = hand_zone is not None
         if hand_zone is not None and viewer is not None:
             text = Text(f"Your hand — {s.name(viewer)}", style="bold")
             if not hand_zone.badges:
-                text.append(f"  {len(new_cards)} cards", style="dim")
+                text.append(f"  {len(new_cards)} card{'s' if len(new_cards) != 1 else ''}",
+                            style="dim")
             for badge in hand_zone.badges:
-                text.append(f" [{badge}]", style="dim")
+                text.append(f" [{badge_text(badge)}]", style="dim")
             picked = self.picked_cards()
             if picked:
                 text.append("  picked: " + " ".join(glyph(c) for c in sorted(picked.elements())),
@@ -211,8 +224,8 @@ class TableScreen(Screen[None]):
             targets = set(action.targets)
             marked = set(action.hand_cards)
         self.hand.marked = frozenset(marked)
-        last = s.last_bot_action
-        last_move = set(last.targets) | set(last.hand_cards) if last is not None else set()
+        before = s.last_move_zones(self.revealed)
+        last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
         info = TableInfo(list(s.match.seating.names), list(s.match.seating.side_names),
                          dealer=s.match.seating.dealer, to_play=s.to_play, viewer=self.viewer,
                          targets=targets, last_move=last_move, palette=self.app.palette)
@@ -232,6 +245,14 @@ class TableScreen(Screen[None]):
                                      zip(m.sheet.side_names, m.totals, strict=False)))
         text.append(f" / {m.options.target}", style="dim")
         self.query_one("#status", Static).update(text)
+
+    def _draw_save_warning(self) -> None:
+        """A line that stays while the match cannot be saved (a notify would go away)."""
+        problem = self.session.save_problem
+        warning = self.query_one("#save-warning", Static)
+        warning.display = problem is not None
+        if problem is not None:
+            warning.update(Text(f"⚠ Not saved: {problem}. Play goes on.", style="bold"))
 
     def _draw_log(self) -> None:
         entries = self.session.hand_log()[-60:]
@@ -304,16 +325,29 @@ class TableScreen(Screen[None]):
             return
         try:
             action = self.session.bot_step()
-        except Exception as exc:  # a plugin's bug: say so, never crash
-            self.say(f"The bot in seat {seat + 1} failed: {type(exc).__name__}: {exc}", error=True)
+        except Exception as exc:  # a plugin's bug: say so, never crash; the match is as it was
+            self._bot_failed = True
+            self.say(f"{self.session.name(seat)}'s move failed: {fault_line(exc)} "
+                     "— t: try again, q: leave (saved)", error=True)
+            self.redraw()
             return
+        self._bot_failed = False
         self.say(f"{self.session.name(seat)} ({self.session.match.seats[seat]}): {action.label}")
         self.after_move()
+
+    def action_retry(self) -> None:
+        if not self._bot_failed:
+            self.say("Nothing to try again.", error=True)
+            return
+        self._bot_failed = False
+        self.say("Trying again…")
+        self.advance()
 
     def after_move(self) -> None:
         events = self.session.drain_events()
         if any(e["event"] == "hand_end" for e in events):
             self._sheet_pending = True
+            self.say("")  # the new hand starts without the last hand's message
             if len(self.session.humans) > 1:
                 self.revealed = None
         self.page = 0
@@ -335,15 +369,19 @@ class TableScreen(Screen[None]):
         if s.to_play is None or s.to_play != self.viewer or s.is_bot(s.to_play):
             self.say("It is not your turn.", error=True)
             return
+        seat = s.to_play
         try:
             s.apply(action)
         except IllegalAction as exc:
             self.say(f"Not allowed: {exc.reason}", error=True)
             return
         except Exception as exc:  # an engine bug must not take the table down
-            self.say(f"That move failed: {type(exc).__name__}: {exc}", error=True)
+            self.say(f"That move failed, nothing changed: {fault_line(exc)}", error=True)
+            self.redraw()
             return
-        self.say(f"You played: {action.label}")
+        # hot-seat: the next player reads this line, so it names who played
+        who = "You" if len(s.humans) == 1 else s.name(seat)
+        self.say(f"{who} played: {action.label}")
         if len(s.humans) > 1 and s.to_play != self.viewer:
             self.revealed = None
         self.after_move()
@@ -442,9 +480,10 @@ class TableScreen(Screen[None]):
         self.say(f"Hint (greedy): {action.label}")
 
     def action_undo(self) -> None:
-        if not self.session.can_undo():
-            self.say("Nothing to undo: undo takes back your own last move in this hand, "
-                     "against bots only.", error=True)
+        why = self.session.why_no_undo()
+        if why is not None:
+            self.say(why, error=True)
+            self.notify(why, title="No undo", severity="warning")
             return
         self._cancel_timer()
         self.session.undo()
@@ -464,10 +503,17 @@ class TableScreen(Screen[None]):
         self.post_message(self.Left(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        if action == "undo":
-            return True if self.session.can_undo() else None
         if action == "hint":
             return True if self.legal else None
         if action == "page":
             return True if len(self.shown) > PAGE else None
+        if action == "retry":
+            return bool(self._bot_failed)
         return True
+
+
+def fault_line(exc: Exception) -> str:
+    """One line: the plugin and method that raised (MoveFailed says it already)."""
+    if isinstance(exc, MoveFailed):
+        return str(exc)
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"

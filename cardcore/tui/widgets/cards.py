@@ -35,16 +35,17 @@ def card_text(card: str | None, palette: str = "two", *, marked: bool = False) -
     return text
 
 
-def cards_text(cards: Sequence[str | None], palette: str = "two", marked: set[str] | None = None,
+def cards_text(cards: Sequence[str | None], palette: str = "two", marked: set[int] | None = None,
                compact_hidden: bool = True) -> Text:
-    """A row of cards; a run of face-down cards reads ``▒▒ ×13``."""
+    """A row of cards; a run of face-down cards reads ``▒▒ ×13``. ``marked``: the positions
+    of the cards to mark (``▸`` and reverse video), so one copy of a card can be marked."""
     if compact_hidden and cards and all(c is None for c in cards):
         return Text(f"{FACE_DOWN} ×{len(cards)}", style="grey50")
     out = Text()
     for i, card in enumerate(cards):
         if i:
             out.append(" ")
-        is_marked = marked is not None and card in marked
+        is_marked = marked is not None and i in marked
         if is_marked:
             out.append("▸")
         out.append_text(card_text(card, palette, marked=is_marked))

@@ -1,29 +1,19 @@
-"""The table drawn from zones: titles with names, badges, cards, groups; targets marked."""
+"""The table drawn from zones: titles with names, badges, cards, groups; targets and the
+last move (:mod:`cardcore.tui.marks`) marked."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
 
 from rich.console import Group as RichGroup
 from rich.text import Text
 from textual.widgets import Static
 
 from cardcore.game import Zone
+from cardcore.tui.marks import Moved, TableInfo, moved
 from cardcore.tui.widgets.cards import FACE_DOWN, cards_text
 
-
-@dataclass
-class TableInfo:
-    """What the zones need besides themselves: names, whose turn, the dealer, what to mark."""
-
-    names: list[str]
-    side_names: list[str]
-    dealer: int | None = None
-    to_play: int | None = None
-    viewer: int | None = None
-    targets: set[str] = field(default_factory=set)
-    last_move: set[str] = field(default_factory=set)
-    palette: str = "two"
+__all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
 
 def zone_title(zone: Zone, info: TableInfo) -> str:
@@ -39,6 +29,26 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
     return zone.title
 
 
+_ONE = re.compile(r"^1 (\w+?)s$")
+_NUMBER = re.compile(r"\d+")
+
+
+def badge_text(badge: str) -> str:
+    """``1 cards`` reads ``1 card``."""
+    return _ONE.sub(r"1 \1", badge)
+
+
+def shown_badges(zone: Zone, info: TableInfo) -> list[str]:
+    """The zone's badges but those the title already says (dealer, to play)."""
+    said = set()
+    if zone.kind == "hand" and zone.seat is not None:
+        if zone.seat == info.dealer:
+            said.add("dealer")
+        if zone.seat == info.to_play:
+            said.add("to play")
+    return [badge_text(b) for b in zone.badges if b not in said]
+
+
 def render_zone(zone: Zone, info: TableInfo) -> Text:
     targeted = zone.id in info.targets
     head = Text()
@@ -49,19 +59,25 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
             head.append(" · dealer", style="italic")
         if zone.seat == info.to_play:
             head.append(" · to play ◀", style="bold green")
-    if zone.id in info.last_move:
+    if zone.id in info.last_move.zones:
         head.append(" · last move", style="bold cyan")
-    for badge in zone.badges:
+    badges = shown_badges(zone, info)
+    for badge in badges:
         head.append(f" [{badge}]", style="dim")
     hidden = bool(zone.cards) and all(c is None for c in zone.cards)
     if hidden:
-        head.append(f"  {FACE_DOWN} ×{len(zone.cards)}", style="grey50")
+        counted = len(zone.cards) == 1 or any(str(len(zone.cards)) in _NUMBER.findall(b)
+                                              for b in badges)
+        head.append(f"  {FACE_DOWN}" if counted else f"  {FACE_DOWN} ×{len(zone.cards)}",
+                    style="grey50")
     lines = [head]
     if zone.cards and not hidden:
         row = Text("    ")
-        row.append_text(cards_text(zone.cards, info.palette, marked=info.targets | info.last_move))
+        row.append_text(cards_text(zone.cards, info.palette,
+                                   marked=info.last_move.cards.get(zone.id, set())))
         lines.append(row)
-    for group in zone.groups:
+    changed = info.last_move.groups.get(zone.id, set())
+    for i, group in enumerate(zone.groups):
         g_targeted = group.id in info.targets
         row = Text("    ")
         row.append("▶ " if g_targeted else "", style="bold yellow")
@@ -72,12 +88,12 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
             if g_targeted:
                 inner.stylize("reverse")
             row.append_text(inner)
-        badges = list(group.badges)
+        badges = [badge_text(b) for b in group.badges]
         if group.seat is not None and 0 <= group.seat < len(info.names):
             badges.append(info.names[group.seat])
         if badges:
             row.append(" " + " · ".join(badges), style="italic")
-        if group.id in info.last_move:
+        if i in changed:
             row.append("  ◀ last move", style="bold cyan")
         lines.append(row)
     if not zone.cards and not zone.groups:

@@ -54,7 +54,7 @@ class CasinoOptions(GameOptions):
     court_cards_take_all: bool = pydantic.Field(
         False, description="a court card pairs every loose card of its rank, not just one")
     direction: Direction = pydantic.Field(
-        "clockwise", description="direction of play and of the deal")
+        "clockwise", description="direction of play (the deal always passes to the left)")
     deal_in_twos: bool = pydantic.Field(
         True, description="deal in packets of two (false: one card at a time)")
     may_trail_capturing_card: bool = pydantic.Field(

@@ -64,7 +64,7 @@ class RulesText(Generic[OptionsT]):
             "- 2, 3 or 4 players; with 4, seats 0+2 play seats 1+3 and pool their captures; "
             "3 players play each for themselves.",
             "- The first dealer is drawn at random; the deal then passes to the left (seat + 1).",
-            f"- Play and the deal go {direction}. The dealer's neighbour in that direction leads "
+            f"- Play goes {direction}. The dealer's neighbour in that direction leads "
             "after every deal.",
             *self.deal(),
             "- When every hand is empty the same packets give four more each (none to the table) "

@@ -14,5 +14,5 @@ class RoyalCasinoOptions(GameOptions):
     ace_fourteen: bool = pydantic.Field(
         True, description="an ace played from the hand may capture as 14 (builds up to 14)")
     direction: Direction = pydantic.Field(
-        "counter_clockwise", description="direction of play and of the deal")
+        "counter_clockwise", description="direction of play (the deal always passes to the left)")
     sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
