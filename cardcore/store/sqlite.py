@@ -169,15 +169,15 @@ class SqliteStore:
                     f"{self.path} was written by a newer cardcore (library version {version}; "
                     f"this one reads {SCHEMA_VERSION}); it is left as it is and play goes on "
                     "without saving: update cardcore to use it")
+            new = app_id == 0 and version == 0 and not self._tables()
+            if not new and app_id != APPLICATION_ID:  # checked before WAL changes the header
+                raise _Damaged("an SQLite database that is not a cardcore library")
+            if not new and not self._tables() >= TABLES:
+                raise _Damaged("a cardcore library with tables missing")
             conn.execute("PRAGMA journal_mode = WAL")
             conn.execute("PRAGMA synchronous = NORMAL")
-            if app_id == 0 and version == 0 and not self._tables():
+            if new:
                 self._create()
-                app_id, version = self._header()
-            if app_id != APPLICATION_ID:
-                raise _Damaged("an SQLite database that is not a cardcore library")
-            if not self._tables() >= TABLES:
-                raise _Damaged("a cardcore library with tables missing")
             conn.execute("SELECT count(*) FROM matches").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
