@@ -305,25 +305,31 @@ class SqliteStore:
 
     def _insert_events(self, cur: sqlite3.Cursor, match_id: int, seq: int,
                        events: Iterable[Event]) -> int:
-        """Append the events' lines from ``seq``; a hand's lines are packed when it ends."""
-        pack_to = None
+        """Append the events' lines from ``seq``. Lines up to the last end of a hand among
+        them are packed (with the raw lines before them) into one chunk, never stored raw."""
+        lines: list[tuple[int, str]] = []
+        pack_to = -1
         for event in events:
-            cur.execute("INSERT INTO events (match_id, seq, line) VALUES (?, ?, ?)",
-                        (match_id, seq, records.dumps(event)))
+            lines.append((seq, records.dumps(event)))
             kind = event.get("event")
             if kind == "hand_end":
                 cur.execute("INSERT INTO scores (match_id, seq, hand, row) VALUES (?, ?, ?, ?)",
                             (match_id, seq, event.get("hand", 0), _json(event.get("score"))))
             if kind in ("hand_end", "match_end"):
-                pack_to = seq
+                pack_to = len(lines)
             seq += 1
-        if pack_to is not None:
-            rows = cur.execute("SELECT seq, line FROM events WHERE match_id = ? AND seq <= ? "
-                               "ORDER BY seq", (match_id, pack_to)).fetchall()
-            text = "".join(line + "\n" for _, line in rows)
+        if pack_to > 0:
+            raw = cur.execute("SELECT seq, line FROM events WHERE match_id = ? ORDER BY seq",
+                              (match_id,)).fetchall()
+            packed = [*raw, *lines[:pack_to]]
+            text = "".join(line + "\n" for _, line in packed)
             cur.execute("INSERT INTO chunks (match_id, first_seq, last_seq, lines) VALUES (?, ?, ?, ?)",
-                        (match_id, rows[0][0], rows[-1][0], zlib.compress(text.encode(), 6)))
-            cur.execute("DELETE FROM events WHERE match_id = ? AND seq <= ?", (match_id, pack_to))
+                        (match_id, packed[0][0], packed[-1][0], zlib.compress(text.encode(), 6)))
+            if raw:
+                cur.execute("DELETE FROM events WHERE match_id = ?", (match_id,))
+            lines = lines[pack_to:]
+        cur.executemany("INSERT INTO events (match_id, seq, line) VALUES (?, ?, ?)",
+                        [(match_id, n, line) for n, line in lines])
         return seq
 
     # --- locks --------------------------------------------------------------------------
