@@ -1,4 +1,5 @@
-"""The ``cardcore`` command: launcher, play, resume, plugins, rules, simulate, replay."""
+"""The ``cardcore`` command: launcher, play, resume, plugins, rules, simulate, replay, and the
+match library's history, export, import, delete and stats (``cardcore.library_cli``)."""
 
 from __future__ import annotations
 
@@ -51,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--seed", type=int)
 
     match_flags(sub.add_parser("play", help="start a match in the TUI"))
-    q = sub.add_parser("resume", help="continue a saved match")
-    q.add_argument("file", nargs="?")
+    q = sub.add_parser("resume", help="continue a match from the library (the most recent), or a save file")
+    q.add_argument("file", nargs="?", metavar="ID | FILE")
     sub.add_parser("plugins", help="installed games, bots, plugins and load errors")
     q = sub.add_parser("rules", help="the rules as the engine plays them")
     q.add_argument("game")
@@ -62,8 +63,11 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--matches", type=_count, required=True)
     q.add_argument("--record", metavar="FILE")
     q.add_argument("--json", action="store_true")
-    q = sub.add_parser("replay", help="step through a record in the TUI")
-    q.add_argument("file")
+    q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
+    q.add_argument("file", metavar="FILE | ID")
+    from cardcore.library_cli import add_commands
+
+    add_commands(sub)
     return p
 
 
@@ -103,7 +107,9 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    from cardcore import library_cli
     from cardcore.records import RecordError
+    from cardcore.store import StoreError
 
     try:
         if args.command is None:
@@ -125,26 +131,47 @@ def _dispatch(args: argparse.Namespace) -> int:
             setup = match_setup(registry, args, humans_allowed=True)
             run_play(setup)
         elif args.command == "resume":
-            from cardcore.records import autosave_path, read_save
-            from cardcore.tui import run_resume
-
-            path = args.file or str(autosave_path())
-            if not args.file and not autosave_path().exists():
-                raise UsageError("no saved match to resume")
-            _game(registry, read_save(path).match.get("game", "?"))
-            run_resume(path)
+            _resume(registry, args.file)
         elif args.command == "replay":
             from cardcore.records import read_record
             from cardcore.tui import run_replay
 
-            events = read_record(args.file)
+            path = library_cli.replay_path(args.file)
+            events = read_record(path)
             _game(registry, events[0]["game"])
-            run_replay(args.file)
+            run_replay(path)
+        elif args.command in library_cli.COMMANDS:
+            library_cli.run(registry, args)
     except pydantic.ValidationError as exc:
         raise UsageError(_first_error(exc)) from None
+    except KeyError as exc:  # an unknown game
+        raise UsageError(str(exc.args[0])) from None
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
     except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
         raise UsageError(str(exc)) from None
     return 0
+
+
+def _resume(registry: Registry, arg: str | None) -> None:
+    from cardcore import library_cli, tui
+    from cardcore.records import autosave_path, read_save
+
+    target = library_cli.resume_target(registry, arg)
+    if not isinstance(target, int):
+        _game(registry, read_save(target).match.get("game", "?"))
+        tui.run_resume(str(target))
+        return
+    run_match = getattr(tui, "run_resume_match", None)
+    if run_match is None:
+        # TODO(session integration): cardcore.tui.run_resume_match(match_id) plays a library
+        # match (docs/library.md); until it exists the table still keeps the old autosave.
+        if arg is None and autosave_path().exists():
+            tui.run_resume(str(autosave_path()))
+            return
+        raise UsageError(f"match {target} is in the library, but this table cannot resume "
+                         "library matches yet (`cardcore export` gives its record)")
+    run_match(target)
 
 
 def _open_record(name: str) -> IO[str]:
