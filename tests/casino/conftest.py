@@ -1,4 +1,4 @@
-"""Fixtures of the fishing-game tests (helpers live in casino_helpers.py)."""
+"""Fixtures of the fishing-game tests (helpers live in helpers.py)."""
 
 import pytest
 

@@ -3,10 +3,11 @@
 import random
 
 import pytest
-from casino_helpers import GAMES
 
 from cardcore.seating import Seating
 from cardcore.testing import check_game
+
+from .helpers import GAMES
 
 POINTS = {"AS": 1, "AH": 1, "AD": 1, "AC": 1, "10D": 2, "2S": 1}
 

@@ -3,11 +3,12 @@
 import random
 
 import pytest
-from casino_helpers import CASINO, ROYAL, expect, legal, load, play
 
 from cardcore.cards import standard_deck
 from cardcore.deal import shuffled
 from cardcore.seating import Seating
+
+from .helpers import CASINO, ROYAL, expect, legal, load, play
 
 
 def deal(game, players, dealer, seed=7, **options):

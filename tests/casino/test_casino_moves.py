@@ -1,7 +1,8 @@
 """Legal actions, decision by decision: each position beside its exact set of actions."""
 
 import pytest
-from casino_helpers import expect, legal, load, play
+
+from .helpers import expect, legal, load, play
 
 # --- D1: court cards in casino pair one at a time ---------------------------------
 

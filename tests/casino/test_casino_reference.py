@@ -4,10 +4,11 @@ of the decisions, on every position of seeded random hands (small enough tables)
 import random
 
 import pytest
-from casino_helpers import GAMES, legal
-from casino_reference import reference_legal
 
 from cardcore.seating import Seating
+
+from .helpers import GAMES, legal
+from .reference import reference_legal
 
 OPTIONS = {
     "casino": [{}, {"court_cards_take_all": True, "may_trail_capturing_card": False}],

@@ -3,10 +3,11 @@
 import random
 
 import pytest
-from casino_helpers import CASINO, ROYAL, load, row, sheet_of
 
 from cardcore.bots import GreedyBot, RandomBot
 from cardcore.match import Match, play_bots
+
+from .helpers import CASINO, ROYAL, load, row, sheet_of
 
 
 def over(game_id, captured, swept=None, totals=None, **options):

@@ -4,11 +4,12 @@ import json
 import random
 
 import pytest
-from casino_helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
 
 from cardcore.cards import CardError, standard_deck
 from cardcore.game import IllegalAction, StateError
 from cardcore.seating import Seating
+
+from .helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
 
 POSITION = {
     "hands": [["AS", "10D"], ["5H", "8S"]],
