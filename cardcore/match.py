@@ -325,10 +325,11 @@ def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000
     from cardcore.bots.base import InfoSet
 
     game = match.game
+    side_of = tuple(match.seating.side_of(s) for s in range(match.seating.players))
     for _ in range(max_decisions):
         seat = match.to_play
         if seat is None:
             return
-        info = InfoSet(game, match._live_state(), seat)
+        info = InfoSet.of(game, match._live_state(), seat, side_of)
         match.apply(bots[seat].choose(info, match.bot_rng(seat)))
     raise RuntimeError(f"the match did not end in {max_decisions} decisions")

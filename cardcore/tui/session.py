@@ -226,7 +226,7 @@ class Session:
         seat = self.to_play
         if seat is None or not self.is_bot(seat):
             raise RuntimeError("no bot is to play")
-        action = self.bot(seat).choose(InfoSet(self.game, self.state, seat), self.match.bot_rng(seat))
+        action = self.bot(seat).choose(InfoSet.of(self.game, self.state, seat), self.match.bot_rng(seat))
         self.match.apply(action)
         self.last_bot_action, self.last_bot_seat = action, seat
         self._save()
@@ -243,7 +243,7 @@ class Session:
 
             greedy = GreedyBot
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        action: Action = greedy().choose(InfoSet(self.game, self.state, seat), rng)
+        action: Action = greedy().choose(InfoSet.of(self.game, self.state, seat), rng)
         return action
 
     def can_undo(self) -> bool:
