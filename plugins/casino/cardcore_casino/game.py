@@ -10,7 +10,7 @@ import pydantic
 from cardcore.cards import CardError, check_cards, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
 from cardcore.game import Game, IllegalAction, StateError
-from cardcore_casino import scoring
+from cardcore_casino.heuristic import heuristic
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (
     CASINO_VALUES,
@@ -68,7 +68,7 @@ class FishingGame(Game):
         raise IllegalAction(f"not a legal action here: {data}")
 
     def heuristic(self, state: FishingState, seat: int) -> float:
-        return scoring.heuristic(state, seat)
+        return heuristic(state, seat)
 
     # --- the rules as played -------------------------------------------------------------
 
