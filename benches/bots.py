@@ -63,7 +63,8 @@ def times(args: argparse.Namespace) -> None:
             gid, players = spec.split(":")
             game = registry.game(gid)
             states = [load_state(game, p, strict=False) for p in positions(gid)]
-            states = [s for s in states if getattr(s, "players", 4) == int(players) or gid == "canasta"]
+            if spec != args.games.split(",")[[g.split(":")[0] for g in args.games.split(",")].index(gid)]:
+                states = []  # the crowded positions once per game
             crowded = len(states)
             states += played_positions(game, int(players), args.played, 1)
             secs = []

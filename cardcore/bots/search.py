@@ -277,7 +277,7 @@ class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
     iterations = 2000
-    work_budget = 400_000
+    work_budget = 300_000
     rollout_depth = 6
     root_width = 16
-    prior_cap = 4000
+    prior_cap = 3000
