@@ -46,7 +46,11 @@ class Tournament:
         return [(p, d) for p in range(len(self.pairs())) for d in range(self.deals)]
 
     def header(self) -> dict[str, Any]:
-        return {"tournament": asdict(self)}
+        """A checkpoint's first line: the tournament but its length, so a finished
+        tournament grows by resuming it with more deals."""
+        spec = asdict(self)
+        del spec["deals"]
+        return {"tournament": spec}
 
 
 def arrangements(pair: tuple[str, str], players: int, sides: int) -> list[list[str]]:
@@ -230,7 +234,8 @@ def read_checkpoint(path: Path, t: Tournament) -> dict[Job, dict[str, Any]]:
             r = json.loads(line)
         except json.JSONDecodeError:  # a line cut short by the interruption
             continue
-        done[(r["pair"], r["deal"])] = r
+        if r["deal"] < t.deals:
+            done[(r["pair"], r["deal"])] = r
     return done
 
 

@@ -60,7 +60,7 @@ def test_a_checkpoint_of_another_tournament_is_refused(tmp_path, capsys):
     assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "1",
                  "--workers", "1", "--resume", str(path)]) == 0
     capsys.readouterr()
-    assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "2",
+    assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "2", "--seed", "9",
                  "--workers", "1", "--resume", str(path)]) == 2
     assert "another tournament" in capsys.readouterr().err
 
