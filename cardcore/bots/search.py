@@ -103,7 +103,7 @@ class _Search:
             actions = state.legal_actions()
             if not actions:  # a partial position may run into a dead end: score it there
                 break
-            self.work += len(actions) + WORK_CALL
+            self.work += _listing(len(actions))
             state.apply(actions[rng.randrange(len(actions))])
         self.work += WORK_EVAL * len(self.rep)
         return self.evaluate(state)
@@ -131,7 +131,7 @@ class _Search:
         while not state.is_over:
             # the root's actions are the seat's own (the view fixes them), in prior order
             actions = self.root_actions if node is self.root else state.legal_actions()
-            self.work += len(actions) + WORK_CALL
+            self.work += _listing(len(actions))
             if not actions:
                 break
             children = node.children
@@ -250,6 +250,13 @@ class SearchBot(Bot):
             out.append(Estimate(a, value, visits, priors[a.key]))
         out.sort(key=lambda e: (-e.visits, -e.value))
         return out[:top] if top is not None else out
+
+
+def _listing(n: int) -> int:
+    """The work of listing ``n`` legal actions and applying one: long lists come from
+    costly generators (canasta's melds, a crowded casino table), so the charge grows
+    faster than the length."""
+    return WORK_CALL + n + int(n * math.sqrt(n)) // 2
 
 
 def _spread(actions: list[Action], cap: int) -> list[Action]:
