@@ -26,7 +26,7 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling editables
-	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test]'
+	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test,ray]'
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
 	touch $(STAMP)
 

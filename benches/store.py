@@ -52,7 +52,7 @@ def per_action(registry, home: Path, seed: int) -> dict:
     save_path = home / "autosave.json"
     while not match.over:
         seat = match.to_play
-        match.apply(bots[seat].choose(InfoSet(game, match.state, seat), match.bot_rng(seat)))
+        match.apply(bots[seat].choose(InfoSet.of(game, match.state, seat), match.bot_rng(seat)))
         t = time.perf_counter()
         play.save_snapshot(match.snapshot())
         lib.append(time.perf_counter() - t)
@@ -82,7 +82,7 @@ def build_library(registry, path: Path, n: int) -> dict:
                 if match.over:
                     break
                 seat = match.to_play
-                match.apply(bots[seat].choose(InfoSet(game, match.state, seat), match.bot_rng(seat)))
+                match.apply(bots[seat].choose(InfoSet.of(game, match.state, seat), match.bot_rng(seat)))
         else:
             play_bots(match, bots)
         lines = [records.dumps(e) for e in events]

@@ -63,7 +63,7 @@ def greedy_moves(decisions: int) -> dict:
                 match.start()
                 while match.to_play is not None and len(times) < decisions:
                     seat = match.to_play
-                    info = InfoSet(game, match.state, seat)
+                    info = InfoSet.of(game, match.state, seat)
                     t = time.perf_counter()
                     action = greedy.choose(info, match.bot_rng(seat))
                     times.append((time.perf_counter() - t) * 1000)

@@ -63,6 +63,9 @@ def build_parser() -> argparse.ArgumentParser:
     q.add_argument("--matches", type=_count, required=True)
     q.add_argument("--record", metavar="FILE")
     q.add_argument("--json", action="store_true")
+    from cardcore.tournament import add_parser
+
+    add_parser(sub, _count)
     q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
     q.add_argument("file", metavar="FILE | ID")
     from cardcore.library_cli import add_commands
@@ -125,6 +128,10 @@ def _dispatch(args: argparse.Namespace) -> int:
             print(game.rules(parse_options(game, args.option)))
         elif args.command == "simulate":
             simulate(registry, args)
+        elif args.command == "tournament":
+            from cardcore.tournament import command
+
+            return command(registry, args)
         elif args.command == "play":
             from cardcore.tui import run_play
 
@@ -295,8 +302,8 @@ def print_plugins(registry: Registry) -> None:
 
 
 def simulate(registry: Registry, args: argparse.Namespace) -> None:
-    from cardcore.match import Match, play_bots
     from cardcore.records import RecordWriter
+    from cardcore.tournament import play_match
 
     setup = match_setup(registry, args, humans_allowed=False)
     record = _open_record(args.record) if args.record else None
@@ -306,13 +313,9 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
     try:
         for m in range(args.matches):
             seats = setup.seats[m % n:] + setup.seats[:m % n]  # rotate seats across matches
-            bots = {s: registry.bots[b]() for s, b in enumerate(seats)}
-            match = Match(game, setup.options, seed=setup.seed + m, seats=seats, match_no=m,
-                          on_event=RecordWriter(record) if record else None,
-                          pm=registry.pm)
             try:
-                match.start()
-                play_bots(match, bots)
+                match = play_match(registry, game, setup.options, seats, setup.seed + m, match_no=m,
+                                   on_event=RecordWriter(record) if record else None, pm=registry.pm)
             except OSError as exc:
                 if record is not None and exc.filename is None:
                     raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None

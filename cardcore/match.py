@@ -8,6 +8,7 @@ comes from ``Random(f"{seed}:0")``.
 
 from __future__ import annotations
 
+import functools
 import inspect
 import random
 from collections.abc import Callable, Sequence
@@ -304,8 +305,13 @@ def load_state(game: Game, data: Any, *, strict: bool = True) -> GameState:
 
 
 def _knows_strict(game: Game) -> bool:
+    return _takes_strict(type(game))
+
+
+@functools.cache
+def _takes_strict(game_class: type[Game]) -> bool:
     try:
-        return "strict" in inspect.signature(game.state_from_json).parameters
+        return "strict" in inspect.signature(game_class.state_from_json).parameters
     except (TypeError, ValueError):
         return False
 
@@ -329,10 +335,11 @@ def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000
     from cardcore.bots.base import InfoSet
 
     game = match.game
+    side_of = tuple(match.seating.side_of(s) for s in range(match.seating.players))
     for _ in range(max_decisions):
         seat = match.to_play
         if seat is None:
             return
-        info = InfoSet(game, match._live_state(), seat)
+        info = InfoSet.of(game, match._live_state(), seat, side_of)
         match.apply(bots[seat].choose(info, match.bot_rng(seat)))
     raise RuntimeError(f"the match did not end in {max_decisions} decisions")

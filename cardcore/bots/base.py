@@ -1,32 +1,193 @@
-"""The Bot interface and the InfoSet a bot plays from."""
+"""The Bot interface and the InfoSet a bot plays from.
+
+An ``InfoSet`` holds what one seat may know and nothing else: its view, the legal
+actions of the seat to play, which seat sits on which side, and the multiset of
+the cards the seat cannot see (the deck is no secret). It never keeps the true
+state: ``sample(rng)`` deals the unseen cards from a *canonical* state, the view
+with its hidden places filled in a fixed order, so a sample depends on the view
+and the seed alone. Re-arranging the hidden cards of a position cannot change
+what a bot reads, hence cannot change what it plays.
+"""
 
 from __future__ import annotations
 
+import functools
+import json
 import random
-from typing import ClassVar
+from collections import Counter
+from collections.abc import Iterator
+from typing import Any, ClassVar
 
-from cardcore.game import Action, Game, GameState
+from cardcore.cards import CardError, parse_card
+from cardcore.game import Action, Game, GameState, StateError
+
+Path = tuple[Any, ...]
+
+#: How many fillings of the hidden places ``InfoSet`` tries before giving up (a game's
+#: loader may refuse some, e.g. a red three in a canasta hand): sorted, rotated, shuffled.
+FILL_ATTEMPTS = 5000
 
 
 class InfoSet:
     """Everything a seat may know, nothing more: its view, its legal actions, samples."""
 
-    __slots__ = ("_state", "seat", "game")
+    __slots__ = ("game", "seat", "side_of", "_view", "_actions", "_unseen", "_canonical")
 
-    def __init__(self, game: Game, state: GameState, seat: int):
-        self._state = state
+    def __init__(self, game: Game, seat: int, view: dict, actions: list[Action],
+                 unseen: Counter, side_of: tuple[int, ...]):
         self.game = game
         self.seat = seat
+        #: The side of each seat (public: who partners whom).
+        self.side_of = side_of
+        self._view = view
+        self._actions = actions
+        self._unseen = unseen
+        self._canonical: GameState | None = None
+
+    @classmethod
+    def of(cls, game: Game, state: GameState, seat: int,
+           side_of: tuple[int, ...] | None = None) -> InfoSet:
+        """The info set of ``seat`` in ``state``: the view, the legal actions and the cards
+        the seat cannot see, as a multiset. ``state`` itself is not kept."""
+        view = state.view(seat)
+        unseen = Counter(_hidden_cards(state.export(), view))
+        if side_of is None:
+            side_of = _sides(game, view)
+        return cls(game, seat, view, list(state.legal_actions()), unseen, side_of)
 
     def view(self) -> dict:
-        return self._state.view(self.seat)
+        """The seat's view (a copy the caller may keep or change)."""
+        import copy
+
+        return copy.deepcopy(self._view)
 
     def legal_actions(self) -> list[Action]:
-        return self._state.legal_actions()
+        return self._actions[:]
+
+    @property
+    def sides(self) -> int:
+        return max(self.side_of) + 1
+
+    def canonical(self) -> GameState:
+        """The view with its hidden places filled by the unseen cards in a fixed order:
+        a state that depends on the view alone (the starting point of every sample)."""
+        if self._canonical is None:
+            self._canonical = canonical_state(self.game, self._view, self._unseen)
+        return self._canonical
 
     def sample(self, rng: random.Random) -> GameState:
-        """A state consistent with the view: hidden cards re-dealt at random."""
-        return self._state.determinize(self.seat, rng)
+        """A state consistent with the view: the unseen cards dealt at random."""
+        return self.canonical().determinize(self.seat, rng)
+
+
+def _hidden_cards(export: Any, view: Any) -> Iterator[str]:
+    """The export's cards at the places the view nulls (one walk of both)."""
+    stack = [(export, view)]
+    while stack:
+        data, seen = stack.pop()
+        if isinstance(data, dict):
+            stack.extend((v, seen[k]) for k, v in data.items() if k != "options")
+        elif isinstance(data, list):
+            for d, v in zip(data, seen, strict=True):
+                if v is None and isinstance(d, str):
+                    yield d
+                elif isinstance(d, (list, dict)):
+                    stack.append((d, v))
+
+
+def card_multiset(data: Any) -> Counter:
+    """Every card string anywhere in an export or a view (options excluded)."""
+    found: Counter = Counter()
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            stack.extend(v for k, v in item.items() if k != "options")
+        elif isinstance(item, list):
+            stack.extend(item)
+        elif isinstance(item, str) and _is_card(item):
+            found[item] += 1
+    return found
+
+
+@functools.cache
+def _is_card(text: str) -> bool:
+    try:
+        return parse_card(text) == text
+    except CardError:
+        return False
+
+
+def _sides(game: Game, view: dict) -> tuple[int, ...]:
+    players = view.get("players")
+    if not isinstance(players, int):
+        hands = view.get("hands")
+        players = len(hands) if isinstance(hands, list) else 2
+    seating = game.seating(players, game.Options())
+    return tuple(seating.side_of(s) for s in range(players))
+
+
+def hidden_places(view: Any) -> list[Path]:
+    """The paths of the null entries of the view's lists (options excluded), in path
+    order: where hidden cards are (a hidden hand of five is five nulls)."""
+    return list(_nulls(view, ()))
+
+
+def _nulls(data: Any, path: Path) -> Iterator[Path]:
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k != "options":
+                yield from _nulls(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            if v is None:
+                yield path + (i,)
+            else:
+                yield from _nulls(v, path + (i,))
+
+
+def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
+    """``view`` with its hidden places filled from ``unseen``, loaded (not strictly).
+
+    The first filling is the sorted cards in path order; a game whose loader refuses it
+    gets rotations of that order, then orders shuffled with fixed seeds: each depends
+    on the view and the multiset alone.
+    """
+    from cardcore.match import load_state
+
+    places = hidden_places(view)
+    cards = sorted(unseen.elements())
+    if len(cards) != len(places):
+        raise ValueError(f"{game.id}: the view hides {len(places)} places but {len(cards)} "
+                         "cards are unseen")
+    last: Exception | None = None
+    frozen = json.dumps(view)
+    for order in _orders(cards):
+        data = json.loads(frozen)
+        for path, card in zip(places, order, strict=True):
+            target = data
+            for p in path[:-1]:
+                target = target[p]
+            target[path[-1]] = card
+        try:
+            return load_state(game, data, strict=False)
+        except (StateError, ValueError) as exc:
+            last = exc
+    raise ValueError(f"{game.id}: no filling of the hidden cards loads ({last})")
+
+
+def _orders(cards: list[str]) -> Iterator[list[str]]:
+    yield cards
+    n = len(cards)
+    if n < 2:
+        return
+    step = max(1, n // 16)
+    for k in range(step, n, step):
+        yield cards[k:] + cards[:k]
+    for i in range(FILL_ATTEMPTS):
+        shuffled = cards[:]
+        random.Random(f"cardcore.fill:{i}").shuffle(shuffled)
+        yield shuffled
 
 
 class Bot:

@@ -6,6 +6,7 @@ from typing import Any
 from cardcore.bots.base import Bot
 from cardcore.bots.greedy import GreedyBot
 from cardcore.bots.random_bot import RandomBot
+from cardcore.bots.search import HardBot, MediumBot
 from cardcore.hookspecs import hookimpl
 
 
@@ -13,3 +14,5 @@ from cardcore.hookspecs import hookimpl
 def cardcore_register_bots(register: Callable[[type[Bot]], Any]) -> None:
     register(RandomBot)
     register(GreedyBot)
+    register(MediumBot)
+    register(HardBot)

@@ -318,7 +318,7 @@ class Session:
         chosen: list[Action] = []
 
         def move() -> None:
-            info = InfoSet(self.game, self.state, seat)
+            info = InfoSet.of(self.game, self.state, seat)
             chosen.append(self.bot(seat).choose(info, self.match.bot_rng(seat)))
             self.match.apply(chosen[0])
 
@@ -371,7 +371,7 @@ class Session:
 
             greedy = GreedyBot
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        action: Action = greedy().choose(InfoSet(self.game, self.state, seat), rng)
+        action: Action = greedy().choose(InfoSet.of(self.game, self.state, seat), rng)
         return action
 
     def why_no_undo(self) -> str | None:

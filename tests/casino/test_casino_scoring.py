@@ -201,7 +201,7 @@ def test_heuristic_prefers_the_sweep():
 def _info(state):
     from cardcore.bots import InfoSet
 
-    return InfoSet(CASINO, state, state.to_play)
+    return InfoSet.of(CASINO, state, state.to_play)
 
 
 # --- review: more clauses as exact scores ---------------------------------------------------------

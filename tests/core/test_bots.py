@@ -19,7 +19,7 @@ def test_bots_are_registered_through_the_hook():
 
 def test_greedy_takes_the_best_heuristic(crazy_eights):
     state = position(crazy_eights, ["2C", "3C", "4C", "5C", "6C"])
-    info = InfoSet(crazy_eights, state, 0)
+    info = InfoSet.of(crazy_eights, state, 0)
     choice = GreedyBot().choose(info, random.Random(1))
     values = {}
     for a in state.legal_actions():
@@ -38,14 +38,14 @@ def test_bots_decide_from_the_view_alone(crazy_eights):
     assert a.view(0) == b.view(0) and a.export() != b.export()
     for bot in (GreedyBot(), RandomBot()):
         for seed in range(5):
-            ca = bot.choose(InfoSet(crazy_eights, a, 0), random.Random(seed))
-            cb = bot.choose(InfoSet(crazy_eights, b, 0), random.Random(seed))
+            ca = bot.choose(InfoSet.of(crazy_eights, a, 0), random.Random(seed))
+            cb = bot.choose(InfoSet.of(crazy_eights, b, 0), random.Random(seed))
             assert ca == cb
 
 
 def test_an_info_set_offers_view_legal_actions_and_samples(crazy_eights):
     state = position(crazy_eights, ["2C", "3C", "4C", "5C", "6C"])
-    info = InfoSet(crazy_eights, state, 0)
+    info = InfoSet.of(crazy_eights, state, 0)
     assert info.view() == state.view(0)
     assert info.legal_actions() == state.legal_actions()
     sample = info.sample(random.Random(3))

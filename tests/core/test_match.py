@@ -116,7 +116,7 @@ def test_a_snapshot_resumes_exactly(crazy_eights):
 
     for _ in range(25):  # stop mid-hand, after bots consumed their random streams
         seat = a.to_play
-        a.apply(players[seat].choose(InfoSet(crazy_eights, a.state, seat), a.bot_rng(seat)))
+        a.apply(players[seat].choose(InfoSet.of(crazy_eights, a.state, seat), a.bot_rng(seat)))
     b = Match.from_snapshot(crazy_eights, a.snapshot())
     assert b.snapshot() == a.snapshot()
     play_bots(a, players)

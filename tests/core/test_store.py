@@ -53,7 +53,7 @@ def step(play, match, registry, n=None):
     while not match.over and (n is None or done < n):
         seat = match.to_play
         bot = registry.bots[{"human": "greedy"}.get(match.seats[seat], match.seats[seat])]()
-        match.apply(bot.choose(InfoSet(game, match.state, seat), match.bot_rng(seat)))
+        match.apply(bot.choose(InfoSet.of(game, match.state, seat), match.bot_rng(seat)))
         play.save_snapshot(match.snapshot())
         done += 1
 
@@ -287,7 +287,7 @@ def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry):
         match.start()
         for _ in range(6):
             seat = match.to_play
-            match.apply(registry.bots["greedy"]().choose(InfoSet(game, match.state, seat),
+            match.apply(registry.bots["greedy"]().choose(InfoSet.of(game, match.state, seat),
                                                         match.bot_rng(seat)))
     save = records.SaveFile(match=match.snapshot(), record_path=str(record_path))
     records.write_save(records.autosave_path(), save)

@@ -42,7 +42,7 @@ def play_out(play, match):
     bots = {s: registry.bots[b]() for s, b in enumerate(seats)}
     while not match.over:
         seat = match.to_play
-        match.apply(bots[seat].choose(InfoSet(game, match.state, seat), match.bot_rng(seat)))
+        match.apply(bots[seat].choose(InfoSet.of(game, match.state, seat), match.bot_rng(seat)))
         play.save_snapshot(match.snapshot())
         print("committed", play.id, match.decisions, flush=True)
     play.close()

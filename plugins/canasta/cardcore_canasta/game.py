@@ -9,6 +9,7 @@ from cardcore.deal import cut, deal, one_at_a_time, shuffled
 from cardcore.game import Action, Game, GameOptions, GameState
 from cardcore.seating import Seating, partnership_draw
 
+from .heuristic import heuristic
 from .loading import state_from_json
 from .rules import (
     FREEZES,
@@ -23,7 +24,6 @@ from .rules import (
     rules_text,
     variant,
 )
-from .scoring import heuristic
 from .state import CanastaState
 
 

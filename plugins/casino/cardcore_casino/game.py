@@ -10,7 +10,7 @@ from cardcore.cards import CardError, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction
 from cardcore.seating import Seating
-from cardcore_casino import scoring
+from cardcore_casino.heuristic import heuristic
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (
     CASINO_VALUES,
@@ -76,7 +76,7 @@ class FishingGame(Game):
 
     def heuristic(self, state: GameState, seat: int) -> float:
         assert isinstance(state, FishingState)
-        return scoring.heuristic(state, seat)
+        return heuristic(state, seat)
 
     # --- the rules as played -------------------------------------------------------------
 

@@ -1,0 +1,127 @@
+"""The fishing games' heuristic: the seat's side's expected hand points less the others'.
+
+On the scale of the score row, so a search can mix it with real scores at the end of
+a hand. Reads only what the seat may know: the table, the capture piles, counts,
+and the seat's own hand (other hands and the stock are unknown cards, shared evenly).
+
+- cards (3) and spades (1) to the strict most: the chance a side ends ahead, from
+  its lead and the cards still to come (a normal approximation);
+- big casino (2), little casino (1), aces (1 each): certain once captured; in a build,
+  its owner's (it holds the card to take it); loose, more likely the side to play's;
+  in the seat's own hand, more likely the seat's;
+- sweeps as scored; the last capturer's claim on the table at the end of the hand;
+  a bare table is a sweep chance for the side to play.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from cardcore_casino.rules import ACES_BITS, BIG_CASINO, LITTLE_CASINO, SPADES_BITS
+
+_POINTS = [0.0] * 52
+for _c in range(52):
+    _POINTS[_c] = (ACES_BITS >> _c & 1) + 2.0 * (_c == BIG_CASINO) + 1.0 * (_c == LITTLE_CASINO)
+_SPADE = [bool(SPADES_BITS >> c & 1) for c in range(52)]
+
+#: Who ends up with a card: in a build, its owner; loose, the side to play; in hand, the seat.
+BUILD_SHARE = 0.85
+LOOSE_SHARE = 0.55
+HAND_SHARE = 0.7
+
+
+def _phi(x: float) -> float:
+    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+
+
+def _most(counts: list[float], remaining: float) -> list[float]:
+    """Each side's chance of ending with strictly the most, ``remaining`` still to share."""
+    sigma = 0.5 * math.sqrt(remaining) + 0.6
+    n = len(counts)
+    out = []
+    for i in range(n):
+        p = 1.0
+        for j in range(n):
+            if j != i:
+                p *= _phi((counts[i] - counts[j]) / sigma)
+        out.append(p)
+    return out
+
+
+def expected_points(state: Any, seat: int) -> list[float]:
+    """Each side's expected points of the hand, as ``seat`` may know them."""
+    n = state.players
+    side_of = state.seats.side
+    sides = state.seats.sides
+    cards = [0.0] * sides
+    spades = [0.0] * sides
+    points = [0.0] * sides
+    for s in range(n):
+        side = side_of[s]
+        pile = state.captured[s]
+        cards[side] += len(pile)
+        for c in pile:
+            spades[side] += _SPADE[c]
+            points[side] += _POINTS[c]
+
+    def share(c: int, owner: int, weight: float) -> None:
+        rest = (1.0 - weight) / (sides - 1)
+        for i in range(sides):
+            w = weight if i == owner else rest
+            cards[i] += w
+            spades[i] += w * _SPADE[c]
+            points[i] += w * _POINTS[c]
+
+    for b in state.builds:
+        for g in b[2]:
+            for c in g:
+                share(c, side_of[b[1]], BUILD_SHARE)
+    mover = side_of[state.to_play] if state.to_play is not None else None
+    last = side_of[state.last_capture] if state.last_capture is not None else None
+    taker = mover if mover is not None else last
+    for c in state.loose:
+        if taker is None:
+            share(c, 0, 1.0 / sides)
+        else:
+            share(c, taker, LOOSE_SHARE)
+    for c in state.hands[seat]:
+        share(c, side_of[seat], HAND_SHARE)
+    known = sum(len(p) for p in state.captured) + len(state.loose) + len(state.hands[seat])
+    known += sum(len(g) for b in state.builds for g in b[2])
+    unknown = 52 - known  # other hands and the stock: even shares, on average
+    for i in range(sides):
+        cards[i] += unknown / sides
+    spade_known = sum(spades)
+    for i in range(sides):
+        spades[i] += (13 - spade_known) / sides
+    remaining = unknown + len(state.loose) + len(state.hands[seat])
+    total = [3.0 * p for p in _most(cards, remaining)]
+    spade_left = max(0.0, 13 - spade_known + 2)
+    total = [t + p for t, p in zip(total, _most(spades, spade_left), strict=True)]
+    return _sweeps(state, side_of, sides, mover, [t + p for t, p in zip(total, points, strict=True)])
+
+
+def heuristic(state: Any, seat: int) -> float:
+    """The seat's side's expected hand points less the mean of the other sides'."""
+    pts = expected_points(state, seat)
+    n = len(pts)
+    mine = pts[0 if n == 1 else (seat % 2 if state.players == 4 else seat)]
+    return mine - (sum(pts) - mine) / (n - 1)
+
+
+def _sweeps(state: Any, side_of: list[int], sides: int, mover: int | None,
+            out: list[float]) -> list[float]:
+    """Sweeps as scored, and a bare table's sweep chance for the side to play."""
+    rules = state.rules
+    if not rules.sweeps_score:
+        return out
+    sweeps = [0] * sides
+    for s in range(state.players):
+        sweeps[side_of[s]] += state.sweeps[s]
+    if rules.sweep_points is not None:
+        sweeps = rules.sweep_points(sweeps)
+    out = [t + sw for t, sw in zip(out, sweeps, strict=True)]
+    if mover is not None and not state.builds and len(state.loose) <= 2:
+        out[mover] += 0.35 if len(state.loose) == 1 else 0.15 if state.loose else 0.0
+    return out

@@ -1,0 +1,132 @@
+"""The search bots: levels, determinism, estimates, and no bot ever reads a hidden card."""
+
+import random
+
+import pytest
+
+from cardcore.bots import InfoSet
+from cardcore.bots.search import HardBot, MediumBot, SearchBot
+from cardcore.match import Match, load_state, play_bots
+from cardcore.plugins import load_registry
+from cardcore.testing import _hidden_paths, _permute
+
+REGISTRY = load_registry()
+
+#: Small budgets: the test is about what a bot reads, not how well it plays.
+SMALL = {
+    "medium": lambda: MediumBot(iterations=12, work_budget=6_000),
+    "hard": lambda: HardBot(iterations=16, work_budget=8_000),
+}
+
+TABLES = [("casino", 2), ("royal_casino", 2), ("royal_casino", 3), ("royal_casino", 4),
+          ("canasta", 4), ("crazy_eights", 2), ("crazy_eights", 3)]
+
+
+def make_bot(bot_id):
+    return SMALL[bot_id]() if bot_id in SMALL else REGISTRY.bots[bot_id]()
+
+
+def positions(game, players, count, seed):
+    """Positions met in a hand of random play: a few for every seat."""
+    options = game.Options()
+    seating = game.seating(players, options, dealer=seed % players)
+    state = game.new_hand(seating, options, random.Random(f"{seed}:1"), [0] * seating.sides)
+    rng = random.Random(seed)
+    out = []
+    step = 0
+    while not state.is_over and len(out) < count:
+        if step % 3 == 0:
+            out.append(state.clone())
+        actions = state.legal_actions()
+        state.apply(actions[rng.randrange(len(actions))])
+        step += 1
+    return out
+
+
+def redealt(game, state, seat, rng):
+    """The same position with every card ``seat`` cannot see dealt again (its view kept)."""
+    data = state.export()
+    hidden = _hidden_paths(data, state.view(seat), "test")
+    for within in (False, True) * 10:
+        try:
+            other = load_state(game, _permute(data, hidden, rng, within=within), strict=False)
+        except ValueError:
+            continue
+        if other.view(seat) == state.view(seat):
+            return other
+    return None
+
+
+@pytest.mark.parametrize(("game_id", "players"), TABLES)
+def test_no_bot_reads_a_hidden_card(game_id, players, crazy_eights):
+    """Re-deal every card a seat cannot see: every bot's choice is the same for the seed."""
+    game = REGISTRY.game(game_id)
+    checked = 0
+    rng = random.Random(7)
+    for state in positions(game, players, 3 * players, seed=players):
+        seat = state.to_play
+        other = redealt(game, state, seat, rng)
+        if other is None or other.export() == state.export():
+            continue
+        for bot_id in ("random", "greedy", "medium", "hard"):
+            for seed in range(2):
+                a = make_bot(bot_id).choose(InfoSet.of(game, state, seat), random.Random(seed))
+                b = make_bot(bot_id).choose(InfoSet.of(game, other, seat), random.Random(seed))
+                assert a == b, f"{bot_id} seat {seat}: {a.to_json()} v {b.to_json()}"
+        checked += 1
+    assert checked >= players
+
+
+def test_an_info_set_keeps_no_state(crazy_eights):
+    state = positions(crazy_eights, 2, 1, seed=3)[0]
+    info = InfoSet.of(crazy_eights, state, 0)
+    held = [getattr(info, name) for name in InfoSet.__slots__ if name != "_canonical"]
+    assert not any(isinstance(x, type(state)) for x in held)
+    # the canonical state depends on the view alone
+    assert info.canonical().view(0) == state.view(0)
+    assert info.sample(random.Random(1)).view(0) == state.view(0)
+
+
+def test_levels_are_registered_bots():
+    assert REGISTRY.bots["medium"] is MediumBot and REGISTRY.bots["hard"] is HardBot
+    assert REGISTRY.origin["bot:hard"][0] == "cardcore.bots"
+    assert HardBot.iterations > MediumBot.iterations and HardBot.work_budget > MediumBot.work_budget
+
+
+@pytest.mark.parametrize("game_id", ["casino", "canasta"])
+def test_same_seed_same_choice(game_id):
+    game = REGISTRY.game(game_id)
+    for state in positions(game, game.player_counts[-1], 4, seed=2):
+        info = InfoSet.of(game, state, state.to_play)
+        a = MediumBot(iterations=20).choose(info, random.Random(5))
+        b = MediumBot(iterations=20).choose(InfoSet.of(game, state, state.to_play), random.Random(5))
+        assert a == b
+
+
+def test_analyse_gives_the_best_few_with_estimates():
+    game = REGISTRY.game("casino")
+    state = positions(game, 2, 4, seed=1)[-1]
+    info = InfoSet.of(game, state, state.to_play)
+    best = MediumBot(iterations=40).analyse(info, random.Random(1), top=3)
+    assert 1 <= len(best) <= 3
+    assert [e.visits for e in best] == sorted((e.visits for e in best), reverse=True)
+    assert all(e.action in info.legal_actions() for e in best)
+    assert best[0].action == MediumBot(iterations=40).choose(info, random.Random(1))
+
+
+def test_the_time_cap_cuts_a_search_short_and_says_so(caplog):
+    game = REGISTRY.game("canasta")
+    state = positions(game, 4, 2, seed=1)[-1]
+    bot = SearchBot(iterations=100_000, work_budget=10**12, max_seconds=0.05)
+    with caplog.at_level("INFO", logger="cardcore.bots"):
+        bot.choose(InfoSet.of(game, state, state.to_play), random.Random(1))
+    assert bot.last_iterations < 100_000
+    assert "cut short" in caplog.text
+
+
+def test_a_third_party_game_gets_every_level(crazy_eights):
+    for level in ("medium", "hard"):
+        match = Match(crazy_eights, seed=4, players=3, seats=[level, "greedy", "random"], max_hands=1)
+        match.start()
+        play_bots(match, {0: SMALL[level](), 1: REGISTRY.bots["greedy"](), 2: REGISTRY.bots["random"]()})
+        assert match.over

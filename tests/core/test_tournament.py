@@ -1,0 +1,82 @@
+"""Tournaments: duplicate deals, the same JSON whatever the workers or the backend, resume."""
+
+import json
+import time
+
+import pytest
+
+from cardcore.cli import main
+from cardcore.plugins import load_registry
+from cardcore.tournament import Results, Tournament, arrangements, run_tournament
+
+REGISTRY = load_registry()
+
+
+def test_every_bot_sits_in_every_seat_of_a_deal():
+    assert arrangements(("a", "b"), 2, 2) == [["a", "b"], ["b", "a"]]
+    assert arrangements(("a", "b"), 4, 2) == [["a", "b", "a", "b"], ["b", "a", "b", "a"]]
+    assert len(arrangements(("a", "b"), 3, 3)) == 3
+
+
+def test_one_worker_and_two_give_the_same_json(capsys):
+    args = ["tournament", "casino", "--bots", "random,greedy", "--deals", "4", "--seed", "3", "--json"]
+    assert main([*args, "--workers", "1"]) == 0
+    one = capsys.readouterr().out
+    assert main([*args, "--workers", "2"]) == 0
+    two = capsys.readouterr().out
+    assert one == two
+    data = json.loads(one)
+    assert data["results"]["greedy"]["mean_margin"] == -data["results"]["random"]["mean_margin"]
+    assert data["results"]["greedy"]["hands"] == 8  # 4 deals, each played in both seats
+
+
+def test_the_table_names_every_bot(capsys):
+    assert main(["tournament", "crazy_eights", "--bots", "random,greedy,medium", "--deals", "1",
+                 "--players", "3", "--workers", "1"]) == 0
+    out = capsys.readouterr().out
+    assert all(b in out for b in ("random", "greedy", "medium")) and "95% interval" in out
+
+
+def test_an_interrupted_tournament_resumes(tmp_path):
+    path = tmp_path / "t.jsonl"
+    t = Tournament("casino", ["random", "greedy"], deals=5, seed=1, players=2)
+    seen = []
+
+    def stop_after_two(unit):
+        seen.append(unit)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        run_tournament(REGISTRY, t, checkpoint=path, progress=False, on_unit=stop_after_two)
+    assert len(path.read_text().splitlines()) == 3  # the header and two deals
+    resumed = run_tournament(REGISTRY, t, checkpoint=path, progress=False)
+    whole = run_tournament(REGISTRY, t, progress=False)
+    assert resumed.to_json() == whole.to_json() and isinstance(whole, Results)
+
+
+def test_a_checkpoint_of_another_tournament_is_refused(tmp_path, capsys):
+    path = tmp_path / "t.jsonl"
+    assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "1",
+                 "--workers", "1", "--resume", str(path)]) == 0
+    capsys.readouterr()
+    assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "2", "--seed", "9",
+                 "--workers", "1", "--resume", str(path)]) == 2
+    assert "another tournament" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_ray_gives_the_same_json(capsys):
+    """A local Ray instance (the `ray` extra, installed by make): same JSON as one worker."""
+    ray = pytest.importorskip("ray")
+    start = time.perf_counter()
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    started = time.perf_counter() - start
+    try:
+        t = Tournament("casino", ["random", "greedy"], deals=3, seed=2, players=2)
+        on_ray = run_tournament(REGISTRY, t, backend="ray", progress=False)
+        local = run_tournament(REGISTRY, t, workers=1, progress=False)
+        assert on_ray.to_json() == local.to_json()
+    finally:
+        ray.shutdown()
+    print(f"ray start-up {started:.1f} s")
