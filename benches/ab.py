@@ -53,8 +53,8 @@ def main() -> None:
         b, a = seen["before"].get(key, []), seen["after"].get(key, [])
         best = [max(r["decisions_per_s"] for r in rows) if rows else None for rows in (b, a)]
         med = [statistics.median(r["decisions_per_s"] for r in rows) if rows else None for rows in (b, a)]
-        clone = [min(r["clone_us"] for r in rows) if rows else None for rows in (b, a)]
-        worst = [min(r["worst_legal_ms"] for r in rows) if rows else None for rows in (b, a)]
+        clone = [_least(rows, "clone_us") for rows in (b, a)]
+        worst = [_least(rows, "worst_legal_ms") for rows in (b, a)]
         change = f"{best[1] / best[0] - 1:+.1%}" if None not in best else "new"
         print(f"{key[0] + ' ' + str(key[1]) + 'p':<18} {_n(best[0]):>12} {_n(best[1]):>11} "
               f"{change:>8}   {_n(med[0]):>8}/{_n(med[1]):<8}   {_f(clone[0]):>6}/{_f(clone[1]):<6}   "
@@ -63,6 +63,11 @@ def main() -> None:
                         "before_median": med[0], "after_median": med[1],
                         "clone_us": clone, "worst_legal_ms": worst})
     print(json.dumps({"runs": args.runs, "seconds": args.seconds, "rows": summary}))
+
+
+def _least(rows: list[dict], key: str) -> float | None:
+    values = [r[key] for r in rows if isinstance(r.get(key), (int, float)) and r[key] == r[key]]
+    return min(values) if values else None
 
 
 def _n(x: float | None) -> str:
