@@ -287,7 +287,7 @@ def test_the_replay_sheet_keeps_the_last_hand(registry, tmp_path):
     r = Replay(registry, record)
     last = r.sheets[-1]
     assert len(last.hands) == len(ends) == 3
-    assert last.totals == ends[-1]["totals"] == [12, 25]
+    assert last.totals == ends[-1]["totals"] == [12, 21]  # the greedy bot of the bots issue
     assert r.winner == 1
 
 
