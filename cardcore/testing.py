@@ -34,14 +34,14 @@ import math
 import random
 import typing
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pydantic
 
 from cardcore.cards import CardError, deck
-from cardcore.fuzz import NON_ACTIONS, check_forged_actions, fuzz_loading
+from cardcore.fuzz import NON_ACTIONS, check_forged_actions, first_difference, fuzz_loading, short_json
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreRow
 from cardcore.match import Match, play_bots
 from cardcore.seating import Seating
@@ -208,7 +208,7 @@ def _guard(at: str, what: str, fn: Any, *args: Any) -> Any:
 def _check_options(state: GameState, options: GameOptions, where: str) -> None:
     have = state.export().get("options")
     want = options.model_dump(mode="json")
-    _require(have == want, f"{where}: export()['options'] is {have!r}, not the hand's options "
+    _require(have == want, lambda: f"{where}: export()['options'] is {have!r}, not the hand's options "
              f"{want!r}: the export carries the options, so a reloaded hand plays by them")
 
 
@@ -222,8 +222,9 @@ def _check_legal(state: GameState, at: str) -> list[Action]:
     for a, key in zip(actions, keys, strict=True):
         label = a.label
         _require(isinstance(label, str) and bool(label), f"{at}: {key} has no label")
-        _require(label not in labels, f"{at}: two actions share the label {label!r}: "
-                 f"{labels.get(label)} and {key}; a player must tell them apart")
+        if label in labels:
+            raise AssertionError(f"{at}: two actions share the label {label!r}: "
+                                 f"{labels[label]} and {key}; a player must tell them apart")
         labels[label] = key
         _check_json(a.to_json(), f"{at}: action {key}")
         line = _guard(at, f"log_line({key})", state.log_line, a)
@@ -256,10 +257,11 @@ def _check_round_trip(game: Game, state: GameState, actions: list[Action], at: s
     data = state.export()
     _check_json(data, f"{at}: export()")
     again = _guard(at, "state_from_json(export())", game.state_from_json, copy.deepcopy(data))
-    _require(again.export() == data, f"{at}: export -> state_from_json -> export differs at "
-             f"{_first_difference(data, again.export())}")
-    _require([a.to_json() for a in again.legal_actions()] == [a.to_json() for a in actions],
-             f"{at}: the reloaded state has other legal actions")
+    _require(again.export() == data, lambda: f"{at}: export -> state_from_json -> export differs at "
+             f"{first_difference(data, again.export())}")
+    have, want = [a.to_json() for a in again.legal_actions()], [a.to_json() for a in actions]
+    _require(have == want, lambda: f"{at}: the export leaves out something the rules need: the state "
+             f"reloaded from export() has other legal actions ({first_difference(want, have)})")
     for a in actions[:3]:
         _require(game.action_from_json(state, a.to_json()) == a,
                  f"{at}: action_from_json does not give back {a.to_json()}")
@@ -270,31 +272,9 @@ def _check_replay(state: GameState, reloaded: GameState, action: Action, at: str
     """The same action on a state reloaded from the export: the same state after."""
     _guard(at, f"apply({action.to_json()}) on the reloaded state", reloaded.apply, action)
     have, want = reloaded.export(), state.export()
-    _require(have == want, f"{at}: the export leaves out something the rules need: after "
+    _require(have == want, lambda: f"{at}: the export leaves out something the rules need: after "
              f"{action.to_json()}, the state reloaded from the export differs at "
-             f"{_first_difference(want, have)}")
-
-
-def _first_difference(a: Any, b: Any, path: Path = ()) -> str:
-    """Where two exports first differ, and how."""
-    if isinstance(a, dict) and isinstance(b, dict):
-        for k in [*a, *[k for k in b if k not in a]]:
-            if a.get(k, _MISSING) != b.get(k, _MISSING):
-                return _first_difference(a.get(k, _MISSING), b.get(k, _MISSING), path + (k,))
-    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
-        for i, (x, y) in enumerate(zip(a, b, strict=True)):
-            if x != y:
-                return _first_difference(x, y, path + (i,))
-    show = "/".join(map(str, path)) or "the top"
-    return f"{show} ({_short(a)} vs {_short(b)})"
-
-
-_MISSING = "<absent>"
-
-
-def _short(value: Any) -> str:
-    text = json.dumps(value) if value is not _MISSING else str(value)
-    return text if len(text) < 60 else text[:57] + "..."
+             f"{first_difference(want, have)}")
 
 
 def _check_illegal(state: GameState, actions: list[Action], seen: dict, at: str) -> None:
@@ -313,10 +293,11 @@ def _check_illegal(state: GameState, actions: list[Action], seen: dict, at: str)
                 "IllegalAction") from None
         else:
             raise AssertionError(f"{at}: apply accepted {bad.to_json()}, not a legal action")
-        _require(state.export() == before,
-                 f"{at}: apply({bad.to_json()}) refused the action but a refused action changed "
-                 f"the state first, at {_first_difference(before, state.export())}; check before "
-                 "changing anything")
+        if state.export() != before:
+            raise AssertionError(
+                f"{at}: apply({bad.to_json()}) refused the action but a refused action changed "
+                f"the state first, at {first_difference(before, state.export())}; check before "
+                "changing anything")
 
 
 def _check_clone(state: GameState, action: Action, at: str) -> None:
@@ -324,8 +305,8 @@ def _check_clone(state: GameState, action: Action, at: str) -> None:
     twin = state.clone()
     _require(twin.export() == before, f"{at}: clone() differs from the original")
     twin.apply(action)
-    _require(state.export() == before, f"{at}: applying to a clone changed the original at "
-             f"{_first_difference(before, state.export())} (a shallow clone shares a list)")
+    _require(state.export() == before, lambda: f"{at}: applying to a clone changed the original at "
+             f"{first_difference(before, state.export())} (a shallow clone shares a list)")
 
 
 def _check_views(game: Game, state: GameState, players: int, rng: random.Random, at: str) -> set[Path]:
@@ -372,8 +353,10 @@ def _check_permuted(game: Game, data: dict, hidden: list[Path], seat: int, view:
         except (ValueError, CardError):
             other = game.state_from_json(_permute(data, hidden, rng, within=True))
         other_view = other.view(seat)
-        _require(other_view == view, f"{at}: view({seat}) leaks hidden cards: it changes at "
-                 f"{_first_difference(view, other_view)} when the hidden cards are dealt differently")
+        if other_view != view:
+            raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
+                                 f"{first_difference(view, other_view)} when the hidden cards are "
+                                 "dealt differently")
 
 
 def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, hidden: list[Path],
@@ -386,13 +369,20 @@ def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, 
     sample_view = sample.view(seat)
     if sample_view == view:
         return
-    shown = set(hidden)
-    kept = _same_outside(data, sample_data, shown)
-    if kept:  # only hidden cards moved, yet the view changed: the view reads them
+    secret = set(hidden)
+    if _same_outside(data, sample_data, secret):  # only hidden cards moved: the view reads them
         raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
-                             f"{_first_difference(view, sample_view)} when they are dealt again")
+                             f"{first_difference(view, sample_view)} when they are dealt again")
+    moved = [p for p, v in _leaves(data) if p not in secret and _is_card(v)
+             and _get(sample_data, p) != v]
+    table = Counter(c for z in state.zones(seat) for c in [*z.cards, *(c for g in z.groups for c in g.cards)])
+    if moved and not any(table[_get(data, p)] for p in moved):
+        raise AssertionError(
+            f"{at}: view({seat}) leaks hidden cards at {'/'.join(map(str, moved[0]))} and "
+            f"{len(moved) - 1} more: determinize({seat}) deals them again and the table does not "
+            "show them, yet the view does (hide the stock and the other hands)")
     raise AssertionError(f"{at}: determinize({seat}) disagrees with the view at "
-                         f"{_first_difference(view, sample_view)}: it may change only hidden cards")
+                         f"{first_difference(view, sample_view)}: it may change only hidden cards")
 
 
 def _card_change(before: Counter, after: Counter) -> str:
@@ -438,7 +428,7 @@ def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None
     _require(bool(zones), f"{at}: zones({seat}) is empty")
     shown = Counter(c for z in zones for c in z.cards if c is not None)
     shown += Counter(c for z in zones for g in z.groups for c in g.cards)
-    _require(shown <= visible, f"{at}: zones({seat}) show cards the view hides: "
+    _require(shown <= visible, lambda: f"{at}: zones({seat}) show cards the view hides: "
              f"{sorted((shown - visible).elements())[:5]} (build zones from the view)")
 
 
@@ -468,26 +458,39 @@ def _hidden_paths(data: Any, view: Any, what: str) -> list[Path]:
     hidden: list[Path] = []
 
     def walk(d: Any, v: Any, path: Path) -> None:
-        where = "/".join(map(str, path))
+        where = _Where(path)
         if isinstance(d, dict):
             _require(isinstance(v, dict) and v.keys() == d.keys(),
-                     f"{what} has not the export's keys at {where or 'the top'}")
+                     lambda: f"{what} has not the export's keys at {where or 'the top'}")
             for k in d:
                 if k != "options":
                     walk(d[k], v[k], path + (k,))
         elif isinstance(d, list):
             _require(isinstance(v, list) and len(v) == len(d),
-                     f"{what} at {where} is {_short(v)} where the export has a list of {len(d)}: "
+                     lambda: f"{what} at {where} is {short_json(v)} where the export has a list of {len(d)}: "
                      "a view hides each card as null and keeps the list's length")
             for i, (dd, vv) in enumerate(zip(d, v, strict=True)):
                 walk(dd, vv, path + (i,))
         elif v is None and isinstance(d, str) and _is_card(d):
             hidden.append(path)
         else:
-            _require(v == d, f"{what} differs from export at {where} but is not null")
+            _require(v == d, lambda: f"{what} differs from export at {where} but is not null")
 
     walk(data, view, ())
     return hidden
+
+
+class _Where:
+    """A path shown as ``a/0/b``, joined only when a message is built."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+
+    def __format__(self, spec: str) -> str:
+        return "/".join(map(str, self.path))
+
+    def __bool__(self) -> bool:
+        return bool(self.path)
 
 
 def _permute(data: Any, paths: list[Path], rng: random.Random, within: bool = False) -> Any:
@@ -588,6 +591,7 @@ def _set(data: Any, path: Path, value: Any) -> None:
     _get(data, path[:-1])[path[-1]] = value
 
 
-def _require(ok: bool, message: str) -> None:
+def _require(ok: bool, message: str | Callable[[], str]) -> None:
+    """AssertionError(message) unless ``ok``; a costly message is a lambda, built on failure."""
     if not ok:
-        raise AssertionError(message)
+        raise AssertionError(message if isinstance(message, str) else message())

@@ -136,15 +136,15 @@ class CrazyEights(CardGame):
         return (__doc__ or "") + f"\nCards dealt each: {size}. Target: {options.target}.\n"
 
     def new_hand(self, seating: Seating, options: Any, rng: random.Random,
-                 totals: list[int]) -> CrazyEightsState:
+                 totals: list[int]) -> CardGameState:
         stock = shuffled(standard_deck(), rng)
         size = options.hand_size or (7 if seating.players == 2 else 5)
         hands, _ = deal(stock, one_at_a_time(seating.deal_order(), size), seating.players)
         while stock[0][:-1] == "8":  # an eight is never the starter: it goes to the bottom
             stock.append(stock.pop(0))
         starter = stock.pop(0)
-        return CrazyEightsState(seating, options, seating.leader, hands=hands, stock=stock,
-                                discard=[starter], suit=starter[-1])
+        return self.State(seating, options, seating.leader, hands=hands, stock=stock,
+                          discard=[starter], suit=starter[-1])
 
     def heuristic(self, state: Any, seat: int) -> float:
         """Expected hand points for the seat's side, roughly: fewer cards and fewer penalty
