@@ -326,9 +326,9 @@ def _check_views(game: Game, state: GameState, players: int, rng: random.Random,
         _check_own_cards(state, seat, visible, at)
         if len(hidden) > 1:
             _check_permuted(game, data, hidden, seat, view, rng, at)
+        _check_zones(state, seat, visible, at)
         if not state.is_over:
             _check_determinize(state, seat, data, cards, hidden, view, rng, at)
-        _check_zones(state, seat, visible, at)
     _check_spectator(state, data, hidden_from_some, at)
     return hidden_from_all or set()
 
@@ -430,6 +430,10 @@ def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None
     shown += Counter(c for z in zones for g in z.groups for c in g.cards)
     _require(shown <= visible, lambda: f"{at}: zones({seat}) show cards the view hides: "
              f"{sorted((shown - visible).elements())[:5]} (build zones from the view)")
+    for z in zones:  # the view shows them: it leaks
+        if z.kind == "hand" and z.seat is not None and z.seat != seat and any(z.cards):
+            raise AssertionError(f"{at}: view({seat}) leaks seat {z.seat}'s hand: zone {z.id!r} "
+                                 "shows its cards face up (other seats' hands are hidden)")
 
 
 def _check_dealt_out(game: Game, hidden_from_all: set[Path], where: str) -> None:
