@@ -293,11 +293,11 @@ class CardGameState(GameState):
             kind = part.zone or ("hand" if part.shown == OWNER else "pile")
             if part.per == "seat":
                 side = self.seating.side_of(i)
-                zones.append(Zone(f"{name}-{i}", kind, f"{title} — {self.seating.names[i]}", seat=i,
+                zones.append(Zone(f"{name}-{i}", kind, title, seat=i,
                                   side=side, cards=list(cards), badges=[f"{len(cards)} cards"]))
             else:
-                zones.append(Zone(f"{name}-{i}", kind, f"{title} — {self.seating.side_names[i]}",
-                                  side=i, cards=list(cards), badges=[f"{len(cards)} cards"]))
+                zones.append(Zone(f"{name}-{i}", kind, title, side=i, cards=list(cards),
+                                  badges=[f"{len(cards)} cards"]))
         return zones
 
     # --- loading ------------------------------------------------------------------
