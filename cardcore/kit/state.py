@@ -285,7 +285,7 @@ class CardGameState(GameState):
         if part.per is None:
             if part.shown == HIDDEN:
                 return [Zone(name, part.zone or "stock", title, cards=[None] * min(len(value), 1),
-                             badges=[f"{len(value)} cards"])]
+                             badges=[f"{name.replace('_', ' ')} {len(value)}"])]
             return [Zone(name, part.zone or "pile", title, cards=list(value),
                          badges=[f"{len(value)} cards"])]
         zones = []

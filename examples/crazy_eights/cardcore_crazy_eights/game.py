@@ -9,6 +9,7 @@ blocked: the lowest hand alone scores the others' cards less its own, each.
 
 from __future__ import annotations
 
+import bisect
 import random
 from typing import Any
 
@@ -73,7 +74,7 @@ class CrazyEightsState(CardGameState):
         data, seat = action.to_json(), self.to_play
         assert seat is not None
         if data["type"] == "draw":
-            self.hands[seat].append(self.stock.pop(0))
+            bisect.insort(self.hands[seat], self.stock.pop(0), key=ORDER.__getitem__)
             self.passes = 0
         elif data["type"] == "pass":
             self.passes += 1
@@ -140,6 +141,7 @@ class CrazyEights(CardGame):
         stock = shuffled(standard_deck(), rng)
         size = options.hand_size or (7 if seating.players == 2 else 5)
         hands, _ = deal(stock, one_at_a_time(seating.deal_order(), size), seating.players)
+        hands = [sorted(h, key=ORDER.__getitem__) for h in hands]  # hands kept in deck order
         while stock[0][:-1] == "8":  # an eight is never the starter: it goes to the bottom
             stock.append(stock.pop(0))
         starter = stock.pop(0)
