@@ -91,14 +91,39 @@ def glyphs(texts: Iterable[str]) -> str:
     return " ".join(glyph(t) for t in texts)
 
 
+def deck(ranks: Iterable[str] = RANKS, *, without_ranks: Iterable[str] = (),
+         suits: Iterable[str] = SUITS, jokers: int = 0, copies: int = 1) -> list[str]:
+    """A deck by spec, suit by suit (spades to clubs) in rank order, ``copies`` times over,
+    then the jokers: ``deck(without_ranks="8 9 10".split())`` is the 40-card deck."""
+    ranks, suits, dropped = list(ranks), list(suits), set(without_ranks)
+    unknown = [r for r in [*ranks, *dropped] if r not in RANKS] + [s for s in suits if s not in SUITS]
+    if unknown:
+        raise CardError(f"deck: no rank or suit {unknown[0]!r} (ranks {' '.join(RANKS)}, "
+                        f"suits {' '.join(SUITS)})")
+    if copies < 1 or jokers < 0:
+        raise ValueError("deck: copies is 1 or more, jokers 0 or more")
+    one = [r + s for s in suits for r in ranks if r not in dropped]
+    return one * copies + [JOKER] * jokers
+
+
 def standard_deck() -> list[str]:
     """The 52 cards, spades to clubs, ace to king."""
-    return [r + s for s in SUITS for r in RANKS]
+    return deck()
+
+
+def forty_card_deck() -> list[str]:
+    """The Italian and Spanish 40 cards: no 8, 9 or 10 (A 2..7 J Q K in each suit)."""
+    return deck(without_ranks=("8", "9", "10"))
+
+
+def double_deck(jokers: int = 0) -> list[str]:
+    """Two standard decks (104 cards) and ``jokers``."""
+    return deck(copies=2, jokers=jokers)
 
 
 def canasta_deck() -> list[str]:
     """108 cards: two standard decks and four jokers."""
-    return standard_deck() * 2 + [JOKER] * 4
+    return double_deck(jokers=4)
 
 
 def check_cards(cards: Iterable[str], deck: Iterable[str], what: str = "cards") -> None:

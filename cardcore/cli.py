@@ -68,6 +68,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_parser(sub, _count)
     q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
     q.add_argument("file", metavar="FILE | ID")
+    q = sub.add_parser("new-game", help="write a new game plugin package, ready to play, to start from")
+    q.add_argument("name", help="the game's id: lower-case letters, digits and _")
     from cardcore.library_cli import add_commands
 
     add_commands(sub)
@@ -119,6 +121,14 @@ def _dispatch(args: argparse.Namespace) -> int:
             from cardcore.tui import run_launcher
 
             run_launcher()
+            return 0
+        if args.command == "new-game":
+            from cardcore.newgame import NewGameError, new_game
+
+            try:
+                print(f"wrote {new_game(args.name)}: pip install it, then cardcore play {args.name}")
+            except NewGameError as exc:
+                raise UsageError(str(exc)) from None
             return 0
         registry = load_registry()
         if args.command == "plugins":

@@ -65,3 +65,22 @@ def deal(
         (table if to == TABLE else hands[to]).extend(packet)
     del stock[:pos]
     return hands, table
+
+
+def deal_again(stock: list[C], hands: list[list[C]], order: Sequence[int], each: int,
+               packet: int = 1) -> None:
+    """A later deal (the second and following rounds of a fishing game): ``each`` cards to
+    every seat of ``order`` (say ``seating.deal_order()``, the dealer last) from the top of
+    ``stock``, ``packet`` at a time, added to ``hands`` in place.
+
+    Deals what the stock holds when it runs short, so the last round can be a short one.
+    """
+    if packet < 1 or each % packet:
+        raise ValueError(f"packets of {packet} do not make {each} cards each")
+    plan = packets(order, packet, rounds=each // packet) if packet > 1 else one_at_a_time(order, each)
+    pos = 0
+    for to, count in plan:
+        chunk = stock[pos:pos + count]
+        pos += len(chunk)
+        hands[to].extend(chunk)
+    del stock[:pos]

@@ -9,6 +9,7 @@ AttributeError, IndexError or anything else.
 from __future__ import annotations
 
 import copy
+import json
 from typing import Any
 
 from cardcore.game import Action, Game, GameState, IllegalAction, SimpleAction, StateError
@@ -139,5 +140,30 @@ def check_forged_actions(state: GameState, at: str) -> None:
                                  f"{exc}; a forged action must raise IllegalAction") from None
         else:
             raise AssertionError(f"{at}: apply accepted a forged action {forged!r}")
-        if state.export() != before:
-            raise AssertionError(f"{at}: a refused forged action {forged!r} changed the state")
+        after = state.export()
+        if after != before:
+            raise AssertionError(f"{at}: apply({forged.to_json()}) refused the action but a refused "
+                                 f"action changed the state first, at {first_difference(before, after)}; "
+                                 "check before changing anything")
+def first_difference(a: Any, b: Any, path: Path = ()) -> str:
+    """Where two exports first differ, and how (``hands/0/2 ("AS" vs "KD")``)."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        for k in [*a, *[k for k in b if k not in a]]:
+            if a.get(k, _MISSING) != b.get(k, _MISSING):
+                return first_difference(a.get(k, _MISSING), b.get(k, _MISSING), path + (k,))
+    elif isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x != y:
+                return first_difference(x, y, path + (i,))
+    show = "/".join(map(str, path)) or "the top"
+    return f"{show} ({short_json(a)} vs {short_json(b)})"
+
+
+_MISSING = "<absent>"
+
+
+def short_json(value: Any) -> str:
+    text = json.dumps(value) if value is not _MISSING else str(value)
+    return text if len(text) < 60 else text[:57] + "..."
+
+

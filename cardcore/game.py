@@ -268,6 +268,9 @@ class Game(ABC):
     partnerships: ClassVar[bool] = True
     #: The setup offers "draw for partners" (the game's first_dealer reads seating.draw).
     has_partnership_draw: ClassVar[bool] = False
+    #: Every card of the deck is dealt by the end of every hand (no stock is left):
+    #: check_game then fails a hand that ends with cards hidden from every seat.
+    deck_dealt_out: ClassVar[bool] = False
 
     @abstractmethod
     def rules(self, options: GameOptions) -> str:

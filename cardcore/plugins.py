@@ -204,15 +204,24 @@ def _check_game(game: Any) -> None:
             raise TypeError(f"{kind} has no {attr!r}")
     if not isinstance(game.id, str) or not GAME_ID.fullmatch(game.id):
         raise TypeError(f"{kind}: game id {game.id!r} is not lower-case letters, digits and _")
+    for attr in ("name", "description"):
+        if not isinstance(getattr(game, attr), str):
+            raise TypeError(f"{game.id}: {attr} must be text, not {type(getattr(game, attr)).__name__}")
     counts = game.player_counts
     if not isinstance(counts, tuple) or not all(isinstance(n, int) and n >= 2 for n in counts):
         raise TypeError(f"{game.id}: player_counts must be a non-empty tuple of counts >= 2")
     if "target" not in getattr(game.Options, "model_fields", {}):
         raise TypeError(f"{game.id}: Options has no 'target'")
+    from cardcore.game import Game, GameOptions
+
+    if not (isinstance(game.Options, type) and issubclass(game.Options, GameOptions)):
+        raise TypeError(f"{game.id}: Options must derive from cardcore.GameOptions")
     try:
         game.Options()
     except Exception as exc:
         raise TypeError(f"{game.id}: Options cannot be built with its defaults ({exc})") from None
+    if not isinstance(game, Game):
+        raise TypeError(f"{game.id}: {kind} does not derive from cardcore.Game")
 
 
 def load_games() -> dict[str, Game]:

@@ -239,3 +239,20 @@ def test_broken_registrations_are_refused_at_load_naming_the_mistake(crazy_eight
     needy = pydantic.create_model("Needy", __base__=game_class.Options, seats_per_team=(int, ...))
     message = _refusal(type("Needy", (game_class,), {"id": "needy", "Options": needy})())
     assert message.startswith("TypeError: needy: Options cannot be built with its defaults (")
+
+
+def test_more_broken_registrations_are_refused_naming_the_mistake(crazy_eights):
+    import pydantic
+
+    game_class = type(crazy_eights)
+    assert _refusal(type("Named", (game_class,), {"id": "named", "name": 3})()) == (
+        "TypeError: named: name must be text, not int")
+    plain = pydantic.create_model("Plain", target=(int, 5))
+    assert _refusal(type("Plain", (game_class,), {"id": "plain", "Options": plain})()) == (
+        "TypeError: plain: Options must derive from cardcore.GameOptions")
+
+    class Duck:
+        id, name, description, player_counts = "duck", "Duck", "d", (2,)
+        Options = game_class.Options
+
+    assert _refusal(Duck()) == "TypeError: duck: Duck does not derive from cardcore.Game"

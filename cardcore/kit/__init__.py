@@ -1,0 +1,25 @@
+"""The plugin author's kit: a state declared by its parts, score rows, subset sums.
+
+See docs/authors.md. Decks are in ``cardcore.cards`` (``deck``, ``forty_card_deck``,
+``double_deck``), deals in ``cardcore.deal`` (``deal``, ``deal_again``).
+"""
+
+from cardcore.kit.scores import Scores, item_label, least, most
+from cardcore.kit.state import (
+    HIDDEN,
+    OWNER,
+    PUBLIC,
+    CardGame,
+    CardGameState,
+    Cards,
+    Choice,
+    Count,
+    Flag,
+    Part,
+    SeatNo,
+)
+from cardcore.kit.subsets import disjoint_groups, smallest_subsets, subsets_summing_to
+
+__all__ = ["HIDDEN", "OWNER", "PUBLIC", "CardGame", "CardGameState", "Cards", "Choice", "Count",
+           "Flag", "Part", "Scores", "SeatNo", "disjoint_groups", "item_label", "least", "most",
+           "smallest_subsets", "subsets_summing_to"]
