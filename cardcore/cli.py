@@ -8,7 +8,7 @@ import contextlib
 import json
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, Any, NoReturn
 
@@ -112,53 +112,11 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from cardcore import library_cli
     from cardcore.records import RecordError
     from cardcore.store import StoreError
 
     try:
-        if args.command is None:
-            from cardcore.tui import run_launcher
-
-            run_launcher()
-            return 0
-        if args.command == "new-game":
-            from cardcore.newgame import NewGameError, new_game
-
-            try:
-                print(f"wrote {new_game(args.name)}: pip install it, then cardcore play {args.name}")
-            except NewGameError as exc:
-                raise UsageError(str(exc)) from None
-            return 0
-        registry = load_registry()
-        if args.command == "plugins":
-            print_plugins(registry)
-        elif args.command == "rules":
-            game = _game(registry, args.game)
-            print(game.rules(parse_options(game, args.option)))
-        elif args.command == "simulate":
-            simulate(registry, args)
-        elif args.command == "tournament":
-            from cardcore.tournament import command
-
-            return command(registry, args)
-        elif args.command == "play":
-            from cardcore.tui import run_play
-
-            setup = match_setup(registry, args, humans_allowed=True)
-            run_play(setup)
-        elif args.command == "resume":
-            _resume(registry, args.file)
-        elif args.command == "replay":
-            from cardcore.records import read_record
-            from cardcore.tui import run_replay
-
-            path = library_cli.replay_path(args.file)
-            events = read_record(path)
-            _game(registry, events[0]["game"])
-            run_replay(path)
-        elif args.command in library_cli.COMMANDS:
-            library_cli.run(registry, args)
+        return _run(args)
     except pydantic.ValidationError as exc:
         raise UsageError(_first_error(exc)) from None
     except KeyError as exc:  # an unknown game
@@ -167,7 +125,63 @@ def _dispatch(args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
         raise UsageError(str(exc)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cardcore import library_cli
+
+    if args.command is None:
+        from cardcore.tui import run_launcher
+
+        run_launcher()
+        return 0
+    if args.command == "new-game":
+        return _new_game(args.name)
+    registry = load_registry()
+    command = _COMMANDS.get(args.command)
+    if command is not None:
+        return command(registry, args) or 0
+    if args.command in library_cli.COMMANDS:
+        library_cli.run(registry, args)
     return 0
+
+
+def _new_game(name: str) -> int:
+    from cardcore.newgame import NewGameError, new_game
+
+    try:
+        print(f"wrote {new_game(name)}: pip install it, then cardcore play {name}")
+    except NewGameError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def _rules(registry: Registry, args: argparse.Namespace) -> None:
+    game = _game(registry, args.game)
+    print(game.rules(parse_options(game, args.option)))
+
+
+def _tournament(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.tournament import command
+
+    return command(registry, args)
+
+
+def _play(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.tui import run_play
+
+    run_play(match_setup(registry, args, humans_allowed=True))
+
+
+def _replay(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore import library_cli
+    from cardcore.records import read_record
+    from cardcore.tui import run_replay
+
+    path = library_cli.replay_path(args.file)
+    events = read_record(path)
+    _game(registry, events[0]["game"])
+    run_replay(path)
 
 
 def _resume(registry: Registry, arg: str | None) -> None:
@@ -407,6 +421,18 @@ def _progress(done: int, total: int) -> None:
     bar = "#" * filled + "." * (width - filled)
     end = "\n" if done == total else ""
     print(f"\r[{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+#: The commands that need the plugins, by name (the library's own are in library_cli).
+_COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
+    "plugins": lambda registry, args: print_plugins(registry),
+    "rules": _rules,
+    "simulate": lambda registry, args: simulate(registry, args),
+    "tournament": _tournament,
+    "play": _play,
+    "resume": lambda registry, args: _resume(registry, args.file),
+    "replay": _replay,
+}
 
 
 if __name__ == "__main__":
