@@ -277,7 +277,24 @@ class Session:
     @property
     def match_id(self) -> int | None:
         """The match's id in the library (None while it is not in it)."""
-        return self.play.id if self.play is not None else None
+        return self._library_id
+
+    def record(self) -> str:
+        """The match's record as the library has it (JSON Lines; StoreError when the match
+        is not in the library)."""
+        if self._library_id is None:
+            raise StoreError("this match is not in the library")
+        if self.store is not None:
+            return self.store.export_record(self._library_id)
+        store = open_library(import_autosave=False)  # the session was closed
+        try:
+            return store.export_record(self._library_id)
+        finally:
+            store.close()
+
+    def record_events(self) -> list[dict[str, Any]]:
+        """The events of ``record()``."""
+        return [e for _, e in records.parse_record_lines(self.record(), f"match {self.match_id}")]
 
     def close(self) -> None:
         """Leave the match: its lock in the library is released (it stays as last saved)."""

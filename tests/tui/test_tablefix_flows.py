@@ -91,7 +91,7 @@ async def test_palette_resume_during_a_match_replaces_the_table(make_app, regist
     # one history in the record: it replays through the engine
     from cardcore.tui.session import Replay
 
-    events = records.read_record(table.session.record_path)
+    events = table.session.record_events()
     assert [e["event"] for e in events].count("match_start") == 1
     assert sum(e["event"] == "resume" for e in events) == 1
     assert Replay is not None

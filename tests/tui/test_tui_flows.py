@@ -84,7 +84,7 @@ async def test_launcher_setup_whole_hand_to_score_sheet(make_app, need_game, gam
         assert len(session.match.sheet.hands) == 1
         assert "over" in str(sheet.query_one("#sheet-heading", Static).render())
         # the record holds the human's moves too
-        events = records.read_record(session.record_path)
+        events = session.record_events()
         assert any(e["event"] == "action" and e["seat"] == 0 for e in events)
         assert any(e["event"] == "hand_end" for e in events)
         await pilot.press("escape")
@@ -266,7 +266,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
         await pilot.click("#actions", offset=(3, 0))
         await pilot.pause()
         assert table.session.match.decisions > decisions
-        assert card in [e["action"].get("card") for e in records.read_record(table.session.record_path)
+        assert card in [e["action"].get("card") for e in table.session.record_events()
                         if e["event"] == "action" and e["seat"] == 0]
 
 
@@ -291,7 +291,7 @@ async def test_hint_and_undo_keys(make_app, registry):
         await pilot.pause()
         assert session.match.state.export() == before
         assert "taken back" in text_of(app, "#message")
-        kinds = [e["event"] for e in records.read_record(session.record_path)]
+        kinds = [e["event"] for e in session.record_events()]
         assert "undo" in kinds
 
 
@@ -374,7 +374,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         else:
             session.apply(session.legal_actions()[0])
     session.close()
-    replay = Replay(registry, session.record_path)
+    replay = Replay.from_text(registry, session.record(), "match")
     app = make_app(start=ShowReplay(replay))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -568,7 +568,7 @@ async def test_leaving_a_replay_ends_the_program(make_app, registry):
     session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "greedy"], 2))
     session.bot_step()
     session.close()
-    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    app = make_app(start=ShowReplay(Replay.from_text(registry, session.record(), "match")))
     exits = record_calls(app, "exit")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -619,7 +619,7 @@ async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry
     while not session.over:
         session.bot_step()
     session.close()
-    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    app = make_app(start=ShowReplay(Replay.from_text(registry, session.record(), "match")))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("end", "s")
