@@ -325,10 +325,10 @@ class CardcoreApp(App[None]):
         self.resume_match(event.match_id)
 
     @on(ResumeScreen.DeleteRequested)
-    def _delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
+    async def _delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
         if self.delete_match(event.match_id):
             if self.unfinished():
-                event.screen.reload()
+                await event.screen.reload()
             elif self.screen is event.screen:
                 self.pop_screen()
 

@@ -304,7 +304,7 @@ class Session:
             self.play = None
         if self._own_store and self.store is not None:
             self.store.close()
-            self.store = None
+        self.store = None
 
     # --- who is who ----------------------------------------------------------------
 

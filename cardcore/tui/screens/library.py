@@ -43,7 +43,7 @@ class MatchItem(ListItem):
     """One match: game, scores, hand and when on the first line; who plays on the second."""
 
     def __init__(self, summary: MatchSummary, game_name: str) -> None:
-        super().__init__(id=f"match-{summary.id}", classes="-locked" if summary.locked else "")
+        super().__init__(classes="-locked" if summary.locked else "")
         self.summary = summary
         self.game_name = game_name
 
@@ -149,20 +149,17 @@ class ResumeScreen(Screen[None]):
                      id="library-empty")
         yield Footer()
 
-    def on_mount(self) -> None:
-        self.reload()
+    async def on_screen_resume(self) -> None:
+        await self.reload()
 
-    def on_screen_resume(self) -> None:
-        self.reload()
-
-    def reload(self) -> None:
+    async def reload(self) -> None:
         """The list as the library has it now (locks included)."""
         matches = self.app.unfinished()
         view = self.query_one("#matches", ListView)
         index = view.index or 0
-        view.clear()
+        await view.clear()
         names = {gid: g.name for gid, g in self.app.registry.games.items()}
-        view.extend(MatchItem(m, names.get(m.game, m.game)) for m in matches)
+        await view.extend(MatchItem(m, names.get(m.game, m.game)) for m in matches)
         view.display = bool(matches)
         self.query_one("#library-empty", Static).display = not matches
         if matches:
