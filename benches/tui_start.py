@@ -1,9 +1,12 @@
 """TUI speed: seconds from process start to the launcher's first frame; greedy bot move times.
 
-    python benches/tui_start.py [--runs 5] [--decisions 300]
+    python benches/tui_start.py [--runs 5] [--decisions 300] [--library 1000]
+
+``--library N``: the launcher's first frame again with N matches in the match library (short
+casino matches played by bots, one in ten left unfinished), as "launcher_first_frame_library_s".
 
 Prints one JSON object: {"launcher_first_frame_s": {...}, "greedy_move_ms": {game/players: {...}},
-"table_bot_step_ms": {...}} (the last: a bot's move with its record line and autosave).
+"table_bot_step_ms": {...}} (the last: a bot's move committed to the match library).
 """
 
 from __future__ import annotations
@@ -35,9 +38,46 @@ def child() -> None:
     Timed().run(headless=True, size=(100, 30))
 
 
-def launcher_first_frame(runs: int) -> dict:
+def fill_library(home: str, matches: int) -> dict:
+    """``matches`` casino matches (greedy against random, target 1: one or two hands each)
+    put in the library at ``home`` as the table leaves them; one in ten unfinished."""
+    os.environ["CARDCORE_HOME"] = home
+    from cardcore.match import Match
+    from cardcore.plugins import load_registry
+    from cardcore.store import open_library
+
+    registry = load_registry()
+    game = registry.games["casino"]
+    bots = {"greedy": registry.bots["greedy"](), "random": registry.bots["random"]()}
+    from cardcore.bots.base import InfoSet
+
+    store = open_library()
+    t = time.perf_counter()
+    for i in range(matches):
+        events: list = []
+        match = Match(game, game.Options(target=1), seed=i, seats=["greedy", "random"],
+                      on_event=events.append)
+        match.start()
+        stop = 20 if i % 10 == 0 else None
+        while match.to_play is not None and (stop is None or match.decisions < stop):
+            seat = match.to_play
+            action = bots[match.seats[seat]].choose(InfoSet(game, match.state, seat), match.bot_rng(seat))
+            match.apply(action)
+        store.import_record(events, match.snapshot(), source="table")
+    made = time.perf_counter() - t
+    store.close()
+    t = time.perf_counter()  # what the launcher adds: open the library, list what to resume
+    store = open_library()
+    unfinished = len(store.list_unfinished(limit=50))
+    listed = time.perf_counter() - t
+    store.close()
+    return {"matches": matches, "unfinished": unfinished, "made_in_s": round(made, 1),
+            "open_and_list_ms": round(listed * 1000, 2)}
+
+
+def launcher_first_frame(runs: int, home: str | None = None) -> dict:
     times = []
-    env = dict(os.environ, CARDCORE_HOME=tempfile.mkdtemp())
+    env = dict(os.environ, CARDCORE_HOME=home or tempfile.mkdtemp())
     for _ in range(runs):
         start = time.time()
         out = subprocess.run([sys.executable, __file__, "--child"], capture_output=True, text=True,
@@ -77,7 +117,7 @@ def greedy_moves(decisions: int) -> dict:
 
 
 def session_steps(decisions: int) -> dict:
-    """A bot's move as the table makes it: choose, apply, record line, autosave (fsync)."""
+    """A bot's move as the table makes it: choose, apply, commit to the library."""
     os.environ["CARDCORE_HOME"] = tempfile.mkdtemp()
     from cardcore.plugins import load_registry
     from cardcore.tui.session import Session, SessionSetup
@@ -108,9 +148,17 @@ def main() -> None:
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--decisions", type=int, default=300)
+    p.add_argument("--library", type=int, default=0, help="also time the launcher over N matches")
     args = p.parse_args()
     if args.child:
         child()
+        return
+    if args.library:
+        home = tempfile.mkdtemp()
+        made = fill_library(home, args.library)
+        print(json.dumps({"library": made,
+                          "launcher_first_frame_library_s": launcher_first_frame(args.runs, home),
+                          "launcher_first_frame_empty_s": launcher_first_frame(args.runs)}))
         return
     print(json.dumps({"launcher_first_frame_s": launcher_first_frame(args.runs),
                       "greedy_move_ms": greedy_moves(args.decisions),

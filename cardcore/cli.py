@@ -186,23 +186,14 @@ def _replay(registry: Registry, args: argparse.Namespace) -> None:
 
 def _resume(registry: Registry, arg: str | None) -> None:
     from cardcore import library_cli, tui
-    from cardcore.records import autosave_path, read_save
+    from cardcore.records import read_save
 
     target = library_cli.resume_target(registry, arg)
     if not isinstance(target, int):
         _game(registry, read_save(target).match.get("game", "?"))
         tui.run_resume(str(target))
         return
-    run_match = getattr(tui, "run_resume_match", None)
-    if run_match is None:
-        # TODO(session integration): cardcore.tui.run_resume_match(match_id) plays a library
-        # match (docs/library.md); until it exists the table still keeps the old autosave.
-        if arg is None and autosave_path().exists():
-            tui.run_resume(str(autosave_path()))
-            return
-        raise UsageError(f"match {target} is in the library, but this table cannot resume "
-                         "library matches yet (`cardcore export` gives its record)")
-    run_match(target)
+    tui.run_resume_match(target)
 
 
 def _open_record(name: str) -> IO[str]:

@@ -87,8 +87,15 @@ def read_record(path: str | Path) -> list[dict[str, Any]]:
 
 def read_record_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
     """The events of a record file with their line numbers (RecordError if it is not one)."""
+    return parse_record_lines(read_text(path, "record"), str(path))
+
+
+def parse_record_lines(text: str, where: str) -> list[tuple[int, dict[str, Any]]]:
+    """The events of a record's text (a file's, or a library match's export) with their line
+    numbers; RecordError naming ``where`` and the line if it is not a record."""
+    path = where
     events = []
-    for n, line in enumerate(read_text(path, "record").splitlines(), start=1):
+    for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
@@ -183,6 +190,35 @@ def read_save(path: str | Path) -> SaveFile:
         return SaveFile.model_validate(data)
     except pydantic.ValidationError as exc:
         raise RecordError(f"{path}: bad save ({first_error(exc)})") from None
+
+
+def save_events(save: SaveFile) -> list[dict[str, Any]]:
+    """The events of the record a save carries (its text, or the file it names if cardcore
+    wrote it: ``owned_record``); a torn last line (a killed writer) is dropped; [] when there
+    is none or it is not a record."""
+    text = save.record
+    if text is None:
+        path = owned_record(save.record_path)
+        if path is None:
+            return []
+        try:
+            text = read_text(path, "record")
+        except RecordError:
+            return []
+    events = []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            break
+        if not isinstance(event, dict):
+            break
+        events.append(event)
+    if events and events[0].get("event") != "match_start":
+        return []
+    return events
 
 
 def records_dir() -> Path:

@@ -608,28 +608,5 @@ def _from_snapshot(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int]:
 
 
 def _legacy_events(save: records.SaveFile) -> list[Event]:
-    """The events of the old autosave's record (its text, or the file it names); a torn last
-    line (a killed writer) is dropped."""
-    text = save.record
-    if text is None:
-        path = records.owned_record(save.record_path)
-        if path is None:
-            return []
-        try:
-            text = records.read_text(path, "record")
-        except records.RecordError:
-            return []
-    events = []
-    for line in text.splitlines():
-        if not line.strip():
-            continue
-        try:
-            event = json.loads(line)
-        except (ValueError, RecursionError):
-            break
-        if not isinstance(event, dict):
-            break
-        events.append(event)
-    if events and events[0].get("event") != "match_start":
-        return []
-    return events
+    """The events of the old autosave's record (``records.save_events``)."""
+    return records.save_events(save)

@@ -28,14 +28,27 @@ def run_play(setup: MatchSetup) -> None:
 
 
 def run_resume(path: str | None) -> None:
-    """Continue the saved match (the autosave by default); RecordError if it cannot be read."""
+    """Continue a save file (it goes into the library as a new match), or the most recently
+    played unfinished match (None); RecordError / StoreError if it cannot be."""
+    _run_resume(Path(path) if path else None)
+
+
+def run_resume_match(match_id: int) -> None:
+    """Continue a library match; MatchLocked (a StoreError) if another cardcore plays it."""
+    _run_resume(match_id)
+
+
+def _run_resume(target: int | Path | None) -> None:
     from cardcore.plugins import load_registry
     from cardcore.tui.app import CardcoreApp, Resume
     from cardcore.tui.session import Session
 
     registry = load_registry()
-    session = Session.resume(registry, Path(path) if path else None)
-    CardcoreApp(registry, start=Resume(session)).run()
+    session = Session.resume(registry, target)
+    try:
+        CardcoreApp(registry, start=Resume(session)).run()
+    finally:
+        session.close()  # the lock goes with the table, however the app ended
 
 
 def run_replay(path: str) -> None:

@@ -21,7 +21,9 @@ from textual.widgets import Static
 from cardcore import records
 from cardcore.game import Game
 from cardcore.plugins import Registry, load_registry
+from cardcore.store import MatchLocked, MatchStore, MatchSummary, PlayerStats, StoreError, open_library
 from cardcore.tui.screens.launcher import LauncherScreen
+from cardcore.tui.screens.library import HistoryScreen, ResumeScreen, StatsScreen
 from cardcore.tui.screens.replay import ReplayScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
@@ -44,7 +46,7 @@ class Play:
 
 @dataclass(frozen=True)
 class Resume:
-    """Continue a saved match (``cardcore resume``); leaving the table ends the program."""
+    """Continue a match (``cardcore resume``); leaving the table ends the program."""
 
     session: Session
 
@@ -93,6 +95,66 @@ class CardcoreApp(App[None]):
         self.fixed_seed = seed
         if not animations:
             self.animation_level = "none"
+        self._store: MatchStore | None = None
+        self.library_problem: str | None = None
+
+    # --- the library -------------------------------------------------------------------
+
+    def library(self) -> MatchStore | None:
+        """The match library, opened once (None while it cannot be: ``library_problem`` says
+        why; it is tried again on the next call). Its notice is shown once."""
+        if self._store is None:
+            try:
+                self._store = open_library()
+            except StoreError as exc:
+                self.library_problem = str(exc)
+                return None
+            self.library_problem = None
+            if self._store.notice:
+                self.notify(self._store.notice, severity="warning", title="Match library", timeout=10)
+        return self._store
+
+    def _read(self, what: str, read: Any, default: Any) -> Any:
+        """A read of the library, or ``default`` (and one notify) when it fails."""
+        store = self.library()
+        if store is None:
+            return default
+        try:
+            return read(store)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", title=what)
+            return default
+
+    def unfinished(self) -> list[MatchSummary]:
+        """The matches to resume, the most recently played first (not this table's own)."""
+        table = self.current_table()
+        own = table.session.match_id if table is not None else None
+        found: list[MatchSummary] = self._read("Unfinished matches",
+                                               lambda s: s.list_unfinished(limit=50), [])
+        return [m for m in found if m.id != own]
+
+    def finished(self) -> list[MatchSummary]:
+        found: list[MatchSummary] = self._read("History", lambda s: s.finished(limit=200), [])
+        return found
+
+    def score_rows(self, match_id: int) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self._read("History", lambda s: s.score_sheet(match_id), [])
+        return rows
+
+    def stats(self) -> list[PlayerStats]:
+        rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(), [])
+        return rows
+
+    def on_unmount(self) -> None:
+        """Quitting: the table's match is left (its lock released) and the library closed."""
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.shut()
+        if isinstance(self.start, Resume):
+            self.start.session.close()
+        if self._store is not None:
+            self._store.close()
+            self._store = None
 
     # --- settings --------------------------------------------------------------------
 
@@ -109,7 +171,8 @@ class CardcoreApp(App[None]):
         return self.speed
 
     def save_exists(self) -> bool:
-        return records.autosave_path().exists()
+        """Is there an unfinished match to resume (other than this table's)?"""
+        return bool(self.unfinished())
 
     # --- the first screen ------------------------------------------------------------
 
@@ -134,7 +197,7 @@ class CardcoreApp(App[None]):
     def new_session(self, setup: SessionSetup) -> Session | None:
         """The new match, or None (and the reason shown) when the game cannot deal it."""
         try:
-            return Session.new(self.registry, setup)
+            return Session.new(self.registry, setup, store=self.library())
         except Exception as exc:  # a plugin that cannot deal: say so and stay
             self.notify(f"The match could not start: {type(exc).__name__}: {exc}", severity="error")
             return None
@@ -162,24 +225,64 @@ class CardcoreApp(App[None]):
             self.pop_screen()
         self.push_screen(TableScreen(session))
 
-    def resume_match(self, path: str | Path | None = None) -> None:
-        if path is None and not self.save_exists():
-            self.notify("There is no saved match to resume.", severity="warning",
-                        title="Cannot resume")
+    def resume_match(self, target: int | str | Path | None = None) -> None:
+        """Continue a library match (its id) or a save file; the table in play (if any) is
+        left as last saved. MatchLocked and other faults: a notify, nothing changes."""
+        if target is None:
+            self.open_resume_list()
             return
-        table = self.current_table()
-        if table is not None and table.session.save_error is not None:
-            self.notify("This match is not saved, so the save is older than the table: "
-                        "resuming it would go back. Play on, or leave the table.",
-                        severity="warning", title="Cannot resume")
+        try:
+            session = Session.resume(self.registry, target, store=self.library())
+        except MatchLocked as exc:
+            self.notify(f"{exc}.", severity="warning", title="Being played elsewhere")
             return
-        try:  # the save may be this table's match: its record only grows once the table goes
-            session = Session.resume(self.registry, path)
-        except (records.RecordError, OSError) as exc:
-            reason = str(exc) if isinstance(exc, records.RecordError) else f"{exc.strerror or exc}"
+        except (records.RecordError, StoreError, OSError) as exc:
+            reason = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
             self.notify(reason, severity="error", title="Cannot resume")
             return
         self.open_table(session)
+
+    def open_resume_list(self) -> None:
+        """The unfinished matches (from the launcher, or the palette during a match: picking
+        one leaves this table, as last saved, for that one)."""
+        if not self.unfinished():
+            problem = f" ({self.library_problem})" if self.library_problem else ""
+            self.notify(f"There is no unfinished match to resume{problem}.", severity="warning",
+                        title="Cannot resume")
+            return
+        if not isinstance(self.screen, ResumeScreen):
+            self.push_screen(ResumeScreen())
+
+    def delete_match(self, match_id: int) -> bool:
+        store = self.library()
+        if store is None:
+            self.notify(self.library_problem or "The library cannot be opened.", severity="error")
+            return False
+        try:
+            store.delete(match_id)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", title="Cannot delete")
+            return False
+        self.notify(f"Match {match_id} deleted.", timeout=3)
+        return True
+
+    def open_history(self) -> None:
+        self.push_screen(HistoryScreen())
+
+    def open_stats(self) -> None:
+        self.push_screen(StatsScreen())
+
+    def replay_match(self, match_id: int) -> None:
+        """A finished library match as a replay (on top; leaving it comes back here)."""
+        store = self.library()
+        if store is None:
+            return
+        try:
+            replay = Replay.from_text(self.registry, store.export_record(match_id), f"match {match_id}")
+        except (StoreError, records.RecordError) as exc:
+            self.notify(str(exc), severity="error", title="Cannot replay")
+            return
+        self.push_screen(ReplayScreen(replay))
 
     def play_again(self, session: Session, replace: Screen[None] | None = None) -> None:
         session.close()
@@ -207,7 +310,31 @@ class CardcoreApp(App[None]):
 
     @on(LauncherScreen.ResumeRequested)
     def _resume_requested(self) -> None:
-        self.resume_match()
+        self.open_resume_list()
+
+    @on(LauncherScreen.HistoryRequested)
+    def _history_requested(self) -> None:
+        self.open_history()
+
+    @on(LauncherScreen.StatsRequested)
+    def _stats_requested(self) -> None:
+        self.open_stats()
+
+    @on(ResumeScreen.Chosen)
+    def _resume_chosen(self, event: ResumeScreen.Chosen) -> None:
+        self.resume_match(event.match_id)
+
+    @on(ResumeScreen.DeleteRequested)
+    async def _delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
+        if self.delete_match(event.match_id):
+            if self.unfinished():
+                await event.screen.reload()
+            elif self.screen is event.screen:
+                self.pop_screen()
+
+    @on(HistoryScreen.ReplayRequested)
+    def _replay_requested(self, event: HistoryScreen.ReplayRequested) -> None:
+        self.replay_match(event.match_id)
 
     @on(SetupScreen.StartRequested)
     def _start_requested(self, event: SetupScreen.StartRequested) -> None:
@@ -223,7 +350,10 @@ class CardcoreApp(App[None]):
 
     @on(ReplayScreen.Left)
     def _replay_left(self) -> None:
-        self.exit()
+        if isinstance(self.start, ShowReplay) and len(self.screen_stack) <= 1:
+            self.exit()  # `cardcore replay`: leaving ends the program
+        elif isinstance(self.screen, ReplayScreen):
+            self.pop_screen()
 
     # --- keys and the command palette ------------------------------------------------
 
@@ -251,7 +381,10 @@ class CardcoreApp(App[None]):
         yield from super().get_system_commands(screen)
         yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
         if self.save_exists():
-            yield SystemCommand("Resume", "Continue the saved match", self.resume_match)
+            yield SystemCommand("Resume", "Continue an unfinished match (pick it from the list)",
+                                self.open_resume_list)
+        yield SystemCommand("History", "Finished matches: score sheets and replays", self.open_history)
+        yield SystemCommand("Statistics", "Wins, scores and counts per player", self.open_stats)
         yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
         if self.current_table() is not None:
             yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)

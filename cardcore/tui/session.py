@@ -1,16 +1,18 @@
 """The match controller the screens drive: no Textual here, so it is tested on its own.
 
-A Session owns one Match, the bots of its seats, the record file (JSON Lines),
-the autosave written after every action, the undo stack and the move log.
-A Replay steps through a record file.
+A Session owns one Match, the bots of its seats, the match's place in the library
+(``cardcore.store``: every event and a snapshot committed after every action, one
+transaction each), the undo stack and the move log. A Replay steps through a record
+(a file, or a library match's export).
 
 Faults at the table never take it down:
 
 - every move (a human's or a bot's) is applied with the match's events held back; when
   the game's code raises, the match is restored from the snapshot taken before the move,
   nothing is recorded or saved, and :class:`MoveFailed` names the plugin and method;
-- a record or save that cannot be written (a read-only data dir, a full disk) leaves play
-  going on without it: ``save_problem`` says so until saving works again.
+- a library that cannot be opened or written (a read-only data dir, a full disk) leaves
+  play going on without it: ``save_problem`` says so until saving works again (the events
+  are kept meanwhile, and the match goes into the library once it can).
 
 Undo never lets the human peek: after every move the human's view before and after is
 compared (:func:`reveal_of`); a move that showed the human cards it had not seen (a draw
@@ -19,13 +21,12 @@ from the stock, a deal, a card turned up) is a barrier undo does not go back acr
 
 from __future__ import annotations
 
-import contextlib
+import json
 import random
-import time
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
-from typing import IO, TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any
 
 from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
@@ -35,6 +36,7 @@ from cardcore.match import Match
 from cardcore.plugins import Registry
 from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
+from cardcore.store import MatchStore, NoSuchMatch, OpenMatch, StoreError, checks, open_library
 from cardcore.tui.marks import Moved, TableInfo, moved
 
 if TYPE_CHECKING:
@@ -114,8 +116,6 @@ class Session:
     registry: Registry
     match: Match
     setup: SessionSetup | None = None
-    record_path: Path | None = None
-    autosave: bool = True
     log: list[LogEntry] = field(default_factory=list)
     #: Events since the screen last asked (``drain_events``).
     events: list[dict[str, Any]] = field(default_factory=list)
@@ -123,52 +123,114 @@ class Session:
     last_bot_seat: int | None = None
     #: The hand as it was before the last bot move (the table marks what moved), or None.
     before_last_bot: GameState | None = None
-    #: The bot speed chosen at this table (kept in the save, so a resume keeps it).
+    #: The bot speed chosen at this table (the app's setting; a save file's is honoured).
     bot_speed: str | None = None
-    #: Why the autosave is not being written (None while saving works).
+    #: Why the match is not being saved (None while saving works).
     save_error: str | None = None
-    #: Why the record stopped being written (it is not written again in this session).
-    record_error: str | None = None
     #: What undo cannot go back across when the stack is empty (a deal, a draw, ...).
     undo_barrier: str | None = None
+    #: The library (None: saving is off, or the library could not be opened yet).
+    store: MatchStore | None = None
+    #: The match as held in the library (locked for this session), or None.
+    play: OpenMatch | None = None
+    #: Save to the library at all (False: a throwaway table, e.g. the benchmark).
+    saving: bool = True
     _undo: list[Snapshot] = field(default_factory=list)
-    _record: IO[str] | None = None
+    #: Every event of the match while it is not in the library (it goes in once it can).
+    _unsaved: list[dict[str, Any]] = field(default_factory=list)
+    _source: str = "table"
+    _library_id: int | None = None
+    _own_store: bool = False
+    _closed: bool = False
 
     # --- making one --------------------------------------------------------------
 
     @classmethod
-    def new(cls, registry: Registry, setup: SessionSetup, *, record: bool = True,
-            autosave: bool = True) -> Session:
+    def new(cls, registry: Registry, setup: SessionSetup, *, store: MatchStore | None = None,
+            save: bool = True) -> Session:
+        """A new match, put in the library (``store``, or the data dir's): a new entry,
+        nothing else in the library changes."""
         match = Match(setup.game, setup.options, seed=setup.seed, seats=list(setup.seats),
                       names=setup.names or None, side_names=setup.side_names or None,
                       draw_for_partners=setup.draw_for_partners, pm=registry.pm)
-        session = cls(registry, match, setup, autosave=autosave)
-        if record:
-            session._open_new_record(setup)
+        session = cls(registry, match, setup, saving=save)
+        session._use_store(store)
         match.on_event = session._on_event
         match.start()
         session.undo_barrier = "the deal"
         session._save()
         return session
 
-    def _open_new_record(self, setup: SessionSetup) -> None:
+    def _use_store(self, store: MatchStore | None) -> None:
+        """The library to save to: the one given, or the data dir's (opened here)."""
+        if not self.saving:
+            return
+        if store is not None:
+            self.store = store
+            return
         try:
-            stamp = time.strftime("%Y%m%d-%H%M%S")
-            path = records.records_dir() / f"{stamp}-{setup.game.id}-{setup.seed}.jsonl"
-            n = 1
-            while path.exists():
-                n += 1
-                path = path.with_name(f"{stamp}-{setup.game.id}-{setup.seed}-{n}.jsonl")
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self._record = open_record(path, "w")
-            self.record_path = path
-        except OSError as exc:
-            self.record_error = f"no record is written ({os_reason(exc)})"
+            self.store = open_library()
+        except StoreError as exc:
+            self.save_error = f"the match is not being saved ({exc})"
+            return
+        self._own_store = True
 
     @classmethod
-    def resume(cls, registry: Registry, path: str | Path | None = None) -> Session:
-        """The saved match at ``path`` (the autosave by default); RecordError if unreadable."""
-        path = Path(path) if path else records.autosave_path()
+    def resume(cls, registry: Registry, target: int | str | Path | None = None, *,
+               store: MatchStore | None = None) -> Session:
+        """A library match (its id; None: the most recently played one not held elsewhere),
+        or a save file (a path: it goes into the library as a new match and goes on there).
+        StoreError (MatchLocked: played in another cardcore) or RecordError."""
+        if isinstance(target, int) or target is None:
+            return cls._resume_library(registry, target, store)
+        return cls._resume_save(registry, Path(target), store)
+
+    @classmethod
+    def _resume_library(cls, registry: Registry, match_id: int | None,
+                        store: MatchStore | None) -> Session:
+        own = store is None
+        lib = store if store is not None else open_library()
+        try:
+            if match_id is None:
+                free = [m for m in lib.list_unfinished(limit=50) if not m.locked]
+                if not free:
+                    raise NoSuchMatch("there is no unfinished match to resume")
+                match_id = free[0].id
+            summary = lib.get(match_id)
+            if summary.finished:
+                raise StoreError(f"match {match_id} is over: `cardcore replay {match_id}` "
+                                 "steps through it")
+            if summary.game not in registry.games:
+                raise StoreError(f"match {match_id}: the game {summary.game!r} is not installed")
+            game = registry.games[summary.game]
+            play = lib.open(match_id)
+        except BaseException:
+            if own:
+                lib.close()
+            raise
+        try:
+            match = checks.resume(play, game, pm=registry.pm)
+        except BaseException:
+            play.close()
+            if own:
+                lib.close()
+            raise
+        session = cls(registry, match, store=lib, play=play, _own_store=own, _library_id=match_id)
+        match.on_event = session._on_event
+        try:
+            session._check_bots(f"match {match_id}")
+            session._resumed(play.record())
+            session._save()
+        except BaseException:
+            session.close()
+            raise
+        return session
+
+    @classmethod
+    def _resume_save(cls, registry: Registry, path: Path, store: MatchStore | None) -> Session:
+        """A save file, checked field by field; it goes into the library as a new match
+        (the file is left as it was). The record it names is read only if cardcore wrote
+        it in its records dir: a save never decides where cardcore writes."""
         if not path.exists():
             raise records.RecordError(f"no saved match at {path}")
         save = records.read_save(path)
@@ -182,32 +244,67 @@ class Session:
             match = Match.from_snapshot(game, save.match, pm=registry.pm)
         except Exception as exc:  # a damaged save, or one from another version of the game
             raise records.RecordError(f"{path}: cannot continue this match ({exc})") from None
-        unknown = sorted({s for s in match.seats if s != "human" and s not in registry.bots})
-        if unknown:
-            raise records.RecordError(f"{path}: the bot {unknown[0]!r} is not installed")
-        session = cls(registry, match, bot_speed=save.speed)
-        session.setup = SessionSetup(game, match.options, list(match.seats), match.seed,
-                                     list(match.seating.names), list(match.seating.side_names))
-        session.undo_barrier = "the position the match was resumed at"
-        try:
-            record_path = records.owned_record(save.record_path)
-        except OSError:
-            record_path = None
-        if record_path is not None:
-            session.record_path = record_path
-            session._rebuild_log()
-            try:
-                session._record = open_record(record_path, "a")
-            except OSError as exc:
-                session.record_error = f"the record is not written ({os_reason(exc)})"
+        session = cls(registry, match, bot_speed=save.speed, _source="save")
+        session._check_bots(str(path))
+        events = records.save_events(save)
+        if not events:  # no record: the match starts in the library at the saved position
+            events = [{"event": "match_start", "match": match.match_no, "game": game.id,
+                       "seed": match.seed, "seats": list(match.seats),
+                       "options": match.options.model_dump(mode="json"),
+                       "names": list(match.seating.names),
+                       "side_names": list(match.seating.side_names)}]
+        session._resumed("".join(records.dumps(e) + "\n" for e in events))
+        session._unsaved = events
         match.on_event = session._on_event
-        session._write({"event": "resume", "hand": match.hand_no, "decisions": match.decisions})
+        session._on_event({"event": "resume", "hand": match.hand_no, "decisions": match.decisions})
+        session._use_store(store)
+        session._save()
         return session
 
+    def _check_bots(self, where: str) -> None:
+        unknown = sorted({s for s in self.match.seats if s != HUMAN and s not in self.registry.bots})
+        if unknown:
+            raise records.RecordError(f"{where}: the bot {unknown[0]!r} is not installed")
+
+    def _resumed(self, record: str) -> None:
+        """Setup, undo barrier and move log of a resumed match (``record``: its lines)."""
+        match = self.match
+        self.setup = SessionSetup(self.game, match.options, list(match.seats), match.seed,
+                                  list(match.seating.names), list(match.seating.side_names))
+        self.undo_barrier = "the position the match was resumed at"
+        self._rebuild_log(record)
+
+    @property
+    def match_id(self) -> int | None:
+        """The match's id in the library (None while it is not in it)."""
+        return self._library_id
+
+    def record(self) -> str:
+        """The match's record as the library has it (JSON Lines; StoreError when the match
+        is not in the library)."""
+        if self._library_id is None:
+            raise StoreError("this match is not in the library")
+        if self.store is not None:
+            return self.store.export_record(self._library_id)
+        store = open_library(import_autosave=False)  # the session was closed
+        try:
+            return store.export_record(self._library_id)
+        finally:
+            store.close()
+
+    def record_events(self) -> list[dict[str, Any]]:
+        """The events of ``record()``."""
+        return [e for _, e in records.parse_record_lines(self.record(), f"match {self.match_id}")]
+
     def close(self) -> None:
-        if self._record is not None:
-            self._record.close()
-            self._record = None
+        """Leave the match: its lock in the library is released (it stays as last saved)."""
+        self._closed = True
+        if self.play is not None:
+            self.play.close()
+            self.play = None
+        if self._own_store and self.store is not None:
+            self.store.close()
+        self.store = None
 
     # --- who is who ----------------------------------------------------------------
 
@@ -429,61 +526,72 @@ class Session:
             self.undo_barrier = "the deal"
 
     def _write(self, event: dict[str, Any]) -> None:
-        """One record line; a record that cannot be written is closed and not written
-        again (a record with a line missing would not replay)."""
-        if self._record is None:
+        """One event for the library: buffered by the held match (committed by ``_save``),
+        or kept here while the match is not in the library."""
+        if not self.saving:
             return
-        try:
-            self._record.write(records.dumps(event) + "\n")
-            self._record.flush()
-        except OSError as exc:
-            self.record_error = f"the record stopped ({os_reason(exc)})"
-            record, self._record = self._record, None
-            with contextlib.suppress(OSError):
-                record.close()
+        if self.play is not None:
+            self.play.append_event(event)
+        else:
+            self._unsaved.append(event)
 
     def set_speed(self, speed: str) -> None:
-        """The bot speed chosen at this table; saved with the match."""
+        """The bot speed chosen at this table (an app setting)."""
         self.bot_speed = speed
-        self._save()
 
     def _save(self) -> None:
-        """The autosave; a failure is kept in ``save_error`` (play goes on) until a save
-        works again."""
-        if not self.autosave:
+        """Commit the action's events and the snapshot: one transaction. A failure is kept
+        in ``save_error`` (play goes on, the events are kept) until a save works again."""
+        if not self.saving or self._closed:
             return
+        snapshot = self.match.snapshot()
         try:
-            path = records.autosave_path()
-            if self.match.over:
-                path.unlink(missing_ok=True)
+            if self.play is not None:
+                self.play.save_snapshot(snapshot)
             else:
-                records.write_save(path, records.SaveFile(
-                    match=self.match.snapshot(),
-                    record_path=str(self.record_path) if self.record_path else None,
-                    speed=self.bot_speed))
-        except OSError as exc:
-            self.save_error = f"the match is not being saved ({os_reason(exc)})"
+                self._enter_library(snapshot)
+        except StoreError as exc:
+            self.save_error = f"the match is not being saved ({exc})"
             return
         self.save_error = None
+        if self.match.over and self.play is not None:  # finished: the lock goes
+            self.play.close()
+            self.play = None
+
+    def _enter_library(self, snapshot: dict[str, Any]) -> None:
+        """The match into the library: a new entry with all its events so far, then held
+        for play (a match that was put in but could not be held is held now)."""
+        if self.store is None:
+            self.store, self._own_store = open_library(), True
+        store = self.store
+        if self._library_id is None:
+            self._library_id = store.import_record(self._unsaved, snapshot, source=self._source)
+            self._unsaved = []
+            if not self.match.over:
+                self.play = store.open(self._library_id)
+            return
+        play = store.open(self._library_id)
+        for event in self._unsaved:
+            play.append_event(event)
+        self._unsaved = []
+        self.play = play
+        play.save_snapshot(snapshot)
 
     @property
     def save_problem(self) -> str | None:
-        """One line for the screen while the save or the record cannot be written."""
-        problems = [p for p in (self.save_error, self.record_error) if p]
-        return "; ".join(problems) or None
+        """One line for the screen while the match cannot be saved."""
+        return self.save_error
 
-    def _rebuild_log(self) -> None:
+    def _rebuild_log(self, record: str) -> None:
         """The move log of the current hand, read back from the record (undos honoured)."""
-        if self.record_path is None:
-            return
-        try:
-            events = records.read_record(self.record_path)
-        except records.RecordError:
-            return
         entries: list[tuple[int, LogEntry]] = []  # (decisions after it, entry)
         decisions = 0
-        for event in events:
-            kind = event["event"]
+        for line in record.splitlines():
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            kind = event.get("event") if isinstance(event, dict) else None
             if kind == "action":
                 decisions += 1
                 seat = event["seat"]
@@ -494,11 +602,6 @@ class Session:
                 decisions = event.get("decisions", decisions)
                 entries = [(d, e) for d, e in entries if d <= decisions]
         self.log = [e for _, e in entries]
-
-
-def open_record(path: Path, mode: str) -> IO[str]:
-    """The record file, opened for writing (``w``) or appending (``a``)."""
-    return open(path, mode, encoding="utf-8", newline="\n")  # noqa: SIM115
 
 
 def os_reason(exc: OSError) -> str:
@@ -520,11 +623,24 @@ class Frame:
 
 
 class Replay:
-    """A record file as a list of positions to step through."""
+    """A record as a list of positions to step through: a record file (``Replay(registry,
+    path)``) or a record's text (``Replay.from_text``: a library match's export)."""
 
     def __init__(self, registry: Registry, path: str | Path) -> None:
         self.path = Path(path)
-        numbered = records.read_record_lines(path)
+        self.name = self.path.name
+        self._load(registry, records.read_record_lines(path), str(path))
+
+    @classmethod
+    def from_text(cls, registry: Registry, text: str, name: str) -> Replay:
+        """The replay of a record's lines (``name``: what the screen and errors call it)."""
+        replay = cls.__new__(cls)
+        replay.path = Path(name)
+        replay.name = name
+        replay._load(registry, records.parse_record_lines(text, name), name)
+        return replay
+
+    def _load(self, registry: Registry, numbered: list[tuple[int, dict[str, Any]]], path: str) -> None:
         start = numbered[0][1]
         game_id = start["game"]
         if game_id not in registry.games:

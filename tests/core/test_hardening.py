@@ -33,15 +33,20 @@ def one_line_error(capsys) -> str:
 
 @pytest.fixture
 def saved_match():
-    """A casino match against greedy with one move played: its autosave, as the table leaves it."""
+    """A casino match against greedy with one move played: its autosave and record, as the
+    table left them before the library (``cardcore resume FILE`` still takes them)."""
     registry = load_registry()
     game = registry.games["casino"]
     session = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 5))
     while session.to_play is not None and session.is_bot(session.to_play):
         session.bot_step()
     session.apply(session.legal_actions()[0])
+    record = records.records_dir() / "20240101-000000-casino-5.jsonl"
+    record.parent.mkdir(parents=True)
+    record.write_text(session.record())
     session.close()
     path = records.autosave_path()
+    records.write_save(path, records.SaveFile(match=session.match.snapshot(), record_path=str(record)))
     return registry, path, json.loads(path.read_text())
 
 
@@ -64,7 +69,11 @@ def test_a_save_cannot_make_cardcore_write_into_another_file(saved_match, tmp_pa
             session.apply(session.legal_actions()[0])
     session.close()
     assert victim.read_text() == "# my shell\n"
-    assert session.record_path is None or session.record_path.parent == records.records_dir().resolve()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["bashrc", "cardcore-home"]
+    # the match went on in the library, from the save's position, without the named file
+    events = session.record_events()
+    assert events[0]["event"] == "match_start" and events[1]["event"] == "resume"
+    assert "# my shell" not in session.record()
 
 
 def test_a_save_whose_record_is_a_directory_resumes_without_it(saved_match, tmp_path):
@@ -72,7 +81,7 @@ def test_a_save_whose_record_is_a_directory_resumes_without_it(saved_match, tmp_
     save["record_path"] = str(tmp_path)
     path.write_text(json.dumps(save))
     session = Session.resume(registry, path)
-    assert session.record_path is None
+    assert [e["event"] for e in session.record_events()] == ["match_start", "resume"]
     session.close()
 
 

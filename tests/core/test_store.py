@@ -332,16 +332,21 @@ def test_cli_resume_and_history(registry, capsys, monkeypatch):
     assert [m.id for m in store.list_unfinished()] == [a.id]
 
 
-def test_cli_resume_without_the_table_integration_says_so(registry, capsys, monkeypatch):
+def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, capsys, monkeypatch):
     import cardcore.tui
 
-    monkeypatch.delattr(cardcore.tui, "run_resume_match", raising=False)
+    played: list[int] = []
+    monkeypatch.setattr(cardcore.tui, "run_resume_match", played.append)
     store = open_library()
+    assert main(["resume"]) == 2  # nothing to resume: one line
+    assert "no unfinished match" in capsys.readouterr().err
     a, _ = start(store, registry, "casino", 1, ["human", "greedy"])
     a.close()
-    assert main(["resume", str(a.id)]) == 2
-    assert "cannot resume library matches yet" in capsys.readouterr().err
-    assert main(["resume"]) == 2  # no old autosave to fall back on
+    b, _ = start(store, registry, "casino", 2, ["human", "greedy"])
+    b.close()
+    assert main(["resume", str(a.id)]) == 0
+    assert main(["resume"]) == 0
+    assert played == [a.id, b.id]
 
 
 def test_load_refuses_a_finished_match_and_a_damaged_snapshot(registry):

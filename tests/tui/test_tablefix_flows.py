@@ -3,15 +3,13 @@ that say why they do nothing, focus, the help, the log, hot-seat lines, faults o
 
 from __future__ import annotations
 
-import errno
-import os
-
 from textual.widgets import OptionList, Static
 
 from cardcore import records
 from cardcore.tui.app import BaseScreen, Launch, Play, Resume
 from cardcore.tui.screens.help import HelpScreen
 from cardcore.tui.screens.launcher import LauncherScreen
+from cardcore.tui.screens.library import ResumeScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
@@ -69,7 +67,10 @@ def tables(app) -> list[TableScreen]:
 # --- 1. one table at a time -----------------------------------------------------------------
 
 
-async def test_palette_resume_during_a_match_replaces_the_table(make_app, registry):
+async def test_palette_resume_during_a_match_lists_the_other_matches_and_replaces_the_table(
+        make_app, registry):
+    other = Session.new(registry, setup_of(registry, seed=9))
+    other.close()
     app = make_app(start=Play(setup_of(registry)))
     exits = record_calls(app, "exit")
     async with app.run_test(size=SIZE) as pilot:
@@ -77,37 +78,45 @@ async def test_palette_resume_during_a_match_replaces_the_table(make_app, regist
         await pilot.press("1")
         await pilot.pause()
         await run_palette(pilot, "resume")
+        lister = app.screen
+        assert isinstance(lister, ResumeScreen)  # the list, without this table's own match
+        assert [m.id for m in app.unfinished()] == [other.match_id]
+        await pilot.press("enter")
         table = await your_turn(pilot)
         assert table is not first
         assert tables(app) == [table]  # no stale table under it
         assert [type(s) for s in app.screen_stack] == [BaseScreen, TableScreen]
-        assert first.session._record is None  # the first one was left (closed)
-        assert table.session.match.snapshot()["state"] == first.session.match.snapshot()["state"]
+        assert first.session.play is None  # the first one was left (its lock released)
+        assert table.session.match_id == other.match_id
+        assert [m.id for m in app.unfinished()] == [first.session.match_id]  # kept, resumable
         await pilot.press("1")
         await pilot.pause()
         await pilot.press("q")
         await pilot.pause()
         assert exits  # `cardcore play`: leaving the table ends the program
     # one history in the record: it replays through the engine
-    from cardcore.tui.session import Replay
-
-    events = records.read_record(table.session.record_path)
+    events = table.session.record_events()
     assert [e["event"] for e in events].count("match_start") == 1
     assert sum(e["event"] == "resume" for e in events) == 1
-    assert Replay is not None
 
 
 async def test_palette_resume_from_a_launcher_table_goes_back_to_the_launcher(make_app, registry):
     Session.new(registry, setup_of(registry, seed=9)).close()
+    Session.new(registry, setup_of(registry, seed=10)).close()
     app = make_app(start=Launch())
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         launcher = app.screen
         await pilot.press("r")
+        await pilot.pause()
+        await pilot.press("enter")
         first = await your_turn(pilot)
+        assert first.session.match.seed == 10  # the most recently played first
         await run_palette(pilot, "resume")
+        await pilot.press("enter")
         second = await your_turn(pilot)
         assert second is not first and app.screen_stack == [launcher, second]
+        assert second.session.match.seed == 9
         await pilot.press("q")
         await pilot.pause()
         assert app.screen is launcher
@@ -191,7 +200,7 @@ async def test_resume_key_on_the_launcher_without_a_save_says_so(make_app):
         await pilot.press("r")
         await pilot.pause()
         assert isinstance(app.screen, LauncherScreen)
-        assert any("no saved match" in args[0] for args, _ in notes)
+        assert any("no unfinished match" in args[0] for args, _ in notes)
 
 
 # --- 6. hot-seat names who played; a new hand clears the line ---------------------------------
@@ -255,16 +264,13 @@ async def test_resizing_keeps_the_actions_on_the_players_turn(make_app, registry
             assert actions.region.height > 0
 
 
-async def test_the_bot_speed_survives_a_resume(make_app, registry):
-    app = make_app(start=Play(setup_of(registry)))
-    async with app.run_test(size=SIZE) as pilot:
-        await your_turn(pilot)
-        await pilot.press("b")  # normal -> slow
-        await pilot.pause()
-        assert app.speed == "slow"
-        await pilot.press("q")
-        await pilot.pause()
-    app = make_app(start=Resume(Session.resume(registry)))
+async def test_the_bot_speed_of_a_save_file_survives_its_resume(make_app, registry, tmp_path):
+    s = Session.new(registry, setup_of(registry))
+    saved = tmp_path / "old.json"
+    records.write_save(saved, records.SaveFile(match=s.match.snapshot(), record=s.record(),
+                                               speed="slow"))
+    s.close()
+    app = make_app(start=Resume(Session.resume(registry, saved)))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         assert app.speed == "slow"
@@ -274,44 +280,57 @@ async def test_the_bot_speed_survives_a_resume(make_app, registry):
 
 
 async def test_a_full_disk_shows_a_status_and_play_goes_on(make_app, registry, monkeypatch):
-    def full(path, text):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
+    from cardcore.store import StoreUnavailable
+    from cardcore.store.sqlite import SqliteStore
+
+    def full(self, match_id, events, snapshot):
+        raise StoreUnavailable("the match library cannot be written: database or disk is full")
 
     app = make_app(start=Play(setup_of(registry)))
     async with app.run_test(size=(80, 24)) as pilot:
         table = await your_turn(pilot)
-        monkeypatch.setattr(records, "write_atomic", full)
+        monkeypatch.setattr(SqliteStore, "commit", full)
         decisions = table.session.match.decisions
         await pilot.press("1")
         table = await your_turn(pilot)
         assert table.session.match.decisions > decisions + 1  # the bot played on
         warning = table.query_one("#save-warning", Static)
-        assert warning.display and "No space left on device" in str(warning.render())
+        assert warning.display and "database or disk is full" in str(warning.render())
         assert "failed" not in text_of(app, "#message")
         monkeypatch.undo()
         await pilot.press("1")
         await pilot.pause()
         await your_turn(pilot)
         assert not warning.display  # saving works again
+        session = table.session
+        assert session.store.load(session.match_id)["state"] == session.state.export()
 
 
-async def test_a_read_only_data_dir_resume_from_the_palette_does_not_crash(make_app, registry,
-                                                                          tmp_path, monkeypatch):
-    Session.new(registry, setup_of(registry, seed=9)).close()
+async def test_a_data_dir_that_cannot_be_written_plays_on_and_says_so(make_app, registry,
+                                                                      tmp_path, monkeypatch):
     blocker = tmp_path / "file"
     blocker.write_text("x")
-    saved = records.autosave_path()
-    monkeypatch.setattr(records, "autosave_path", lambda: saved)  # a save there, unwritable home
-    monkeypatch.setenv("CARDCORE_HOME", str(blocker / "home"))
+    monkeypatch.setenv("CARDCORE_HOME", str(blocker / "home"))  # under a regular file
     app = make_app()
+    notes = record_calls(app, "notify")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("r")
+        await pilot.press("r")  # nothing to resume: says why
+        await pilot.pause()
+        assert any("no unfinished match" in args[0] and "Not a directory" in args[0]
+                   for args, _ in notes)
+        await pilot.press("n")
+        await pilot.pause()
+        await pilot.press("ctrl+s")
         table = await your_turn(pilot)
+        warning = table.query_one("#save-warning", Static)
+        assert warning.display and "play goes on without saving" in str(warning.render())
         await pilot.press("1")
         table = await your_turn(pilot)
-        assert app.is_running
-        assert table.query_one("#save-warning", Static).display or table.session.save_problem is None
+        assert app.is_running and warning.display
+        await pilot.press("q")
+        await pilot.pause()
+        assert isinstance(app.screen, LauncherScreen)
 
 
 async def test_a_failing_move_on_screen_names_the_plugin_and_changes_nothing(make_app, registry):
@@ -334,7 +353,7 @@ async def test_a_failing_move_on_screen_names_the_plugin_and_changes_nothing(mak
         message = text_of(app, "#message")
         assert "plugin crazy_eights: CrazyEightsState.apply raised ZeroDivisionError" in message
         assert table.session.match.snapshot() == before
-        assert records.read_save(records.autosave_path()).match == before
+        assert table.session.store.load(table.session.match_id) == before
 
 
 # --- 2. the replay's score sheet shows the last hand at 80x24 -----------------------------------

@@ -3,8 +3,6 @@ saves that fail let play go on, replays name the players, the last move marks wh
 
 from __future__ import annotations
 
-import errno
-import os
 import subprocess
 import sys
 from collections import Counter
@@ -94,7 +92,7 @@ def test_undo_takes_back_own_move_and_the_bots_reply_which_replays_from_the_same
         bots_play(s)
         assert s.match.snapshot()["state"] == after["state"]  # the bot's reply, the same seed
         s.close()
-        undos = [e for e in records.read_record(s.record_path) if e["event"] == "undo"]
+        undos = [e for e in s.record_events() if e["event"] == "undo"]
         assert len(undos) == 1 and undos[0]["state"] == start["state"]  # recorded as before
         return
     raise AssertionError("no bot reply without a draw")
@@ -133,7 +131,7 @@ def test_reveal_of_is_generic_a_new_card_in_ones_hand_or_a_stock_that_moved(regi
 def test_a_game_method_that_raises_changes_nothing_and_names_the_plugin(registry):
     s = find_position(registry, want_draw=False)
     before = s.match.snapshot()
-    lines = len(records.read_record(s.record_path))
+    lines = len(s.record_events())
 
     class Exploding(list):
         def append(self, card):  # the engine removed the card from the hand, then fails
@@ -146,8 +144,8 @@ def test_a_game_method_that_raises_changes_nothing_and_names_the_plugin(registry
                                  "ZeroDivisionError: division by zero")
     assert s.match.snapshot() == before  # nothing half-applied stays
     assert type(s.state.discard) is list
-    assert len(records.read_record(s.record_path)) == lines  # nothing recorded
-    assert records.read_save(records.autosave_path()).match == before  # resumable before it
+    assert len(s.record_events()) == lines  # nothing recorded
+    assert s.store.load(s.match_id) == before  # resumable before it
     s.apply(s.legal_actions()[0])  # the next try works
     assert s.match.decisions == before["decisions"] + 1
     s.close()
@@ -167,25 +165,33 @@ def test_a_failing_bot_changes_nothing(registry, monkeypatch):
     s.close()
 
 
+def full_disk(monkeypatch):
+    """Every commit to the library fails as SQLite does on a full disk."""
+    from cardcore.store import StoreUnavailable
+    from cardcore.store.sqlite import SqliteStore
+
+    def full(self, match_id, events, snapshot):
+        raise StoreUnavailable("the match library cannot be written: database or disk is full")
+
+    monkeypatch.setattr(SqliteStore, "commit", full)
+
+
 def test_a_full_disk_lets_play_go_on_and_says_so_until_saving_works(registry, monkeypatch):
     s = new(registry)
-    real = records.write_atomic
-
-    def full(path, text):
-        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC))
-
-    monkeypatch.setattr(records, "write_atomic", full)
-    s._record = open("/dev/full", "w", encoding="utf-8")  # noqa: SIM115  (a full disk)
     bots_play(s)
+    full_disk(monkeypatch)
     s.apply(s.legal_actions()[0])
     bots_play(s)  # no "bot failed": the bots go on
-    assert "No space left on device" in s.save_problem
-    assert s.save_error and s.record_error
-    monkeypatch.setattr(records, "write_atomic", real)
+    assert "database or disk is full" in s.save_problem
+    monkeypatch.undo()
     if not s.over:
         s.apply(s.legal_actions()[0])
         assert s.save_error is None  # saving works again
-        assert records.read_save(records.autosave_path()).match["state"] == s.state.export()
+        assert s.store.load(s.match_id)["state"] == s.state.export()
+        events = s.record_events()  # nothing was lost meanwhile: the record replays
+        assert sum(e["event"] == "action" for e in events) == s.match.decisions
+        from cardcore.replay import replay
+        replay(s.game, list(enumerate(events, start=1)))
     s.close()
 
 
@@ -194,20 +200,32 @@ def test_a_data_dir_that_cannot_be_written_plays_without_saving(registry, tmp_pa
     blocker.write_text("a regular file")
     monkeypatch.setenv("CARDCORE_HOME", str(blocker / "home"))  # mkdir: NotADirectoryError
     s = new(registry)
-    assert s.record_path is None and s.record_error
-    assert s.save_error and "Not a directory" in s.save_problem
+    assert s.match_id is None and s.save_error
+    assert "play goes on without saving" in s.save_problem
     bots_play(s)
     s.apply(s.legal_actions()[0])
     bots_play(s)
+    assert s.save_problem
+    home = tmp_path / "home"
+    monkeypatch.setenv("CARDCORE_HOME", str(home))  # the data dir can be written again
+    if not s.over:
+        s.apply(s.legal_actions()[0])
+        assert s.save_problem is None and s.match_id is not None
+        assert s.record_events()[0]["event"] == "match_start"  # the whole match went in
     s.close()
+
+
+def save_file(s, path, **kw):
+    """The match as an old-style save file (the table no longer writes them)."""
+    records.write_save(path, records.SaveFile(match=s.match.snapshot(), record=s.record(), **kw))
+    return path
 
 
 def test_resume_with_a_data_dir_that_cannot_be_written(registry, tmp_path, monkeypatch):
     s = new(registry)
     bots_play(s)
+    saved = save_file(s, tmp_path / "kept.json")
     s.close()
-    saved = tmp_path / "kept.json"
-    saved.write_text(records.autosave_path().read_text())
     blocker = tmp_path / "file"
     blocker.write_text("x")
     monkeypatch.setenv("CARDCORE_HOME", str(blocker / "home"))
@@ -220,20 +238,24 @@ def test_resume_with_a_data_dir_that_cannot_be_written(registry, tmp_path, monke
 # --- Part A --------------------------------------------------------------------------------
 
 
-def test_resume_of_a_record_says_it_is_a_record_and_how_to_replay_it(registry):
+def test_resume_of_a_record_says_it_is_a_record_and_how_to_replay_it(registry, tmp_path):
     s = new(registry)
     bots_play(s)
     s.close()
+    path = tmp_path / "r.jsonl"
+    path.write_text(s.record())
     with pytest.raises(records.RecordError) as caught:
-        Session.resume(registry, s.record_path)
+        Session.resume(registry, path)
     assert "a match record, not a save" in str(caught.value)
-    assert f"cardcore replay {s.record_path}" in str(caught.value)
+    assert f"cardcore replay {path}" in str(caught.value)
 
 
 def test_cli_resume_of_a_record(registry, tmp_path):
     s = new(registry)
     s.close()
-    out = subprocess.run([sys.executable, "-m", "cardcore", "resume", str(s.record_path)],
+    path = tmp_path / "r.jsonl"
+    path.write_text(s.record())
+    out = subprocess.run([sys.executable, "-m", "cardcore", "resume", str(path)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 2
     assert "a match record, not a save" in out.stderr and "cardcore replay" in out.stderr
@@ -247,10 +269,10 @@ def test_match_start_carries_names_and_a_replay_shows_them(registry):
     s = Session.new(registry, setup)
     bots_play(s)
     s.close()
-    start = records.read_record(s.record_path)[0]
+    start = s.record_events()[0]
     assert start["names"] == ["Ann", "Bob", "Cy", "Di"]
     assert start["side_names"] == ["Ann & Cy", "Bob & Di"]
-    r = Replay(registry, s.record_path)
+    r = Replay.from_text(registry, s.record(), "match")
     assert r.names == ["Ann", "Bob", "Cy", "Di"] and r.side_names == ["Ann & Cy", "Bob & Di"]
     info = r.table_info(len(r.frames) - 1)
     titles = [render_zone(z, info).plain.splitlines()[0] for z in r.zones(len(r.frames) - 1)]
@@ -265,7 +287,7 @@ def test_a_record_without_names_still_replays_with_the_default_names(registry, t
     s = Session.new(registry, SessionSetup(game, game.Options(), ["greedy"] * 4, 4))
     bots_play(s)
     s.close()
-    lines = s.record_path.read_text().splitlines()
+    lines = s.record().splitlines()
     import json
 
     first = json.loads(lines[0])
@@ -326,11 +348,13 @@ def test_badges_say_things_once():
     assert Counter(render_zone(stock, info).plain.split())["▒▒"] == 1
 
 
-def test_the_bot_speed_is_kept_in_the_save(registry):
+def test_the_bot_speed_of_a_save_file_is_honoured(registry, tmp_path):
     s = new(registry)
-    s.set_speed("slow")
+    saved = save_file(s, tmp_path / "s.json", speed="slow")
     s.close()
-    assert Session.resume(registry).bot_speed == "slow"
+    r = Session.resume(registry, saved)
+    assert r.bot_speed == "slow"
+    r.close()
 
 
 def test_royal_casino_rules_say_play_goes_one_way_and_the_deal_the_other(registry):

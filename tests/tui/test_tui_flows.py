@@ -5,11 +5,12 @@ from __future__ import annotations
 import pytest
 from textual.widgets import Button, Input, ListView, Static
 
-from cardcore import hookimpl, records
+from cardcore import hookimpl
 from cardcore.plugins import load_registry
 from cardcore.tui.app import BaseScreen, Launch, Play, Resume, ShowReplay
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.launcher import LauncherScreen
+from cardcore.tui.screens.library import ResumeScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
@@ -84,7 +85,7 @@ async def test_launcher_setup_whole_hand_to_score_sheet(make_app, need_game, gam
         assert len(session.match.sheet.hands) == 1
         assert "over" in str(sheet.query_one("#sheet-heading", Static).render())
         # the record holds the human's moves too
-        events = records.read_record(session.record_path)
+        events = session.record_events()
         assert any(e["event"] == "action" and e["seat"] == 0 for e in events)
         assert any(e["event"] == "hand_end" for e in events)
         await pilot.press("escape")
@@ -198,13 +199,15 @@ async def test_resume_after_save_continues_the_same_state(make_app, registry):
         saved = table.session.match.snapshot()
         await pilot.press("q")
         await pilot.pause()
-    assert records.read_save(records.autosave_path()).match == saved
     app2 = make_app()
     async with app2.run_test(size=SIZE) as pilot:
         await pilot.pause()
         launcher = app2.screen
         assert launcher.query_one("#resume", Button).display
-        await pilot.press("r")
+        await pilot.press("r")  # the list of unfinished matches
+        await pilot.pause()
+        assert isinstance(app2.screen, ResumeScreen)
+        await pilot.press("enter")  # the most recently played
         await pilot.pause()
         table = app2.screen
         assert isinstance(table, TableScreen)
@@ -266,7 +269,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
         await pilot.click("#actions", offset=(3, 0))
         await pilot.pause()
         assert table.session.match.decisions > decisions
-        assert card in [e["action"].get("card") for e in records.read_record(table.session.record_path)
+        assert card in [e["action"].get("card") for e in table.session.record_events()
                         if e["event"] == "action" and e["seat"] == 0]
 
 
@@ -291,7 +294,7 @@ async def test_hint_and_undo_keys(make_app, registry):
         await pilot.pause()
         assert session.match.state.export() == before
         assert "taken back" in text_of(app, "#message")
-        kinds = [e["event"] for e in records.read_record(session.record_path)]
+        kinds = [e["event"] for e in session.record_events()]
         assert "undo" in kinds
 
 
@@ -354,7 +357,8 @@ async def test_match_end_offers_play_again(make_app, registry):
             await pilot.pause()
         assert first.over
         assert "Match over" in str(app.screen.query_one("#sheet-heading", Static).render())
-        assert not records.autosave_path().exists()  # nothing left to resume
+        assert not app.unfinished()  # nothing left to resume: the match is in the history
+        assert [m.id for m in app.finished()] == [first.match_id]
         await pilot.press("a")
         await pilot.pause()
         table = app.screen
@@ -374,7 +378,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         else:
             session.apply(session.legal_actions()[0])
     session.close()
-    replay = Replay(registry, session.record_path)
+    replay = Replay.from_text(registry, session.record(), "match")
     app = make_app(start=ShowReplay(replay))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -458,7 +462,7 @@ async def test_launcher_play_starts_a_match_via_messages_and_leaving_returns(mak
         await pilot.press("q")  # posts TableScreen.Left
         await pilot.pause()
         assert app.screen is launcher
-        assert table.session._record is None  # the record is closed
+        assert table.session.play is None  # the match left: its lock released
         assert launcher.query_one("#resume", Button).display  # and the match saved
 
 
@@ -490,6 +494,9 @@ async def test_resume_from_the_launcher_via_its_message(make_app, registry):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         app.screen.post_message(LauncherScreen.ResumeRequested())
+        await pilot.pause()
+        assert isinstance(app.screen, ResumeScreen)
+        app.screen.post_message(ResumeScreen.Chosen(saved.match_id))
         await pilot.pause()
         assert isinstance(app.screen, TableScreen)
         assert app.screen.session.match.snapshot() == saved.match.snapshot()
@@ -524,7 +531,7 @@ async def test_play_again_from_the_launcher_replaces_the_table(make_app, registr
         table = app.screen
         assert isinstance(table, TableScreen) and table.session is not first
         assert table.session.match.seed == first.match.seed + 1
-        assert first._record is None
+        assert first.play is None
         assert app.screen_stack == [launcher, table]
         await pilot.press("q")
         await pilot.pause()
@@ -568,7 +575,7 @@ async def test_leaving_a_replay_ends_the_program(make_app, registry):
     session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "greedy"], 2))
     session.bot_step()
     session.close()
-    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    app = make_app(start=ShowReplay(Replay.from_text(registry, session.record(), "match")))
     exits = record_calls(app, "exit")
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -619,7 +626,7 @@ async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry
     while not session.over:
         session.bot_step()
     session.close()
-    app = make_app(start=ShowReplay(Replay(registry, session.record_path)))
+    app = make_app(start=ShowReplay(Replay.from_text(registry, session.record(), "match")))
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         await pilot.press("end", "s")

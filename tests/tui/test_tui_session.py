@@ -1,4 +1,4 @@
-"""The session layer on its own: records, autosave, undo, resume, hot-seat privacy, replays."""
+"""The session layer on its own: the library, undo, resume, hot-seat privacy, replays."""
 
 from __future__ import annotations
 
@@ -27,17 +27,22 @@ def play_human(session):
     bots_play(session)
 
 
-def test_new_match_records_and_autosaves(registry, cardcore_home):
+def test_new_match_goes_into_the_library_action_by_action(registry, cardcore_home):
+    from cardcore.store import open_library
+
     s = new_session(registry)
     play_human(s)
-    events = records.read_record(s.record_path)
+    events = s.record_events()
     assert [e["event"] for e in events[:2]] == ["match_start", "deal"]
     assert any(e["event"] == "action" for e in events)
-    save = records.read_save(records.autosave_path())
-    assert save.record_path == str(s.record_path)
-    assert save.match["state"] == s.match.state.export()
-    assert str(s.record_path).startswith(str(cardcore_home))
+    lib = open_library()
+    assert lib.load(s.match_id)["state"] == s.match.state.export()  # committed after each action
+    assert lib.get(s.match_id).locked  # held by this session
     s.close()
+    assert not lib.get(s.match_id).locked  # released when the table is left
+    assert (cardcore_home / "library.sqlite").exists()
+    assert not (cardcore_home / "records").exists() and not records.autosave_path().exists()
+    lib.close()
 
 
 def undoable(registry, **kw):
@@ -63,10 +68,10 @@ def test_undo_takes_back_own_move_and_records_it(registry):
     assert len(s.log) == log_before
     assert s.to_play == 0
     s.close()
-    undo = [e for e in records.read_record(s.record_path) if e["event"] == "undo"]
+    undo = [e for e in s.record_events() if e["event"] == "undo"]
     assert len(undo) == 1 and undo[0]["state"] == before and undo[0]["seat"] == s.humans[0]
-    # the autosave is back at the undone position
-    assert records.read_save(records.autosave_path()).match["state"] == before
+    # the library is back at the undone position
+    assert Session.resume(registry, s.match_id).match.state.export() == before
 
 
 def test_no_undo_between_humans(registry):
@@ -83,7 +88,8 @@ def test_resume_continues_the_same_state(registry):
     play_human(s)
     snapshot = s.match.snapshot()
     s.close()
-    r = Session.resume(registry)
+    r = Session.resume(registry)  # the most recently played
+    assert r.match_id == s.match_id
     assert r.match.snapshot() == snapshot
     assert [e.text for e in r.hand_log()] == [e.text for e in s.hand_log()]
     # the resumed match plays on exactly as the original would have
@@ -95,8 +101,12 @@ def test_resume_continues_the_same_state(registry):
 
 
 def test_resume_refuses_bad_files(registry, cardcore_home, tmp_path):
-    with pytest.raises(records.RecordError, match="no saved match"):
+    from cardcore.store import NoSuchMatch
+
+    with pytest.raises(NoSuchMatch, match="no unfinished match"):
         Session.resume(registry)
+    with pytest.raises(records.RecordError, match="no saved match"):
+        Session.resume(registry, tmp_path / "none.json")
     bad = tmp_path / "bad.json"
     bad.write_text("{nope")
     with pytest.raises(records.RecordError):
@@ -154,11 +164,11 @@ def test_replay_steps_through_a_record(registry):
     s.undo()
     play_human(s)
     with pytest.raises(records.RecordError, match="a match still in play with a human seat"):
-        Replay(registry, s.record_path)
+        Replay.from_text(registry, s.record(), "match")
     while not s.over:
         play_human(s)
     s.close()
-    replay = Replay(registry, s.record_path)
+    replay = Replay.from_text(registry, s.record(), "match")
     assert replay.frames[0].text == "Hand 1 dealt"
     assert any(f.text == "Undo" for f in replay.frames)
     last = replay.frames[-1]
@@ -204,7 +214,7 @@ def test_replay_the_position_that_ends_the_match_has_its_score(registry):
     s = new_session(registry, seats=("greedy", "greedy"), seed=3, target=1)
     s.close()
     assert s.over
-    replay = Replay(registry, s.record_path)
+    replay = Replay.from_text(registry, s.record(), "match")
     assert replay.winner is not None
     assert replay.frames[-1].text.endswith("— hand over")
     last = replay.sheets[-1]

@@ -1,4 +1,5 @@
-"""The launcher: every installed game, its players, description and rules; load errors; Resume."""
+"""The launcher: every installed game, its players, description and rules; load errors; the
+match library (resume an unfinished match, history, statistics)."""
 
 from __future__ import annotations
 
@@ -50,11 +51,19 @@ class LauncherScreen(Screen[None]):
             self.game = game
 
     class ResumeRequested(Message):
-        """Continue the saved match."""
+        """Show the unfinished matches to continue one."""
+
+    class HistoryRequested(Message):
+        """Show the finished matches."""
+
+    class StatsRequested(Message):
+        """Show the statistics."""
 
     BINDINGS = [
         Binding("n", "new_match", "New match", id="launcher.new"),
         Binding("r", "resume", "Resume", id="launcher.resume"),
+        Binding("h", "history", "History", id="launcher.history"),
+        Binding("s", "stats", "Statistics", id="launcher.stats"),
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
@@ -99,7 +108,11 @@ class LauncherScreen(Screen[None]):
         self.update_resume()
 
     def update_resume(self) -> None:
-        self.query_one("#resume", Button).display = self.app.save_exists()
+        """The Resume button, with the number of unfinished matches (hidden when none)."""
+        unfinished = self.app.unfinished()
+        button = self.query_one("#resume", Button)
+        button.display = bool(unfinished)
+        button.label = f"Resume ({len(unfinished)})"
         self.refresh_bindings()
 
     def selected_game(self) -> Game | None:
@@ -145,6 +158,12 @@ class LauncherScreen(Screen[None]):
     @on(Button.Pressed, "#resume")
     def action_resume(self) -> None:
         self.post_message(self.ResumeRequested())
+
+    def action_history(self) -> None:
+        self.post_message(self.HistoryRequested())
+
+    def action_stats(self) -> None:
+        self.post_message(self.StatsRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "new_match":

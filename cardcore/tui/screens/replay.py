@@ -64,7 +64,7 @@ class ReplayScreen(Screen[None]):
         frame = r.frames[self.index]
         info = r.table_info(self.index, self.app.palette)  # names and sides as the match had them
         self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
-        status = Text(f"Replay · {r.game.name} · {r.path.name}", style="bold")
+        status = Text(f"Replay · {r.game.name} · {r.name}", style="bold")
         status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
         self.query_one("#status", Static).update(status)
         self.query_one("#message", Static).update(Text(frame.text, style="italic"))
