@@ -75,8 +75,8 @@ class CrazyEightsState(GameState):
         if actions:
             return actions
         if self.stock:
-            return [SimpleAction({"type": "draw"}, "Draw", targets=("stock",))]
-        return [SimpleAction({"type": "pass"}, "Pass")]
+            return [SimpleAction({"type": "draw"}, "Draw", targets=("stock",), step="draw")]
+        return [SimpleAction({"type": "pass"}, "Pass", step="pass")]
 
     def apply(self, action: Any) -> None:
         if action not in self.legal_actions():
