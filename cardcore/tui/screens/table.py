@@ -507,7 +507,16 @@ class TableScreen(Screen[None]):
         key = self.session.game.card_key
         units = self.picked_units
         if cards and not any(a.hand_cards and matches(a, cards, key, units) for a in self.legal):
-            self.say(self._why_none(cards), error=True)
+            new = self.cards_at({event.index}) if event.index not in hand.picked else Counter()
+            playable = {key(c) for a in self.legal if a.step is None for c in a.hand_cards}
+            if len(cards) == 1 or not new or any(key(c) not in playable for c in new):
+                self.say(self._why_none(new or cards), error=True)
+                return
+            # no one action plays them all: kept for m (laid out in several plays)
+            hand.picked = frozenset(picked)
+            self._narrowed()
+            self.say("No single action plays all the picked cards: m lays them out in "
+                     "several plays; esc clears.")
             return
         hand.picked = frozenset(picked)
         self._narrowed()

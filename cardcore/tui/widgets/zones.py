@@ -156,5 +156,10 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
 class ZonesView(Static):
     """Every zone but the viewer's hand, one after another."""
 
+    #: The text last shown, without styles (tests, and what a screen reader would read).
+    plain = ""
+
     def show(self, zones: list[Zone], info: TableInfo) -> None:
-        self.update(RichGroup(*(render_zone(z, info) for z in zones)) if zones else Text(""))
+        texts = [render_zone(z, info) for z in zones]
+        self.plain = "\n".join(t.plain for t in texts)
+        self.update(RichGroup(*texts) if texts else Text(""))
