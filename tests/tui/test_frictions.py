@@ -177,3 +177,40 @@ async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, regist
         await pilot.press("n")
         await pilot.pause()
         assert table.finished is None and table.session.match.hand_no == hand_no + 1
+
+
+def test_sheet_shows_counts_and_keeps_a_tied_row(registry):
+    from rich.console import Console
+
+    from cardcore.scoresheet import ScoreSheet
+    from cardcore.tui.widgets.sheet import score_table
+
+    row = {"sides": [
+        {"seats": [0], "items": {"cards": 0, "spades": 1, "aces": 1, "sweeps": 0}, "total": 2,
+         "counts": {"cards": 26, "spades": 10, "aces": ["AS"], "sweeps": 0}},
+        {"seats": [1], "items": {"cards": 0, "spades": 0, "aces": 3, "sweeps": 0}, "total": 3,
+         "counts": {"cards": 26, "spades": 3, "aces": ["AC", "AH", "AD"], "sweeps": 0},
+         "note": "18 of 21 before the hand: only cards scores (near-target rule), no sweeps"}]}
+    console = Console(width=100, record=True)
+    console.print(score_table(ScoreSheet(["You", "Bots"], 21, [row])))
+    text = console.export_text()
+    assert "cards" in text and text.count("0 (26)") == 2  # the tie shows, scoring nobody
+    assert "1 (10)" in text and "A♣ A♥ A♦" in text
+    assert "near-target rule" in text
+
+
+def test_engines_fill_counts(registry):
+    import random
+
+    for game_id, keys in (("casino", {"cards", "spades", "aces", "sweeps", "big_casino"}),
+                          ("royal_casino", {"cards", "spades", "aces", "sweeps"}),
+                          ("canasta", {"canastas", "red_threes", "going_out"})):
+        game = registry.games[game_id]
+        options = game.Options()
+        state = game.new_hand(game.seating(2, options), options, random.Random(3), [0, 0])
+        rng = random.Random(3)
+        while not state.is_over:
+            state.apply(rng.choice(state.legal_actions()))
+        for side in state.score()["sides"]:
+            assert keys <= set(side["counts"])
+            assert side["total"] == sum(side["items"].values())
