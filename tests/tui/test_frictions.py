@@ -214,3 +214,28 @@ def test_engines_fill_counts(registry):
         for side in state.score()["sides"]:
             assert keys <= set(side["counts"])
             assert side["total"] == sum(side["items"].values())
+
+
+async def test_setup_preset_fills_the_options_the_player_left(make_app, registry):
+    from cardcore_canasta.rules import PRESETS
+    from textual.widgets import Checkbox, Select
+
+    from cardcore.tui.screens.setup import SetupScreen
+    from cardcore.tui.widgets.options_form import OptionsForm
+
+    game = registry.games["canasta"]
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.push_screen(SetupScreen(game))
+        await pilot.pause()
+        form = app.screen.query_one("#options", OptionsForm)
+        form.query_one("#opt-preset", Select).value = "classic"
+        await pilot.pause()
+        await pilot.pause()
+        options = form.options
+        assert options is not None and options.preset == "classic"
+        for name, value in PRESETS["classic"].items():
+            assert getattr(options, name) == value, name
+        boxes = list(form.query(Checkbox))
+        assert boxes and all(str(b.label) == ("yes" if b.value else "no") for b in boxes)
