@@ -725,10 +725,10 @@ class TableScreen(Screen[None]):
             return True if self.legal else None
         if action == "page":
             return True if len(self.shown) > PAGE else None
-        if action == "retry":
-            return True if self._bot_failed else None
+        if action == "retry":  # shown only when there is something to try again
+            return bool(self._bot_failed)
         if action == "next_hand":
-            return True if self.finished is not None else None
+            return self.finished is not None
         return True
 
 
