@@ -28,6 +28,14 @@ class Action:
 
     Subclasses set ``key`` (a tuple that identifies the JSON) and may compute
     ``label`` lazily; ``SimpleAction`` covers games that need nothing faster.
+
+    What the front end reads besides the label, all optional (defaults: nothing):
+    ``hand_cards`` (the mover's cards it plays), ``targets`` (zone and group ids it
+    touches), ``table_cards`` (the cards and groups on the table it takes or uses:
+    the player picks them to narrow the list, and they are marked), and ``step`` (a
+    recurring step of a turn, "draw", "take", "discard", ...: the front end gives
+    each step a fixed key). Compute them lazily (properties): the hot path never
+    reads them.
     """
 
     __slots__ = ("key",)
@@ -50,6 +58,21 @@ class Action:
         """Ids of the zones and groups it touches, for the front end to highlight."""
         return ()
 
+    @property
+    def table_cards(self) -> tuple[tuple[str | None, str], ...]:
+        """What it takes or uses on the table, as pairs ``(card, where)``: ``card`` in
+        notation, or None for a whole group or pile (the meld it adds to, the discard
+        pile it takes); ``where`` the id of the zone or group that holds it (a zone id
+        also finds the card in that zone's groups). Empty by default."""
+        return ()
+
+    @property
+    def step(self) -> str | None:
+        """The recurring step this action is, if any: "draw" (from the stock), "take"
+        (the discard pile), "discard", "knock", "pass", ... The front end gives these
+        fixed keys (d, t, x, ...), so they do not move with the list. None by default."""
+        return None
+
     def to_json(self) -> dict:
         """Its JSON form (records, saves, ``Game.action_from_json``); equal JSON, same action."""
         raise NotImplementedError
@@ -65,9 +88,9 @@ class Action:
 
 
 class SimpleAction(Action):
-    """An action carrying its JSON, label, hand cards and targets as given."""
+    """An action carrying its JSON, label, hand cards, targets, table cards and step as given."""
 
-    __slots__ = ("_data", "_label", "_hand", "_targets")
+    __slots__ = ("_data", "_label", "_hand", "_targets", "_table", "_step")
 
     def __init__(
         self,
@@ -75,11 +98,16 @@ class SimpleAction(Action):
         label: str,
         hand_cards: tuple[str, ...] = (),
         targets: tuple[str, ...] = (),
+        *,
+        table_cards: tuple[tuple[str | None, str], ...] = (),
+        step: str | None = None,
     ):
         self._data = data
         self._label = label
         self._hand = tuple(hand_cards)
         self._targets = tuple(targets)
+        self._table = tuple(table_cards)
+        self._step = step
         self.key = (json.dumps(data, sort_keys=True),)
 
     @property
@@ -94,6 +122,14 @@ class SimpleAction(Action):
     def targets(self) -> tuple[str, ...]:
         return self._targets
 
+    @property
+    def table_cards(self) -> tuple[tuple[str | None, str], ...]:
+        return self._table
+
+    @property
+    def step(self) -> str | None:
+        return self._step
+
     def to_json(self) -> dict:
         return json.loads(self.key[0])
 
@@ -106,6 +142,9 @@ class Group:
     cards: list[str]
     badges: list[str] = field(default_factory=list)
     seat: int | None = None
+    #: A group made of parts (a multiple build: 2♣ 4♠ | 6♥): the length of each part,
+    #: in order; empty: one part.
+    parts: list[int] = field(default_factory=list)
 
 
 @dataclass
@@ -133,6 +172,13 @@ class SideScore(TypedDict):
     total: int
     #: Royal Casino: the aces this side scored, spades, clubs, hearts, diamonds.
     ace_cards: NotRequired[list[str]]
+    #: What was counted, by name (shown beside the points; read by the statistics):
+    #: ints are counts (cards 31, spades 10, sweeps 2, canastas 1, red_threes 2,
+    #: going_out 0/1), a str or a list says which (aces ["AS", "AH"]). A key that is
+    #: also an item names that item's count, so a tied item (cards 26-26) still shows.
+    counts: NotRequired[dict[str, int | str | list[str]]]
+    #: Why this side's points are not what its counts suggest (a near-target rule, ...).
+    note: NotRequired[str]
 
 
 class ScoreRow(TypedDict):
@@ -222,6 +268,12 @@ class GameState(ABC):
         """The table as ``seat`` sees it, for the front end: built from ``view(seat)``,
         so a zone never shows a card the view hides. ``seat`` None: every card face up
         (replays of finished matches and tables with no human)."""
+
+    def why_not(self, card: str) -> str | None:
+        """Why the seat to play has no action with ``card`` (from its hand), in one line
+        ("70 is below the 90 minimum"), or None (the default): the front end shows it
+        when the player picks such a card. Read only when asked, never on the hot path."""
+        return None
 
     def log_line(self, action: Action) -> str:
         """What the move log says of the legal ``action`` (called before it is applied).

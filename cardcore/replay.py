@@ -54,7 +54,7 @@ class _Rebuild:
             if self.i == len(self.numbered):
                 break  # a record cut short (a match still in play, or a killed writer)
             theirs = self.numbered[self.i][1]
-            if theirs != ours:
+            if theirs != ours and _shown_only(theirs) != _shown_only(ours):
                 raise self.refuse(_difference(theirs, ours))
             self.i += 1
         self.emitted.clear()
@@ -112,6 +112,21 @@ def replay(game: Game, numbered: list[tuple[int, Event]]) -> list[Event]:
     while rebuild.i < len(numbered):
         match = rebuild.step(match)
     return [event for _, event in numbered]
+
+
+#: Keys of a side's score row that only say what was counted (``SideScore``): a record
+#: written before a game filled them still replays.
+SHOWN_ONLY = ("counts", "note")
+
+
+def _shown_only(event: Event) -> Event:
+    """``event`` without the score rows' SHOWN_ONLY keys (other events as they are)."""
+    score = event.get("score")
+    if event.get("event") != "hand_end" or not isinstance(score, dict):
+        return event
+    sides = [{k: v for k, v in side.items() if k not in SHOWN_ONLY} if isinstance(side, dict)
+             else side for side in score.get("sides", [])]
+    return {**event, "score": {**score, "sides": sides}}
 
 
 def _difference(theirs: Event, ours: Event) -> str:

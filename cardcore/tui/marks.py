@@ -75,3 +75,11 @@ class TableInfo:
     targets: set[str] = field(default_factory=set)
     last_move: Moved = field(default_factory=Moved)
     palette: str = "two"
+    #: The key that picks each table unit (``cardcore.tui.picks.Unit.id`` -> "A").
+    letters: dict[str, str] = field(default_factory=dict)
+    #: The ids of the table units the player picked (drawn in [brackets]).
+    picked: set[str] = field(default_factory=set)
+    #: What the highlighted action takes or uses (``Action.table_cards``), underlined.
+    taken: set[tuple[str | None, str]] = field(default_factory=set)
+    #: The side of the viewer (its partners are marked).
+    viewer_side: int | None = None

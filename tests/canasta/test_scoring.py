@@ -14,7 +14,9 @@ def test_d40_seven_aces_natural_two_red_threes_going_out():
     play(st, "add A: AS")
     play(st, "discard 9C")
     assert st.is_over
-    assert st.score() == {"sides": [
+    row = st.score()
+    assert [side.pop("counts")["canastas"] for side in row["sides"]] == [1, 0]
+    assert row == {"sides": [
         {"seats": [0, 2], "items": {"melded": 140, "natural_canastas": 500, "mixed_canastas": 0,
                                     "red_threes": 200, "going_out": 100, "concealed": 0,
                                     "in_hand": -15}, "total": 925},

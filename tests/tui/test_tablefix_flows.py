@@ -7,6 +7,7 @@ from textual.widgets import OptionList, Static
 
 from cardcore import records
 from cardcore.tui.app import BaseScreen, Launch, Play, Resume
+from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.help import HelpScreen
 from cardcore.tui.screens.launcher import LauncherScreen
 from cardcore.tui.screens.library import ResumeScreen
@@ -226,6 +227,10 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
             await pilot.press("1")
             await pilot.pause()
         assert isinstance(app.screen, ScoreSheetScreen)
+        # the final table keeps the last move's line; moving on (n) clears it
+        await pilot.press("n")
+        await pilot.pause()
+        assert app.screen is table or isinstance(app.screen, HandoverScreen)
         assert str(table.query_one("#message", Static).render()) == ""
 
 

@@ -44,7 +44,7 @@ class ReplayScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
-        with VerticalScroll(id="zones-scroll"):
+        with VerticalScroll(id="zones-scroll", can_focus=False):  # end/home step the replay
             yield ZonesView(id="zones")
         yield Static(id="message")
         yield Footer()

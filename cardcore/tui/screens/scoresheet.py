@@ -25,7 +25,8 @@ if TYPE_CHECKING:
 class SheetChoice(Enum):
     """How the score sheet was closed."""
 
-    CONTINUE = "continue"
+    CONTINUE = "continue"  # back to the table
+    NEXT = "next"  # on to the next hand
     AGAIN = "again"  # play again (a match that is over)
     MENU = "menu"  # back to the launcher
 
@@ -33,7 +34,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     """Dismissed with a SheetChoice: continue, play again, or back to the launcher."""
 
     BINDINGS = [
-        Binding("escape,enter,s", "close", "Continue", id="sheet.close"),
+        Binding("escape,s", "close", "Back to the table", id="sheet.close"),
+        Binding("n", "next", "Next hand", id="sheet.next"),
         Binding("a", "again", "Play again", id="sheet.again"),
         Binding("m", "menu", "Launcher", id="sheet.menu"),
     ]
@@ -81,8 +83,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                 if self.over and self.session is not None:
                     yield Button("Play again", id="again", variant="primary", compact=True)
                     yield Button("Launcher", id="menu", compact=True)
-                yield Button("Close" if (self.over or not self.end_of_hand) else "Next hand",
-                             id="close", compact=True)
+                yield Button("Table (esc)", id="close", compact=True)
+                if self.end_of_hand and not self.over:
+                    yield Button("Next hand (n)", id="next", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self._fit()
@@ -104,6 +107,11 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     def action_close(self) -> None:
         self.dismiss(SheetChoice.CONTINUE)
 
+    @on(Button.Pressed, "#next")
+    def action_next(self) -> None:
+        if self.end_of_hand and not self.over:
+            self.dismiss(SheetChoice.NEXT)
+
     @on(Button.Pressed, "#again")
     def action_again(self) -> None:
         if self.over and self.session is not None:
@@ -116,4 +124,6 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":
             return bool(self.over and self.session is not None)
+        if action == "next":
+            return True if self.end_of_hand and not self.over else None
         return True

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
-from textual import on
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -17,7 +18,9 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.cards import glyph
-from cardcore.game import Action, IllegalAction, Zone
+from cardcore.game import Action, GameState, IllegalAction, Zone
+from cardcore.tui import picks
+from cardcore.tui.picks import STEP_KEYS, Unit
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import MoveFailed, Session
@@ -30,12 +33,11 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
-def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str) -> bool:
+def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str,
+            units: Iterable[Unit] = ()) -> bool:
     """The action plays every picked card (as a multiset, cards compared by the game's
-    ``card_key``); card-less actions always match."""
-    if not action.hand_cards:
-        return True
-    return not (Counter(map(key, picked.elements())) - Counter(map(key, action.hand_cards)))
+    ``card_key``; card-less actions match any) and uses every picked table unit."""
+    return picks.matches(action, picked, key, units)
 
 
 class TableScreen(Screen[None]):
@@ -63,11 +65,15 @@ class TableScreen(Screen[None]):
                 priority=True),
         Binding("pageup,left_square_bracket", "page(-1)", "Back a page", show=False,
                 id="table.prev_page", priority=True),
+        *(Binding(k, f"step('{step}')", step.capitalize(), show=False, id=f"table.step_{step}")
+          for step, k in STEP_KEYS.items()),
+        Binding("m", "lay_out", "Lay out picked", show=False, id="table.lay_out"),
+        Binding("n", "next_hand", "Next hand", id="table.next_hand"),
         Binding("h", "hint", "Hint", id="table.hint"),
         Binding("u", "undo", "Undo", id="table.undo"),
-        Binding("s", "score_sheet", "Score sheet", id="table.sheet"),
-        Binding("b", "speed", "Bot speed", id="table.speed"),
-        Binding("t", "retry", "Try again", id="table.retry"),
+        Binding("s", "score_sheet", "Sheet", id="table.sheet"),
+        Binding("b", "speed", "Bot speed", show=False, id="table.speed"),
+        Binding("r", "retry", "Try again", id="table.retry"),
         Binding("q", "leave", "Leave", id="table.leave"),
     ]
 
@@ -85,7 +91,17 @@ class TableScreen(Screen[None]):
         self._pending: int | None = None  # the token of the scheduled bot move
         self._tokens = 0
         self._sheet_pending = False
-        self._bot_failed = False  # a bot's move failed: t tries again
+        self._bot_failed = False  # a bot's move failed: r tries again
+        #: The table units the player can pick, by letter, and those picked.
+        self.units: dict[str, Unit] = {}
+        self.picked_units: list[Unit] = []
+        #: Only the actions of this step are listed (its key was pressed with several).
+        self.step_filter: str | None = None
+        #: The hand just ended: its last position stays on the table until ``n``.
+        self.finished: GameState | None = None
+        self.finished_no = 0
+        #: Positions in the hand of the cards that just arrived (a draw), marked.
+        self.new_cards: frozenset[int] = frozenset()
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -142,10 +158,19 @@ class TableScreen(Screen[None]):
     def picked_cards(self) -> Counter[str]:
         return self.cards_at(self.hand.picked)
 
+    def _table(self) -> tuple[int | None, list[Zone]]:
+        """The seat whose hand is shown and the zones: the hand being played, or the one
+        that just ended (its last position, every card where the last move left it)."""
+        if self.finished is not None:
+            humans = self.session.humans
+            seat = humans[0] if len(humans) == 1 else None
+            return seat, self.finished.zones(seat)
+        return self.session.table(self.revealed)
+
     def redraw(self) -> None:
         s = self.session
         match = s.match
-        viewer, zones = s.table(self.revealed)
+        viewer, zones = self._table()
         self.viewer = viewer
         palette = self.app.palette
         to_play = s.to_play
@@ -153,16 +178,20 @@ class TableScreen(Screen[None]):
             if viewer is not None else None
         others = [z for z in zones if z is not hand_zone]
         # the actions: only for the human whose hand is shown
-        if to_play is not None and to_play == viewer and not s.is_bot(to_play):
+        if self.finished is None and to_play is not None and to_play == viewer \
+                and not s.is_bot(to_play):
             self.legal = s.legal_actions()
         else:
             self.legal = []
+        self.units = picks.lettered(picks.table_units(others, self.legal))
+        self.picked_units = [u for u in self.picked_units if u in self.units.values()]
         hand = self.hand
         hand.palette = palette
         new_cards = tuple(hand_zone.cards) if hand_zone else ()
         if new_cards != hand.cards:
             hand.picked = frozenset()
             hand.cards = new_cards
+        hand.new = self.new_cards
         self._filter()
         self._draw_zones(others)
         self._draw_status()
@@ -178,9 +207,10 @@ class TableScreen(Screen[None]):
             for badge in hand_zone.badges:
                 text.append(f" [{badge_text(badge)}]", style="dim")
             picked = self.picked_cards()
-            if picked:
-                text.append("  picked: " + " ".join(glyph(c) for c in sorted(picked.elements())),
-                            style="yellow")
+            if picked or self.picked_units:
+                names = [glyph(c) for c in sorted(picked.elements())]
+                names += [unit_name(u) for u in self.picked_units]
+                text.append("  picked: " + " ".join(names), style="yellow")
             title.update(text)
         elif s.humans and len(s.humans) > 1:
             title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
@@ -188,12 +218,18 @@ class TableScreen(Screen[None]):
             title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
         if match.over:
             title.update(Text("The match is over — s: score sheet, q: leave.", style="bold"))
+        elif self.finished is not None:
+            title.update(Text(f"Hand {self.finished_no} is over — n: next hand, s: score sheet.",
+                              style="bold"))
         self.refresh_bindings()
 
     def _filter(self) -> None:
         picked = self.picked_cards()
         key = self.session.game.card_key
-        self.shown = [(i, a) for i, a in enumerate(self.legal) if matches(a, picked, key)]
+        units = self.picked_units
+        step = self.step_filter
+        self.shown = [(i, a) for i, a in enumerate(self.legal)
+                      if matches(a, picked, key, units) and (step is None or a.step == step)]
         pages = max(1, -(-len(self.shown) // PAGE))
         self.page = max(0, min(self.page, pages - 1))
         ids = [i for i, _ in self.shown]
@@ -203,7 +239,9 @@ class TableScreen(Screen[None]):
         self.query_one("#actions", ActionList).show(self.shown, self.page, self.app.palette,
                                                      hint=self.hint_index, highlight=self.highlight)
         title = Text("Actions", style="bold")
-        if not self.legal:
+        if self.finished is not None:
+            title.append("  (the hand is over: n next hand)", style="dim")
+        elif not self.legal:
             seat = self.session.to_play
             if seat is not None and self.session.is_bot(seat):
                 title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
@@ -219,31 +257,45 @@ class TableScreen(Screen[None]):
         s = self.session
         targets: set[str] = set()
         marked: set[str] = set()
+        taken: set[tuple[str | None, str]] = set()
         if self.highlight is not None and self.highlight < len(self.legal):
             action = self.legal[self.highlight]
             targets = set(action.targets)
             marked = set(action.hand_cards)
+            taken = set(action.table_cards)
         self.hand.marked = frozenset(marked)
-        before = s.last_move_zones(self.revealed)
+        before = s.last_move_zones(self.revealed) if self.finished is None else None
         last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
-        info = TableInfo(list(s.match.seating.names), list(s.match.seating.side_names),
-                         dealer=s.match.seating.dealer, to_play=s.to_play, viewer=self.viewer,
-                         targets=targets, last_move=last_move, palette=self.app.palette)
+        viewer_side = next((z.side for z in self._table()[1]
+                            if z.kind == "hand" and z.seat == self.viewer), None)
+        seating = s.match.seating
+        info = TableInfo(list(seating.names), list(seating.side_names),
+                         dealer=seating.dealer, to_play=s.to_play if self.finished is None else None,
+                         viewer=self.viewer, targets=targets, last_move=last_move,
+                         palette=self.app.palette,
+                         letters={u.id: k for k, u in self.units.items()},
+                         picked={u.id for u in self.picked_units}, taken=taken,
+                         viewer_side=viewer_side)
         self.query_one("#zones", ZonesView).show(others, info)
 
     def _draw_status(self) -> None:
+        """Most needed first (80 columns cut the end): the score and the target, whose
+        turn, the hand, the game, the dealer."""
         s = self.session
         m = s.match
-        text = Text(f"{s.game.name}", style="bold")
-        text.append(f" · hand {m.hand_no} · dealer {s.name(m.seating.dealer)}")
+        text = Text(" · ".join(f"{name} {total}" for name, total in
+                               zip(m.sheet.side_names, m.totals, strict=False)), style="bold")
+        text.append(f" (to {m.options.target})")
         seat = s.to_play
-        if seat is not None:
+        if self.finished is not None:
+            text.append(f" · hand {self.finished_no} over", style="bold green")
+        elif seat is not None:
             who = "you" if seat == self.viewer else (m.seats[seat] if s.is_bot(seat) else "human")
             text.append(" · to play: ")
             text.append(f"{s.name(seat)} ({who})", style="bold green")
-        text.append(" · " + " ".join(f"{name} {total}" for name, total in
-                                     zip(m.sheet.side_names, m.totals, strict=False)))
-        text.append(f" / {m.options.target}", style="dim")
+        if self.finished is None:
+            text.append(f" · hand {m.hand_no}")
+        text.append(f" · {s.game.name} · dealer {s.name(m.seating.dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
@@ -255,7 +307,8 @@ class TableScreen(Screen[None]):
             warning.update(Text(f"⚠ Not saved: {problem}. Play goes on.", style="bold"))
 
     def _draw_log(self) -> None:
-        entries = self.session.hand_log()[-60:]
+        hand_no = self.finished_no if self.finished is not None else self.session.match.hand_no
+        entries = [e for e in self.session.log if e.hand == hand_no][-60:]
         lines = []
         for n, entry in enumerate(entries):
             last = n == len(entries) - 1
@@ -299,7 +352,7 @@ class TableScreen(Screen[None]):
             self._sheet_pending = False
             self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True), self._after_sheet)
             return
-        if s.over:
+        if s.over or self.finished is not None:
             return
         seat = s.to_play
         if seat is None:
@@ -328,7 +381,7 @@ class TableScreen(Screen[None]):
         except Exception as exc:  # a plugin's bug: say so, never crash; the match is as it was
             self._bot_failed = True
             self.say(f"{self.session.name(seat)}'s move failed: {fault_line(exc)} "
-                     "— t: try again, q: leave (saved)", error=True)
+                     "— r: try again, q: leave (saved)", error=True)
             self.redraw()
             return
         self._bot_failed = False
@@ -343,26 +396,50 @@ class TableScreen(Screen[None]):
         self.say("Trying again…")
         self.advance()
 
-    def after_move(self) -> None:
+    def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
         events = self.session.drain_events()
-        if any(e["event"] == "hand_end" for e in events):
+        ended = [e for e in events if e["event"] == "hand_end"]
+        if ended:
             self._sheet_pending = True
-            self.say("")  # the new hand starts without the last hand's message
+            # the last position stays on the table (the last moves, the cards left to the
+            # last capturer) until the player moves on with n
+            self.finished = self.session.match.finished_hand
+            self.finished_no = ended[-1]["hand"]
             if len(self.session.humans) > 1:
                 self.revealed = None
+        self.new_cards = new_cards if not ended else frozenset()
+        self._reset_picks()
+        self.redraw()
+        self.advance()
+
+    def _reset_picks(self) -> None:
         self.page = 0
         self.hint_index = None
         self.highlight = None
+        self.step_filter = None
+        self.picked_units = []
         self.hand.picked = frozenset()
-        self.redraw()
-        self.advance()
 
     def _after_sheet(self, result: SheetChoice | None) -> None:
         if result is SheetChoice.AGAIN:
             self.post_message(self.PlayAgainRequested(self, self.session))
         elif result is SheetChoice.MENU:
             self.action_leave()
-        # otherwise on_screen_resume continues the match
+        elif result is SheetChoice.NEXT:
+            self.action_next_hand()
+        # otherwise the table shows (the hand's last position, until n)
+
+    def action_next_hand(self) -> None:
+        if self.finished is None:
+            self.say("The hand is not over yet.", error=True)
+            return
+        if self.session.over:
+            self.say("The match is over — s: score sheet (play again), q: leave.", error=True)
+            return
+        self.finished = None
+        self.say("")  # the new hand starts without the last hand's message
+        self.redraw()
+        self.advance()
 
     def play(self, action: Action) -> None:
         s = self.session
@@ -370,6 +447,8 @@ class TableScreen(Screen[None]):
             self.say("It is not your turn.", error=True)
             return
         seat = s.to_play
+        before = Counter(c for c in self.hand.cards if c is not None)
+        hand_no = s.match.hand_no
         try:
             s.apply(action)
         except IllegalAction as exc:
@@ -381,10 +460,38 @@ class TableScreen(Screen[None]):
             return
         # hot-seat: the next player reads this line, so it names who played
         who = "You" if len(s.humans) == 1 else s.name(seat)
-        self.say(f"{who} played: {action.label}")
+        arrived = self._arrived(before) if s.match.hand_no == hand_no else Counter()
+        if arrived and action.step == "draw":
+            self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
+                     "(▸ in the hand)")
+        else:
+            self.say(f"{who} played: {action.label}")
         if len(s.humans) > 1 and s.to_play != self.viewer:
             self.revealed = None
-        self.after_move()
+        self.after_move(self._positions(arrived))
+
+    def _arrived(self, before: Counter[str]) -> Counter[str]:
+        """The cards now in the viewer's hand that were not before the move (a draw)."""
+        viewer, zones = self.session.table(self.revealed)
+        hand = next((z for z in zones if z.kind == "hand" and z.seat == viewer), None)
+        if hand is None:
+            return Counter()
+        return Counter(c for c in hand.cards if c is not None) - before
+
+    def _positions(self, arrived: Counter[str]) -> frozenset[int]:
+        """Where the arrived cards will sit in the hand (the last copies of each)."""
+        viewer, zones = self.session.table(self.revealed)
+        hand = next((z for z in zones if z.kind == "hand" and z.seat == viewer), None)
+        if hand is None or not arrived:
+            return frozenset()
+        left = Counter(arrived)
+        out = set()
+        for i in reversed(range(len(hand.cards))):
+            card = hand.cards[i]
+            if card is not None and left[card] > 0:
+                out.add(i)
+                left[card] -= 1
+        return frozenset(out)
 
     # --- messages from the widgets ---------------------------------------------------
 
@@ -398,21 +505,81 @@ class TableScreen(Screen[None]):
         picked.symmetric_difference_update({event.index})
         cards = self.cards_at(picked)
         key = self.session.game.card_key
-        if cards and not any(a.hand_cards and matches(a, cards, key) for a in self.legal):
-            names = " + ".join(glyph(c) for c in sorted(cards.elements()))
-            self.say(f"No legal action plays {names}.", error=True)
+        units = self.picked_units
+        if cards and not any(a.hand_cards and matches(a, cards, key, units) for a in self.legal):
+            new = self.cards_at({event.index}) if event.index not in hand.picked else Counter()
+            playable = {key(c) for a in self.legal if a.step is None for c in a.hand_cards}
+            if len(cards) == 1 or not new or any(key(c) not in playable for c in new):
+                self.say(self._why_none(new or cards), error=True)
+                return
+            # no one action plays them all: kept for m (laid out in several plays)
+            hand.picked = frozenset(picked)
+            self._narrowed()
+            self.say("No single action plays all the picked cards: m lays them out in "
+                     "several plays; esc clears.")
             return
         hand.picked = frozenset(picked)
+        self._narrowed()
+
+    def _why_none(self, cards: Counter[str]) -> str:
+        """No legal action plays ``cards`` (with the table picks): say so, and why when the
+        game tells (``GameState.why_not``)."""
+        names = " + ".join(glyph(c) for c in sorted(cards.elements()))
+        if self.picked_units:
+            names += " on " + " ".join(unit_name(u) for u in self.picked_units)
+        reasons = []
+        if len(cards) == 1:
+            with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
+                reason = self.session.state.why_not(next(iter(cards)))
+                if reason:
+                    reasons.append(reason)
+        return f"No legal action plays {names}" + (f": {reasons[0]}" if reasons else ".")
+
+    def _narrowed(self) -> None:
+        """The picks changed: the list, the marks and a line saying what is left."""
         self.highlight = None
         self.page = 0
         self.redraw()
-        n_card_actions = sum(1 for _, a in self.shown if a.hand_cards)
-        self.say(f"{n_card_actions} action(s) play the picked card(s); 1-9 to choose, esc to clear."
-                 if cards else "Pick a card to narrow the actions; 1-9 to choose.")
+        cards = self.picked_cards()
+        n = len(self.shown)
+        if cards or self.picked_units:
+            self.say(f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
+                     "picked cards, esc clears." if n != 1 else
+                     "1 action fits the picks: 1 plays it; esc clears.")
+        else:
+            self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
+
+    def on_key(self, event: events.Key) -> None:
+        """Shift+letter picks (or drops) the table card, group or pile with that letter."""
+        char = event.character or ""
+        if len(char) == 1 and char in picks.LETTERS and char in self.units:
+            event.stop()
+            self.pick_unit(char)
+
+    def pick_unit(self, letter: str) -> None:
+        unit = self.units.get(letter)
+        if unit is None or not self.legal:
+            self.say("Nothing on the table to pick now.", error=True)
+            return
+        chosen = list(self.picked_units)
+        if unit in chosen:
+            chosen.remove(unit)
+        else:
+            chosen.append(unit)
+        key = self.session.game.card_key
+        if chosen and not any(matches(a, self.picked_cards(), key, chosen) for a in self.legal):
+            names = " + ".join(unit_name(u) for u in chosen)
+            self.say(f"No legal action takes {names} together"
+                     + (" with the picked cards." if self.picked_cards() else "."), error=True)
+            return
+        self.picked_units = chosen
+        self._narrowed()
 
     @on(HandView.Cleared)
     def _cleared(self) -> None:
         self.hand.picked = frozenset()
+        self.picked_units = []
+        self.step_filter = None
         self.highlight = None
         self.redraw()
 
@@ -450,6 +617,57 @@ class TableScreen(Screen[None]):
             self.say(f"There is no action {n} on this page (1-{page_len}).", error=True)
             return
         self.play(self.shown[k][1])
+
+    def action_step(self, step: str) -> None:
+        """The step's fixed key: play it when one action of that step fits the picks;
+        with several, list only them (pick the card, or 1-9)."""
+        if not self.legal:
+            self.say("Nothing to play now.", error=True)
+            return
+        fits = [a for a in self.legal if a.step == step
+                and matches(a, self.picked_cards(), self.session.game.card_key, self.picked_units)]
+        if not fits:
+            self.say(f"No {step} now.", error=True)
+            return
+        if len(fits) == 1:
+            self.play(fits[0])
+            return
+        self.step_filter = step
+        self.highlight = None
+        self.page = 0
+        self.redraw()
+        self.say(f"{len(fits)} ways to {step}: pick the card (space) then "
+                 f"{STEP_KEYS[step]}, or 1-9; esc clears.")
+
+    def action_lay_out(self) -> None:
+        """Lay out the picked hand cards in one go: the legal steps that play them, found
+        and played one at a time (each recorded as usual)."""
+        cards = self.picked_cards()
+        if not self.legal or not cards:
+            self.say("Pick the cards to lay out first (space), then m.", error=True)
+            return
+        s = self.session
+        try:
+            plan = picks.lay_out(s.state, cards, s.game.card_key)
+        except Exception as exc:  # a plugin's bug: say so, change nothing
+            self.say(f"Could not work out the plays: {fault_line(exc)}", error=True)
+            return
+        if not plan:
+            self.say(self._why_none(cards), error=True)
+            return
+        for played, action in enumerate(plan):
+            if s.to_play != self.viewer or action not in s.legal_actions():
+                break
+            try:
+                s.apply(action)
+            except Exception as exc:
+                self.say(f"Stopped after {played} play(s): {fault_line(exc)}", error=True)
+                break
+        else:
+            laid = sum(len(a.hand_cards) for a in plan)
+            self.say(f"Laid out {laid} card(s) in {len(plan)} play(s): "
+                     + "; ".join(a.label for a in plan[-3:]))
+        self.after_move()
 
     def action_page(self, step: int) -> None:
         pages = max(1, -(-len(self.shown) // PAGE))
@@ -507,9 +725,16 @@ class TableScreen(Screen[None]):
             return True if self.legal else None
         if action == "page":
             return True if len(self.shown) > PAGE else None
-        if action == "retry":
+        if action == "retry":  # shown only when there is something to try again
             return bool(self._bot_failed)
+        if action == "next_hand":
+            return self.finished is not None
         return True
+
+
+def unit_name(unit: Unit) -> str:
+    """A picked table unit in a line: its card, or the group or pile's id."""
+    return glyph(unit.card) if unit.card is not None else unit.place
 
 
 def fault_line(exc: Exception) -> str:

@@ -39,6 +39,8 @@ class HandView(Widget, can_focus=True):
     cursor: reactive[int] = reactive(0)
     picked: reactive[frozenset[int]] = reactive(frozenset())
     marked: reactive[frozenset[str]] = reactive(frozenset())
+    #: Positions of the cards that just arrived (a draw): ``▸`` before them.
+    new: reactive[frozenset[int]] = reactive(frozenset())
     palette: reactive[str] = reactive("two")
 
     class Picked(Message):
@@ -76,7 +78,7 @@ class HandView(Widget, can_focus=True):
                 out.append("\n")
             face = FACE_DOWN if card is None else glyph(card)
             picked = i in self.picked
-            left, right = ("[", "]") if picked else (" ", " ")
+            left, right = ("[", "]") if picked else ("▸" if i in self.new else " ", " ")
             style = card_style(card, self.palette)
             if card is not None and card in self.marked:
                 style += " underline"

@@ -78,6 +78,9 @@ class OptionsForm(Vertical):
         self.kinds = {name: _kind(f.annotation) for name, f in model.model_fields.items()}
         self.options: GameOptions | None = None
         self.errors: dict[str, str] = {}
+        #: The fields the player set (and those given): only they reach the model, so a
+        #: validator that fills the others (a preset) decides them; the rest are refreshed.
+        self.touched: set[str] = set(self.initial)
 
     def compose(self) -> ComposeResult:
         for name, info in self.model.model_fields.items():
@@ -88,7 +91,8 @@ class OptionsForm(Vertical):
             with Horizontal(classes="opt-row"):
                 yield Label(name.replace("_", " "), classes="opt-name")
                 if kind == "bool":
-                    yield Checkbox("", bool(value), id=wid, classes="opt-control", compact=True)
+                    yield Checkbox(yes_no(bool(value)), bool(value), id=wid, classes="opt-control",
+                                   compact=True)
                 elif kind == "choice":
                     yield Select([(str(c), c) for c in choices], value=value, allow_blank=False,
                                  id=wid, classes="opt-control", compact=True)
@@ -118,8 +122,10 @@ class OptionsForm(Vertical):
 
     def validate_now(self) -> None:
         errors: dict[str, str] = {}
+        values = {k: v for k, v in self.raw_values().items() if k in self.touched}
         try:
-            self.options = self.model(**self.raw_values())
+            self.options = self.model(**values)
+            self._refresh_untouched(self.options)
         except pydantic.ValidationError as exc:
             self.options = None
             for detail in exc.errors():
@@ -138,9 +144,47 @@ class OptionsForm(Vertical):
         self.query_one("#err-general", Static).display = bool(general)
         self.post_message(self.Changed(self, self.options, errors))
 
+    def _refresh_untouched(self, options: GameOptions) -> None:
+        """The fields the player left alone show what the model made of them (a preset)."""
+        for name in self.model.model_fields:
+            if name in self.touched:
+                continue
+            value = _plain(getattr(options, name))
+            widget = self.query_one(f"#opt-{name}")
+            if isinstance(widget, Checkbox) and widget.value != bool(value):
+                widget.value = bool(value)
+            elif isinstance(widget, Select) and widget.value != value:
+                widget.value = value
+            elif isinstance(widget, Input) and widget.value != ("" if value is None else str(value)):
+                widget.value = "" if value is None else str(value)
+
+    def _shows_model(self, name: str, widget: Message | object) -> bool:
+        """The control holds what the model has (a refresh, not the player)."""
+        if self.options is None or name not in self.model.model_fields:
+            return False
+        value = _plain(getattr(self.options, name))
+        if isinstance(widget, Checkbox):
+            return widget.value == bool(value)
+        if isinstance(widget, Select):
+            return bool(widget.value == value)
+        if isinstance(widget, Input):
+            return widget.value.strip() == ("" if value is None else str(value))
+        return False
+
     @on(Input.Changed)
     @on(Checkbox.Changed)
     @on(Select.Changed)
-    def _changed(self, event: Message) -> None:
+    def _changed(self, event: Input.Changed | Checkbox.Changed | Select.Changed) -> None:
         event.stop()
+        widget = event.control
+        if isinstance(widget, Checkbox):
+            widget.label = yes_no(widget.value)
+        name = (widget.id or "").removeprefix("opt-") if widget is not None else ""
+        if name and not self._shows_model(name, widget):
+            self.touched.add(name)
         self.validate_now()
+
+
+def yes_no(value: bool) -> str:
+    """A checkbox's state in words (its mark alone is the same either way but for colour)."""
+    return "yes" if value else "no"

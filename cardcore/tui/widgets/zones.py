@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from cardcore.game import Zone
 from cardcore.tui.marks import Moved, TableInfo, moved
-from cardcore.tui.widgets.cards import FACE_DOWN, cards_text
+from cardcore.tui.widgets.cards import FACE_DOWN, card_text, cards_text
 
 __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
@@ -23,6 +23,12 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
         title = name if zone.kind == "hand" else f"{zone.title} — {name}"
         if seat == info.viewer and zone.kind == "hand":
             title += " (you)"
+        elif (side is not None and side == info.viewer_side and zone.kind == "hand"
+              and seat != info.viewer):
+            title += " (partner)"
+        if zone.kind == "hand" and side is not None and 0 <= side < len(info.side_names) \
+                and len(info.side_names) < len(info.names):
+            title += f" — {info.side_names[side]}"
         return title
     if side is not None and 0 <= side < len(info.side_names):
         return f"{zone.title} — {info.side_names[side]}"
@@ -49,10 +55,52 @@ def shown_badges(zone: Zone, info: TableInfo) -> list[str]:
     return [badge_text(b) for b in zone.badges if b not in said]
 
 
+def _letter(unit: str, info: TableInfo) -> Text:
+    """``A:`` before a unit the player can pick with shift+A; picked: ``[A]:``."""
+    letter = info.letters.get(unit)
+    if letter is None:
+        return Text()
+    if unit in info.picked:
+        return Text(f"[{letter}]", style="bold yellow")
+    return Text(f"{letter}:", style="bold yellow")
+
+
+def _table_cards(cards: list[str | None], places: tuple[str, ...], info: TableInfo,
+                 arrived: set[int], parts: list[int] | None = None) -> Text:
+    """A row of table cards with their letters, picks, the highlighted action's cards
+    (underlined, ``_`` around them: readable without colour) and the last move's ``▸``."""
+    out = Text()
+    breaks = set()
+    if parts:
+        at = 0
+        for n in parts[:-1]:
+            at += n
+            breaks.add(at)
+    for i, card in enumerate(cards):
+        if i:
+            out.append(" | " if i in breaks else " ")
+        if card is None:
+            out.append_text(cards_text([None], info.palette, compact_hidden=False))
+            continue
+        out.append_text(_letter(f"{places[0]}/{card}", info))
+        taken = any((card, p) in info.taken for p in places)
+        if i in arrived:
+            out.append("▸")
+        face = card_text(card, info.palette, marked=i in arrived)
+        if taken:
+            face.stylize("underline")
+            out.append("_", style="bold")
+        out.append_text(face)
+        if taken:
+            out.append("_", style="bold")
+    return out
+
+
 def render_zone(zone: Zone, info: TableInfo) -> Text:
-    targeted = zone.id in info.targets
+    targeted = zone.id in info.targets or (None, zone.id) in info.taken
     head = Text()
     head.append("▶ " if targeted else "  ", style="bold yellow")
+    head.append_text(_letter(zone.id, info))
     head.append(zone_title(zone, info), style="bold reverse" if targeted else "bold")
     if zone.seat is not None and zone.kind == "hand":
         if zone.seat == info.dealer:
@@ -73,17 +121,19 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
     lines = [head]
     if zone.cards and not hidden:
         row = Text("    ")
-        row.append_text(cards_text(zone.cards, info.palette,
-                                   marked=info.last_move.cards.get(zone.id, set())))
+        row.append_text(_table_cards(zone.cards, (zone.id,), info,
+                                     info.last_move.cards.get(zone.id, set())))
         lines.append(row)
     changed = info.last_move.groups.get(zone.id, set())
     for i, group in enumerate(zone.groups):
-        g_targeted = group.id in info.targets
+        g_targeted = group.id in info.targets or (None, group.id) in info.taken
         row = Text("    ")
         row.append("▶ " if g_targeted else "", style="bold yellow")
+        row.append_text(_letter(group.id, info))
         if group.cards:
             inner = Text("⟨")
-            inner.append_text(cards_text(group.cards, info.palette))
+            inner.append_text(_table_cards(list(group.cards), (group.id, zone.id), info, set(),
+                                           group.parts))
             inner.append("⟩")
             if g_targeted:
                 inner.stylize("reverse")
@@ -106,5 +156,10 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
 class ZonesView(Static):
     """Every zone but the viewer's hand, one after another."""
 
+    #: The text last shown, without styles (tests, and what a screen reader would read).
+    plain = ""
+
     def show(self, zones: list[Zone], info: TableInfo) -> None:
-        self.update(RichGroup(*(render_zone(z, info) for z in zones)) if zones else Text(""))
+        texts = [render_zone(z, info) for z in zones]
+        self.plain = "\n".join(t.plain for t in texts)
+        self.update(RichGroup(*texts) if texts else Text(""))

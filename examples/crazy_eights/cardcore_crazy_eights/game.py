@@ -65,8 +65,8 @@ class CrazyEightsState(CardGameState):
         if actions:
             return actions
         if self.stock:
-            return [SimpleAction({"type": "draw"}, "Draw", targets=("stock",))]
-        return [SimpleAction({"type": "pass"}, "Pass")]
+            return [SimpleAction({"type": "draw"}, "Draw", targets=("stock",), step="draw")]
+        return [SimpleAction({"type": "pass"}, "Pass", step="pass")]
 
     def apply(self, action: Action) -> None:
         if action not in self.legal_actions():

@@ -45,6 +45,9 @@ def _plural(slot: int) -> str:
     return _PLURALS.get(name, name + "s")
 
 
+_STEPS = ("draw", "take", "take", None, None, "discard", "decline")
+
+
 class CanastaAction(Action):
     """One step. ``data`` by kind: TAKE (with, melds), ONTO slot, MELD melds,
     ADD (slot, cards), DISCARD card; melds are tuples of sorted card-id tuples."""
@@ -111,6 +114,23 @@ class CanastaAction(Action):
         if kind == MELD:
             return (f"melds-{self.side}",)
         return (f"meld-{self.side}-{SLOT_NAMES[data[0]]}",)
+
+    @property
+    def table_cards(self) -> tuple[tuple[str | None, str], ...]:
+        """The pile it takes and the meld it uses, as whole groups (no single card)."""
+        kind, data = self.kind, self.data
+        if kind == ONTO:
+            return ((None, "discard"), (None, f"meld-{self.side}-{SLOT_NAMES[data]}"))
+        if kind == TAKE:
+            return ((None, "discard"),)
+        if kind == ADD:
+            return ((None, f"meld-{self.side}-{SLOT_NAMES[data[0]]}"),)
+        return ()
+
+    @property
+    def step(self) -> str | None:
+        """draw, take (the pile, any way), discard: the turn's recurring steps."""
+        return _STEPS[self.kind]
 
     def to_json(self) -> dict:
         kind, data = self.kind, self.data

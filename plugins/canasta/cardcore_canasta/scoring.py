@@ -42,12 +42,26 @@ def side_items(st: CanastaState, side: int) -> dict[str, int]:
     }
 
 
+def side_counts(st: CanastaState, side: int) -> dict[str, int | str | list[str]]:
+    """What the side did, for the score sheet and the statistics (the keys
+    ``cardcore.store.stats`` reads): canastas by kind, red threes, going out, the cards
+    left in hand."""
+    melds = st.melds[side].values()
+    natural = sum(1 for ids, _n, w in melds if len(ids) >= CANASTA and not w)
+    mixed = sum(1 for ids, _n, w in melds if len(ids) >= CANASTA and w)
+    out = st.went_out is not None and st.side_of[st.went_out] == side
+    return {"canastas": natural + mixed, "natural_canastas": natural, "mixed_canastas": mixed,
+            "red_threes": len(st.red_threes[side]), "going_out": int(out),
+            "concealed": int(out and st.concealed), "melds": len(st.melds[side]),
+            "in_hand": sum(len(st.hands[s]) for s in st.seating.seats_of(side))}
+
+
 def score_row(st: CanastaState) -> ScoreRow:
     sides: list[SideScore] = []
     for side in range(st.setup.sides):
         items = side_items(st, side)
         sides.append({"seats": st.seating.seats_of(side), "items": items,
-                      "total": sum(items.values())})
+                      "total": sum(items.values()), "counts": side_counts(st, side)})
     # how the hand ended, for summaries (simulate counts the endings)
     return {"sides": sides, "end": "going out" if st.went_out is not None else "stock"}
 

@@ -73,6 +73,14 @@ class FishingAction(Action):
     def targets(self) -> tuple[str, ...]:
         return tuple("table" if i < 0 else f"build-{i}" for i in self.touch)
 
+    @property
+    def table_cards(self) -> tuple[tuple[str | None, str], ...]:
+        """The table's cards it captures or builds with (loose or in the builds it touches:
+        the zone "table" holds both); a trail uses none."""
+        if self.kind == TRAIL:
+            return ()
+        return tuple((NAMES[c], "table") for c in _display_order(self.key[-1]))
+
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_json()}>"
 

@@ -46,6 +46,18 @@ def tallies(state: FishingState) -> list[dict[str, int]]:
     return out
 
 
+def counts_of(state: FishingState, seats: tuple[int, ...] | list[int],
+              t: dict[str, int]) -> dict[str, int | str | list[str]]:
+    """What the side took, for the score sheet and the statistics: cards, spades, the
+    casinos (0/1), which aces, the sweeps it made (before any cancelling)."""
+    from cardcore_casino.rules import NAMES
+
+    taken = {c for s in seats for c in state.captured[s]}
+    aces = [NAMES[c] for c in sorted(taken) if ACES_BITS >> c & 1]
+    return {"cards": t["cards"], "spades": t["spades"], "big_casino": t["big_casino"],
+            "little_casino": t["little_casino"], "aces": aces, "sweeps": t["sweeps"]}
+
+
 def score_row(state: FishingState) -> ScoreRow:
     rules = state.rules
     raw = tallies(state)
@@ -66,7 +78,8 @@ def score_row(state: FishingState) -> ScoreRow:
             "aces": t["aces"],
             "sweeps": sweeps[side],
         }
-        row_sides.append({"seats": list(seats), "items": items, "total": sum(items.values())})
+        row_sides.append({"seats": list(seats), "items": items, "total": sum(items.values()),
+                          "counts": counts_of(state, seats, t)})
     row: ScoreRow = {"sides": row_sides}
     if rules.score_hook is not None:
         rules.score_hook(state, row)

@@ -394,8 +394,9 @@ class FishingState(GameState):
         groups = []
         for i, b in enumerate(view["table"]["builds"]):
             badges = [str(b["value"]), "multiple" if len(b["groups"]) > 1 else "single"]
+            parts = [len(g) for g in b["groups"]] if len(b["groups"]) > 1 else []
             groups.append(Group(f"build-{i}", [c for g in b["groups"] for c in g], badges,
-                                seat=b["owner"]))
+                                seat=b["owner"], parts=parts))
         table_badges = ["last"] if last else []
         if self.to_play is None:
             table_badges.append("hand over")
@@ -409,10 +410,16 @@ class FishingState(GameState):
                 badges.append("to play")
             zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
                               cards=view["hands"][s], badges=badges))
+        side_seats = self.seats.side_seats
         for s in range(n):
             pile = view["captured"][s]
             spades = sum(1 for c in pile if c.endswith("S"))
             badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
+            partners = side_seats[side_of[s]]
+            if len(partners) > 1:  # partners pool their captures: the side's counts
+                pooled = [c for p in partners for c in view["captured"][p]]
+                badges.append(f"side: cards {len(pooled)}, spades "
+                              f"{sum(1 for c in pooled if c.endswith('S'))}")
             if view["last_capture"] == s:
                 badges.append("last capture")
             zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,

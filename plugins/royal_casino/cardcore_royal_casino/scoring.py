@@ -49,6 +49,10 @@ def near_target(state: FishingState, row: ScoreRow) -> None:
         if before >= target - 3:
             items["sweeps"] = 0  # it scores no sweeps; they still cancelled the others'
         short = target - before
+        if before >= target - 3:
+            entry["note"] = (f"{before} of {target} before the hand: only "
+                             f"{NEAR_ITEM.get(short, 'cards').replace('_', ' ')} scores "
+                             "(near-target rule), no sweeps")
         if target > 3 and short in NEAR_ITEM:
             keep = NEAR_ITEM[short]
             for k in items:
