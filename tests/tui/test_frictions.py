@@ -22,7 +22,7 @@ def session_at(registry, game_id: str, position: dict, seats=("human", "greedy")
     """A session whose hand is ``position`` (``game.state_from_json``): no record, no save."""
     game = registry.games[game_id]
     setup = SessionSetup(game, game.Options(), list(seats), 1)
-    session = Session.new(registry, setup, record=False, autosave=False)
+    session = Session.new(registry, setup, save=False)
     session.match.state = game.state_from_json(position)
     return session
 

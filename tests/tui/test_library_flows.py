@@ -194,7 +194,7 @@ async def test_history_opens_a_finished_match_as_a_replay_and_stats_show_the_sto
         text = stats.query_one("#stats", Static).content
         from rich.console import Console
 
-        console = Console(width=100, record=True)
+        console = Console(width=200, record=True)  # every count a column: no wrapping
         console.print(text)
         shown = console.export_text()
         lib = open_library()
