@@ -59,9 +59,11 @@ class CrazyEightsState(CardGameState):
         if self.to_play is None:
             return []
         actions: list[Action] = []
+        top = self.discard[-1]
         for card in sorted(set(self.hands[self.to_play]), key=ORDER.__getitem__):
             if self.playable(card):
-                actions += [_play(card, s) for s in SUITS] if card[:-1] == "8" else [_play(card)]
+                actions += ([_play(card, top, s) for s in SUITS] if card[:-1] == "8"
+                            else [_play(card, top)])
         if actions:
             return actions
         if self.stock:
@@ -115,12 +117,15 @@ class CrazyEightsState(CardGameState):
 ORDER = {c: i for i, c in enumerate(standard_deck())}
 
 
-def _play(card: str, suit: str | None = None) -> SimpleAction:
+def _play(card: str, top: str, suit: str | None = None) -> SimpleAction:
+    """Play ``card`` on the discard's ``top``: the table card it follows (marked at the table)."""
+    on_top = ((top, "discard"),)
     if suit is None:
         return SimpleAction({"type": "play", "card": card}, f"Play {glyph(card)}",
-                            (card,), ("discard",))
+                            (card,), ("discard",), table_cards=on_top)
     return SimpleAction({"type": "play", "card": card, "suit": suit},
-                        f"Play {glyph(card)}, call {SUIT_NAMES[suit]}", (card,), ("discard",))
+                        f"Play {glyph(card)}, call {SUIT_NAMES[suit]}", (card,), ("discard",),
+                        table_cards=on_top)
 
 
 class CrazyEights(CardGame):
