@@ -18,23 +18,13 @@ from cardcore.tui.session import Session, SessionSetup
 from cardcore.tui.widgets.actions import ActionList
 from cardcore.tui.widgets.hand import HandView
 
+from .helpers import record_calls, text_of, your_turn
+
 SIZE = (100, 30)
 
 
-def text_of(app, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
 
 
-def record_calls(app, name: str) -> list:
-    calls: list = []
-    original = getattr(app, name)
-
-    def recorder(*args, **kwargs):
-        calls.append((args, kwargs))
-        return original(*args, **kwargs)
-
-    setattr(app, name, recorder)
-    return calls
 
 
 def setup_of(registry, game_id="crazy_eights", seats=("human", "greedy"), seed=7, **kw):
@@ -42,13 +32,6 @@ def setup_of(registry, game_id="crazy_eights", seats=("human", "greedy"), seed=7
     return SessionSetup(game, game.Options(**kw), list(seats), seed)
 
 
-async def your_turn(pilot) -> TableScreen:
-    for _ in range(200):
-        await pilot.pause()
-        table = pilot.app.screen
-        if isinstance(table, TableScreen) and table.legal:
-            return table
-    raise AssertionError("the human never got the turn")
 
 
 async def run_palette(pilot, command: str) -> None:

@@ -18,11 +18,11 @@ from cardcore.tui.session import Session, SessionSetup
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.options_form import OptionsForm
 
+from .helpers import record_calls, text_of, your_turn
+
 SIZE = (100, 30)
 
 
-def text_of(app, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
 
 
 def against_greedy(make_app, registry):
@@ -31,14 +31,6 @@ def against_greedy(make_app, registry):
     return make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
 
 
-async def your_turn(pilot) -> TableScreen:
-    """Pause until the bots have played and the human has actions (the greedy bot opens at seed 7)."""
-    for _ in range(100):
-        await pilot.pause()
-        table = pilot.app.screen
-        if isinstance(table, TableScreen) and table.legal:
-            return table
-    raise AssertionError("the human never got the turn")
 
 
 async def choose_game(pilot, game_id: str) -> None:
@@ -401,17 +393,6 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
 # --- the typed start and the screens' messages ------------------------------------------
 
 
-def record_calls(app, name: str) -> list:
-    """Record the calls of ``app.<name>`` (and still make them)."""
-    calls: list = []
-    original = getattr(app, name)
-
-    def recorder(*args, **kwargs):
-        calls.append((args, kwargs))
-        return original(*args, **kwargs)
-
-    setattr(app, name, recorder)
-    return calls
 
 
 async def test_the_first_screen_comes_from_the_start(make_app, registry):

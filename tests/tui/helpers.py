@@ -1,0 +1,36 @@
+"""Helpers the TUI flow tests share."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Static
+
+from cardcore.tui.screens.table import TableScreen
+
+
+def text_of(app: Any, selector: str) -> str:
+    return str(app.screen.query_one(selector, Static).render())
+
+
+def record_calls(app: Any, name: str) -> list:
+    """Record the calls of ``app.<name>`` (and still make them)."""
+    calls: list = []
+    original = getattr(app, name)
+
+    def recorder(*args: Any, **kwargs: Any) -> Any:
+        calls.append((args, kwargs))
+        return original(*args, **kwargs)
+
+    setattr(app, name, recorder)
+    return calls
+
+
+async def your_turn(pilot: Any, pauses: int = 200) -> TableScreen:
+    """Pause until the bots have played and the human has actions (the greedy bot opens at seed 7)."""
+    for _ in range(pauses):
+        await pilot.pause()
+        table = pilot.app.screen
+        if isinstance(table, TableScreen) and table.legal:
+            return table
+    raise AssertionError("the human never got the turn")
