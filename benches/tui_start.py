@@ -61,7 +61,7 @@ def fill_library(home: str, matches: int) -> dict:
         stop = 20 if i % 10 == 0 else None
         while match.to_play is not None and (stop is None or match.decisions < stop):
             seat = match.to_play
-            action = bots[match.seats[seat]].choose(InfoSet(game, match.state, seat), match.bot_rng(seat))
+            action = bots[match.seats[seat]].choose(InfoSet.of(game, match.state, seat), match.bot_rng(seat))
             match.apply(action)
         store.import_record(events, match.snapshot(), source="table")
     made = time.perf_counter() - t
