@@ -43,6 +43,8 @@ def _library() -> MatchStore:
 
 
 def run(registry: Registry, args: argparse.Namespace) -> None:
+    if getattr(args, "game", None) is not None:
+        registry.game(args.game)  # KeyError: an unknown game, one line
     store = _library()
     try:
         if args.command == "history":
@@ -56,8 +58,6 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
             store.delete(args.id)
             print(f"deleted match {args.id} ({summary.game}, {summary.players()})")
         elif args.command == "stats":
-            if args.game is not None:
-                registry.game(args.game)  # KeyError: an unknown game
             print(format_stats(registry, store.stats(args.game)))
     finally:
         store.close()

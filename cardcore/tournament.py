@@ -220,20 +220,28 @@ class Results:
 
 def read_checkpoint(path: Path, t: Tournament) -> dict[Job, dict[str, Any]]:
     """The finished units of ``path`` (its first line names the same tournament)."""
+    from cardcore.records import read_text
+
     if not path.exists():
         return {}
-    lines = path.read_text(encoding="utf-8").splitlines()
+    lines = read_text(path, "checkpoint").splitlines()  # a regular file, size capped
     if not lines:
         return {}
-    head = json.loads(lines[0])
+    try:
+        head = json.loads(lines[0])
+    except (json.JSONDecodeError, RecursionError):
+        head = None
     if head != json.loads(json.dumps(t.header())):
-        raise ValueError(f"{path}: a checkpoint of another tournament ({lines[0][:120]})")
+        raise ValueError(f"{path}: not a checkpoint of this tournament ({lines[0][:120]})")
     done: dict[Job, dict[str, Any]] = {}
-    for line in lines[1:]:
+    for n, line in enumerate(lines[1:], start=2):
         try:
             r = json.loads(line)
         except json.JSONDecodeError:  # a line cut short by the interruption
             continue
+        if (not isinstance(r, dict) or type(r.get("deal")) is not int
+                or not isinstance(r.get("pair"), int)):
+            raise ValueError(f"{path}: line {n} is not a finished deal")
         if r["deal"] < t.deals:
             done[(r["pair"], r["deal"])] = r
     return done

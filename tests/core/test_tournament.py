@@ -62,7 +62,7 @@ def test_a_checkpoint_of_another_tournament_is_refused(tmp_path, capsys):
     capsys.readouterr()
     assert main(["tournament", "casino", "--bots", "random,greedy", "--deals", "2", "--seed", "9",
                  "--workers", "1", "--resume", str(path)]) == 2
-    assert "another tournament" in capsys.readouterr().err
+    assert "not a checkpoint of this tournament" in capsys.readouterr().err
 
 
 @pytest.mark.slow
