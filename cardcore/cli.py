@@ -118,7 +118,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     try:
         return _run(args)
     except pydantic.ValidationError as exc:
-        raise UsageError(_first_error(exc)) from None
+        raise UsageError(first_error(exc)) from None
     except KeyError as exc:  # an unknown game
         raise UsageError(str(exc.args[0])) from None
     except StoreError as exc:
@@ -259,11 +259,7 @@ def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any
     try:
         return game.Options(**values)
     except pydantic.ValidationError as exc:
-        raise UsageError(f"bad option for {game.id}: {_first_error(exc)}") from None
-
-
-def _first_error(exc: pydantic.ValidationError) -> str:
-    return first_error(exc)
+        raise UsageError(f"bad option for {game.id}: {first_error(exc)}") from None
 
 
 def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> MatchSetup:

@@ -19,6 +19,7 @@ import pydantic
 
 import cardcore
 from cardcore.game import Action, Game, GameState, IllegalAction, StateError
+from cardcore.records import first_error
 from cardcore.scoresheet import ScoreSheet
 from cardcore.seating import Draw, partnership_draw, seats_from_draw
 
@@ -253,9 +254,7 @@ def _snapshot_of(game: Game, data: Any) -> Snapshot:
     try:
         snap = Snapshot.model_validate(data)
     except pydantic.ValidationError as exc:
-        err = exc.errors()[0]
-        where = ".".join(map(str, err["loc"])) or "match"
-        raise ValueError(f"match.{where}: {' '.join(str(err['msg']).split())}") from None
+        raise ValueError(f"match.{first_error(exc)}") from None
     if snap.game != game.id:
         raise ValueError(f"match.game: {snap.game!r}, not {game.id!r}")
     return snap

@@ -11,14 +11,12 @@ what a bot reads, hence cannot change what it plays.
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 from collections import Counter
 from collections.abc import Iterator
 from typing import Any, ClassVar
 
-from cardcore.cards import CardError, parse_card
 from cardcore.game import Action, Game, GameState, StateError
 
 Path = tuple[Any, ...]
@@ -93,29 +91,6 @@ def _hidden_cards(export: Any, view: Any) -> Iterator[str]:
                     yield d
                 elif isinstance(d, (list, dict)):
                     stack.append((d, v))
-
-
-def card_multiset(data: Any) -> Counter:
-    """Every card string anywhere in an export or a view (options excluded)."""
-    found: Counter = Counter()
-    stack = [data]
-    while stack:
-        item = stack.pop()
-        if isinstance(item, dict):
-            stack.extend(v for k, v in item.items() if k != "options")
-        elif isinstance(item, list):
-            stack.extend(item)
-        elif isinstance(item, str) and _is_card(item):
-            found[item] += 1
-    return found
-
-
-@functools.cache
-def _is_card(text: str) -> bool:
-    try:
-        return parse_card(text) == text
-    except CardError:
-        return False
 
 
 def _sides(game: Game, view: dict) -> tuple[int, ...]:
