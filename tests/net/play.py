@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import functools
-import re
 import random
+import re
 from collections import Counter
 from typing import Any
 
