@@ -52,10 +52,10 @@ from cardcore.store import StoreError, checks
 from cardcore.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardcore.serve")
-#: The WebSocket layer's own logger: never below INFO, where websockets would log frames
-#: (and so secrets), whatever the root logger's level.
+#: The WebSocket layer's own logger: warnings only. Below INFO websockets would log frames
+#: (and so secrets), whatever the root logger's level; at INFO, every connection.
 ws_log = logging.getLogger("cardcore.serve.ws")
-ws_log.setLevel(logging.INFO)
+ws_log.setLevel(logging.WARNING)
 
 #: Frames waiting for a slow client before it is closed.
 MAX_OUTGOING = 500

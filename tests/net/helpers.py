@@ -80,6 +80,10 @@ class Client:
             raise TimeoutError(f"nothing came in {timeout} s; the last frames: "
                                f"{[json.dumps(m)[:150] for m in self.received[-3:]]}") from None
 
+    def rewind(self) -> None:
+        """Read again from the first message received."""
+        self._seen = 0
+
     async def request(self, message: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
         """Send and return the reply with the same id (or the error about it)."""
         rid = await self.send(message)

@@ -211,7 +211,7 @@ async def test_secrets_are_never_logged(room, caplog):
     made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "greedy"]})
     await host.request({"type": "join", "code": made["code"], "secret": made["seats"][0]["secret"]})
     text = "\n".join(r.getMessage() for r in caplog.records if r.name != "websockets.client")
-    assert "cardcore.serve.ws" in {r.name for r in caplog.records}  # the server's side was logging
+    assert "cardcore.serve" in {r.name for r in caplog.records}  # the server was logging
     assert "not-the-secret-42" not in text
     assert all(link["secret"] not in text for link in [*room.links, *made["seats"]])
 
