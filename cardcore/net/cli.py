@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import json
 import logging
 import signal
 import ssl
@@ -42,7 +43,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--max-tables", type=count, default=1000)
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
-    q.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
+    q.add_argument("--compression", action="store_true",
+                   help="permessage-deflate: smaller frames for more CPU (slow links)")
 
 
 def _port(text: str) -> int:
@@ -95,7 +97,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
         table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
-        public_url=args.public_url, web_url=args.web_url, compression=not args.no_compression)
+        public_url=args.public_url, web_url=args.web_url, compression=args.compression)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
@@ -139,18 +141,21 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
 async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
     from cardcore.net.server import Server
 
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the first line: a signal then stops it well
+        loop.add_signal_handler(sig, stop.set)
     server = Server(registry, store, config)
     await server.start()
     scheme = "wss" if config.ssl else "ws"
     host = f"[{config.host}]" if ":" in config.host else config.host
     resumed = f"; {len(server.resumed)} tables resumed" if server.resumed else ""
     print(f"cardcore serve: listening on {scheme}://{host}:{server.port}/{resumed}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:
+        lag = server.lag_ms()
         await server.close()
-        print("cardcore serve: stopped; every table is kept in the library", flush=True)
+        writes = server.writer.batches if server.writer else 0
+        print(f"cardcore serve: stopped; every table is kept in the library ({writes} transactions; "
+              f"event loop lag ms {json.dumps(lag)})", flush=True)
