@@ -195,6 +195,7 @@ class Table:
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
         self._send_update(peer)
+        self.schedule()
 
     def leave(self, peer: Peer) -> None:
         """The peer leaves (or its connection dropped): a seat is held for the grace period."""
@@ -313,9 +314,10 @@ class Table:
     # --- bots -----------------------------------------------------------------------------
 
     def bot_seat(self) -> int | None:
-        """The seat to play when a bot plays it now (a bot seat, or a stand-in)."""
+        """The seat to play when a bot plays it now (a bot seat, or a stand-in). Nobody at
+        the table (no player, no spectator): the table pauses, its bots too."""
         seat = self.match.to_play
-        if seat is None or self.status != "playing":
+        if seat is None or self.status != "playing" or not self.watchers:
             return None
         held = self.seats[seat]
         return seat if not held.human or held.standin else None

@@ -154,3 +154,24 @@ async def test_chat_reaches_the_table_and_only_it(tmp_path):
             await client.close()
     finally:
         await stop_server(server)
+
+
+@pytest.mark.asyncio
+async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
+    server = await start_server(tmp_path / "library.sqlite", server_config(grace=0.05, bot_delay=0.01))
+    try:
+        code, links = await table(server.port, ["human", "greedy"])
+        player = await join(server.port, code, links[0])
+        await player.update()
+        await player.close()
+        await asyncio.sleep(0.3)  # the grace period is over: a stand-in, but nobody to play for
+        match = server.tables[code].match
+        paused = match.decisions
+        await asyncio.sleep(0.2)
+        assert match.decisions == paused and server.tables[code].seats[0].standin
+        spectator = await Client.connect(server.port)
+        await spectator.request({"type": "watch", "code": code})
+        await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on
+        await spectator.close()
+    finally:
+        await stop_server(server)
