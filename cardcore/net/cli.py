@@ -24,9 +24,13 @@ class ServeError(Exception):
 
 
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
+    from cardcore.cli import number_type
+
+    port = number_type(int, 0, 65535, "a port number")
+    seconds = number_type(float, 0, 86400, "seconds")
     q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=_port, default=8765, help="port (default 8765; 0: any free port)")
+    q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
     q.add_argument("--allow-remote", action="store_true",
                    help="allow listening on an address other machines can reach")
     q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
@@ -36,35 +40,15 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
                    "(behind a reverse proxy: wss://cards.example.org/play)")
     q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
-    q.add_argument("--grace", type=_seconds, default=60.0,
+    q.add_argument("--grace", type=seconds, default=60.0,
                    help="seconds a dropped seat is held before a bot plays it (default 60)")
     q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
-    q.add_argument("--bot-delay", type=_seconds, default=0.6, help="seconds before each bot move")
+    q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
     q.add_argument("--max-tables", type=count, default=1000)
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants a port number, not {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants seconds, not {text!r}") from None
-    if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, not {text}")
-    return value
 
 
 def is_loopback(host: str) -> bool:
