@@ -54,6 +54,10 @@ class Writer:
         """``fn(*args)`` on the writer thread, after what is already queued there."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
+    def close_later(self, held: Any) -> None:
+        """``held.close()`` on the writer thread, after what is queued there (a match's lock)."""
+        self._pool.submit(held.close)
+
     async def drain(self) -> None:
         """Until everything queued so far is written (or has failed)."""
         while self._busy or self._snapshots or self._tables:

@@ -91,6 +91,9 @@ class ServerConfig:
     #: updates are a few KB, so it is off unless asked for (docs/hosting.md).
     compression: bool = False
     bot_threads: int = 2
+    #: Honour a ``create_table``'s seed. Off: whoever chose the seed would know every hand
+    #: (tests and the benchmark turn it on, for matches that replay exactly).
+    allow_seed: bool = False
 
 
 class TokenBucket:
@@ -419,7 +422,8 @@ class Server:
         names = message.names
         if names is not None and len(names) != len(seats):
             raise TableError("bad_game", f"{len(names)} names for {len(seats)} seats")
-        seed = message.seed if message.seed is not None else secrets.randbelow(2**31)
+        chosen = message.seed if self.config.allow_seed else None
+        seed = chosen if chosen is not None else secrets.randbelow(2**31)
         return Match(game, options, seed=seed, seats=list(seats), names=names, pm=registry.pm)
 
     def _new_code(self) -> str:

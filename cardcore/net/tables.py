@@ -309,7 +309,7 @@ class Table:
     def _release(self) -> None:
         if self.lock is not None:
             lock, self.lock = self.lock, None
-            asyncio.ensure_future(self.writer.call(lock.close))
+            self.writer.close_later(lock)
 
     # --- bots -----------------------------------------------------------------------------
 

@@ -109,7 +109,7 @@ def server_config(rate: float = 1000.0, burst: int = 1000, **table: Any) -> Serv
     fast as their bots choose: a high rate limit, unless a test sets one)."""
     settings = {"grace": 0.3, "bot_delay": 0.0, **table}
     return ServerConfig(port=0, table=TableConfig(**settings), compression=False, rate=rate,
-                        burst=burst)
+                        burst=burst, allow_seed=True)
 
 
 async def start_server(library: Path, config: ServerConfig | None = None,

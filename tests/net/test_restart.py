@@ -49,6 +49,16 @@ async def committed(library: Path, turns: dict[int, int]) -> None:
         store.close()
 
 
+async def settled(client: Client) -> dict:
+    """The client's last update once the bots have played on to a human's turn."""
+    for _ in range(200):
+        last = [u for u in client.received if u["type"] == "update"][-1]
+        if last["seats"][last["to_play"]]["kind"] == "human":
+            return last
+        await asyncio.sleep(0.05)
+    raise AssertionError("the bots did not stop at a human's turn")
+
+
 async def play_until(client: Client, code: str, turns: int, sent: list, rng: random.Random) -> None:
     """Play this seat's turns (a random action each time) until the table reaches ``turns``."""
     while True:
@@ -79,8 +89,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
     for m, stop in zip(made, (7, 9), strict=True):
         await asyncio.wait_for(asyncio.gather(*(play_until(c, m["code"], stop, sent[m["code"]], rng)
                                                 for c in seated[m["code"]])), 20)
-    before = {m["code"]: [[u for u in c.received if u["type"] == "update"][-1] for c in seated[m["code"]]]
-              for m in made}
+    before = {m["code"]: [await settled(c) for c in seated[m["code"]]] for m in made}
     store = SqliteStore(library)
     ids = {code: match_id for code, match_id, _, _ in store.net_tables()}
     store.close()

@@ -161,3 +161,17 @@ async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
         await spectator.request({"type": "watch", "code": code})
         await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on
         await spectator.close()
+
+
+@pytest.mark.asyncio
+async def test_a_chosen_seed_is_ignored_unless_the_server_allows_it(tmp_path):
+    # whoever chose the seed would know every hand: a server for people draws its own
+    for allow, same in ((True, True), (False, False)):
+        config = server_config()
+        config.allow_seed = allow
+        async with running(tmp_path / f"library-{allow}.sqlite", config) as server:
+            seeds = []
+            for _ in range(2):
+                code, _ = await table(server.port, ["human", "greedy"])
+                seeds.append(server.tables[code].match.seed)
+            assert (seeds == [8, 8]) is same and (seeds[0] == seeds[1]) is same
