@@ -28,6 +28,7 @@ from cardcore.tui.screens.replay import ReplayScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import Replay, Session, SessionSetup
+from cardcore.tui.table_session import TableSession
 
 SPEEDS = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
 
@@ -210,7 +211,7 @@ class CardcoreApp(App[None]):
         if session is not None:
             self.open_table(session, replace)
 
-    def open_table(self, session: Session, replace: Screen[None] | None = None) -> None:
+    def open_table(self, session: TableSession, replace: Screen[None] | None = None) -> None:
         """One table at a time: every screen above the first (the launcher or the base
         screen) goes, each table on the way left (its match is saved), then the new table
         comes on top. ``replace`` is kept for the callers' sake: it always goes."""
@@ -284,7 +285,7 @@ class CardcoreApp(App[None]):
             return
         self.push_screen(ReplayScreen(replay))
 
-    def play_again(self, session: Session, replace: Screen[None] | None = None) -> None:
+    def play_again(self, session: TableSession, replace: Screen[None] | None = None) -> None:
         session.close()
         setup = session.setup
         if setup is None:
@@ -410,7 +411,7 @@ class CardcoreApp(App[None]):
 
         table = self.current_table()
         if table is not None:
-            self.push_screen(RulesScreen(table.session.game, table.session.match.options))
+            self.push_screen(RulesScreen(table.session.game, table.session.options))
             return
         launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
         game = launcher.selected_game() if launcher is not None else None

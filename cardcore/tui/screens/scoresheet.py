@@ -19,7 +19,7 @@ from cardcore.tui.widgets.sheet import score_table
 from cardcore.tui.widgets.tail import TailStatic
 
 if TYPE_CHECKING:
-    from cardcore.tui.session import Session
+    from cardcore.tui.table_session import TableSession
 
 
 class SheetChoice(Enum):
@@ -40,13 +40,13 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         Binding("m", "menu", "Launcher", id="sheet.menu"),
     ]
 
-    def __init__(self, session: Session | None = None, end_of_hand: bool = False, *,
+    def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
                  title: str | None = None) -> None:
         super().__init__()
         self.session = session
         if session is not None:
-            sheet, winner, over = session.match.sheet, session.match.winner, session.match.over
+            sheet, winner, over = session.sheet, session.winner, session.over
         self.sheet = sheet
         self.winner = winner
         self.over = over

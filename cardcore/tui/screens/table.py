@@ -18,12 +18,13 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.cards import glyph
-from cardcore.game import Action, GameState, IllegalAction, Zone
+from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui import picks
 from cardcore.tui.picks import STEP_KEYS, Unit
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
-from cardcore.tui.session import MoveFailed, Session
+from cardcore.tui.session import MoveFailed
+from cardcore.tui.table_session import TableSession
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.tail import TailStatic
@@ -46,7 +47,7 @@ class TableScreen(Screen[None]):
     class PlayAgainRequested(Message):
         """The match is over: a new one like it (the next seed) in place of this table."""
 
-        def __init__(self, screen: TableScreen, session: Session) -> None:
+        def __init__(self, screen: TableScreen, session: TableSession) -> None:
             super().__init__()
             self.screen = screen
             self.session = session
@@ -77,7 +78,7 @@ class TableScreen(Screen[None]):
         Binding("q", "leave", "Leave", id="table.leave"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
         self.revealed: int | None = None  # the human whose hand is face up (hot-seat)
@@ -97,8 +98,9 @@ class TableScreen(Screen[None]):
         self.picked_units: list[Unit] = []
         #: Only the actions of this step are listed (its key was pressed with several).
         self.step_filter: str | None = None
-        #: The hand just ended: its last position stays on the table until ``n``.
-        self.finished: GameState | None = None
+        #: The hand just ended: its last position (the seat shown, the zones) stays on
+        #: the table until ``n``.
+        self.finished: tuple[int | None, list[Zone]] | None = None
         self.finished_no = 0
         #: Positions in the hand of the cards that just arrived (a draw), marked.
         self.new_cards: frozenset[int] = frozenset()
@@ -162,14 +164,11 @@ class TableScreen(Screen[None]):
         """The seat whose hand is shown and the zones: the hand being played, or the one
         that just ended (its last position, every card where the last move left it)."""
         if self.finished is not None:
-            humans = self.session.humans
-            seat = humans[0] if len(humans) == 1 else None
-            return seat, self.finished.zones(seat)
+            return self.finished
         return self.session.table(self.revealed)
 
     def redraw(self) -> None:
         s = self.session
-        match = s.match
         viewer, zones = self._table()
         self.viewer = viewer
         palette = self.app.palette
@@ -216,7 +215,7 @@ class TableScreen(Screen[None]):
             title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
         else:
             title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
-        if match.over:
+        if s.over:
             title.update(Text("The match is over — s: score sheet, q: leave.", style="bold"))
         elif self.finished is not None:
             title.update(Text(f"Hand {self.finished_no} is over — n: next hand, s: score sheet.",
@@ -268,9 +267,8 @@ class TableScreen(Screen[None]):
         last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
         viewer_side = next((z.side for z in self._table()[1]
                             if z.kind == "hand" and z.seat == self.viewer), None)
-        seating = s.match.seating
-        info = TableInfo(list(seating.names), list(seating.side_names),
-                         dealer=seating.dealer, to_play=s.to_play if self.finished is None else None,
+        info = TableInfo(s.names, s.side_names, dealer=s.dealer,
+                         to_play=s.to_play if self.finished is None else None,
                          viewer=self.viewer, targets=targets, last_move=last_move,
                          palette=self.app.palette,
                          letters={u.id: k for k, u in self.units.items()},
@@ -282,20 +280,20 @@ class TableScreen(Screen[None]):
         """Most needed first (80 columns cut the end): the score and the target, whose
         turn, the hand, the game, the dealer."""
         s = self.session
-        m = s.match
+        sheet = s.sheet
         text = Text(" · ".join(f"{name} {total}" for name, total in
-                               zip(m.sheet.side_names, m.totals, strict=False)), style="bold")
-        text.append(f" (to {m.options.target})")
+                               zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
+        text.append(f" (to {sheet.target})")
         seat = s.to_play
         if self.finished is not None:
             text.append(f" · hand {self.finished_no} over", style="bold green")
         elif seat is not None:
-            who = "you" if seat == self.viewer else (m.seats[seat] if s.is_bot(seat) else "human")
+            who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
             text.append(" · to play: ")
             text.append(f"{s.name(seat)} ({who})", style="bold green")
         if self.finished is None:
-            text.append(f" · hand {m.hand_no}")
-        text.append(f" · {s.game.name} · dealer {s.name(m.seating.dealer)}", style="dim")
+            text.append(f" · hand {s.hand_no}")
+        text.append(f" · {s.game.name} · dealer {s.name(s.dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
@@ -307,7 +305,7 @@ class TableScreen(Screen[None]):
             warning.update(Text(f"⚠ Not saved: {problem}. Play goes on.", style="bold"))
 
     def _draw_log(self) -> None:
-        hand_no = self.finished_no if self.finished is not None else self.session.match.hand_no
+        hand_no = self.finished_no if self.finished is not None else self.session.hand_no
         entries = [e for e in self.session.log if e.hand == hand_no][-60:]
         lines = []
         for n, entry in enumerate(entries):
@@ -358,7 +356,8 @@ class TableScreen(Screen[None]):
         if seat is None:
             return
         if s.is_bot(seat):
-            self._schedule_bot()
+            if s.drives_bots:  # else the server plays it: its update comes through listen
+                self._schedule_bot()
         elif s.needs_handover(self.revealed):
             self.app.push_screen(HandoverScreen(s.name(seat)), lambda _: self._handed_over(seat))
         else:
@@ -385,7 +384,7 @@ class TableScreen(Screen[None]):
             self.redraw()
             return
         self._bot_failed = False
-        self.say(f"{self.session.name(seat)} ({self.session.match.seats[seat]}): {action.label}")
+        self.say(f"{self.session.name(seat)} ({self.session.seats[seat]}): {action.label}")
         self.after_move()
 
     def action_retry(self) -> None:
@@ -403,7 +402,7 @@ class TableScreen(Screen[None]):
             self._sheet_pending = True
             # the last position stays on the table (the last moves, the cards left to the
             # last capturer) until the player moves on with n
-            self.finished = self.session.match.finished_hand
+            self.finished = self.session.finished_table()
             self.finished_no = ended[-1]["hand"]
             if len(self.session.humans) > 1:
                 self.revealed = None
@@ -448,7 +447,7 @@ class TableScreen(Screen[None]):
             return
         seat = s.to_play
         before = Counter(c for c in self.hand.cards if c is not None)
-        hand_no = s.match.hand_no
+        hand_no = s.hand_no
         try:
             s.apply(action)
         except IllegalAction as exc:
@@ -460,7 +459,7 @@ class TableScreen(Screen[None]):
             return
         # hot-seat: the next player reads this line, so it names who played
         who = "You" if len(s.humans) == 1 else s.name(seat)
-        arrived = self._arrived(before) if s.match.hand_no == hand_no else Counter()
+        arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
         if arrived and action.step == "draw":
             self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
                      "(▸ in the hand)")
@@ -530,7 +529,7 @@ class TableScreen(Screen[None]):
         reasons = []
         if len(cards) == 1:
             with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
-                reason = self.session.state.why_not(next(iter(cards)))
+                reason = self.session.why_not(next(iter(cards)))
                 if reason:
                     reasons.append(reason)
         return f"No legal action plays {names}" + (f": {reasons[0]}" if reasons else ".")
@@ -648,7 +647,7 @@ class TableScreen(Screen[None]):
             return
         s = self.session
         try:
-            plan = picks.lay_out(s.state, cards, s.game.card_key)
+            plan = s.lay_out(cards, s.game.card_key)
         except Exception as exc:  # a plugin's bug: say so, change nothing
             self.say(f"Could not work out the plays: {fault_line(exc)}", error=True)
             return
