@@ -1,0 +1,1 @@
+"""Networked tables: the protocol (``protocol``, ``wire``) and the server (``cardcore serve``)."""
