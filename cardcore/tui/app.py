@@ -59,7 +59,25 @@ class ShowReplay:
     replay: Replay
 
 
-Start = Launch | Play | Resume | ShowReplay
+@dataclass(frozen=True)
+class JoinTable:
+    """A table on a server, joined (``cardcore join CODE``); leaving it ends the program."""
+
+    session: TableSession
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The tables on a server (``cardcore join --server URL``); leaving a table goes back
+    to them. ``remote_only`` (the browser front end, ``cardcore web``): nothing of this
+    machine's library, saves or statistics can be reached, and no match is played here."""
+
+    server: str
+    name: str | None = None
+    remote_only: bool = False
+
+
+Start = Launch | Play | Resume | ShowReplay | JoinTable | Lobby
 
 
 class BaseScreen(Screen[None]):
@@ -98,12 +116,17 @@ class CardcoreApp(App[None]):
             self.animation_level = "none"
         self._store: MatchStore | None = None
         self.library_problem: str | None = None
+        #: The browser front end: the server's tables only (see :class:`Lobby`).
+        self.remote_only = isinstance(self.start, Lobby) and self.start.remote_only
 
     # --- the library -------------------------------------------------------------------
 
     def library(self) -> MatchStore | None:
         """The match library, opened once (None while it cannot be: ``library_problem`` says
         why; it is tried again on the next call). Its notice is shown once."""
+        if self.remote_only:
+            self.library_problem = "this front end plays on the server only"
+            return None
         if self._store is None:
             try:
                 self._store = open_library()
@@ -191,12 +214,29 @@ class CardcoreApp(App[None]):
                 return BaseScreen()
             case ShowReplay(replay):
                 return ReplayScreen(replay)
+            case JoinTable(session):
+                self.call_later(self.open_table, session)
+                return BaseScreen()
+            case Lobby(server, name):
+                from cardcore.tui.screens.lobby import LobbyScreen
+
+                return LobbyScreen(server, name)
         return LauncherScreen()
 
     # --- flows -------------------------------------------------------------------------
 
+    def local_only(self, what: str) -> bool:
+        """True (and a notify) when ``what`` needs this machine's library or plays a match
+        here, and the app is the browser front end (remote only)."""
+        if self.remote_only:
+            self.notify(f"{what} is not available here: this front end plays on the server only.",
+                        severity="warning")
+        return self.remote_only
+
     def new_session(self, setup: SessionSetup) -> Session | None:
         """The new match, or None (and the reason shown) when the game cannot deal it."""
+        if self.local_only("A match on this machine"):
+            return None
         try:
             return Session.new(self.registry, setup, store=self.library())
         except Exception as exc:  # a plugin that cannot deal: say so and stay
@@ -204,6 +244,8 @@ class CardcoreApp(App[None]):
             return None
 
     def open_setup(self, game: Game) -> None:
+        if self.local_only("A match on this machine"):
+            return
         self.push_screen(SetupScreen(game, seed=self.fixed_seed))
 
     def start_match(self, setup: SessionSetup, replace: Screen[None] | None = None) -> None:
@@ -232,6 +274,8 @@ class CardcoreApp(App[None]):
         if target is None:
             self.open_resume_list()
             return
+        if self.local_only("Resume"):
+            return
         try:
             session = Session.resume(self.registry, target, store=self.library())
         except MatchLocked as exc:
@@ -246,6 +290,8 @@ class CardcoreApp(App[None]):
     def open_resume_list(self) -> None:
         """The unfinished matches (from the launcher, or the palette during a match: picking
         one leaves this table, as last saved, for that one)."""
+        if self.local_only("Resume"):
+            return
         if not self.unfinished():
             problem = f" ({self.library_problem})" if self.library_problem else ""
             self.notify(f"There is no unfinished match to resume{problem}.", severity="warning",
@@ -268,13 +314,17 @@ class CardcoreApp(App[None]):
         return True
 
     def open_history(self) -> None:
-        self.push_screen(HistoryScreen())
+        if not self.local_only("The history"):
+            self.push_screen(HistoryScreen())
 
     def open_stats(self) -> None:
-        self.push_screen(StatsScreen())
+        if not self.local_only("Statistics"):
+            self.push_screen(StatsScreen())
 
     def replay_match(self, match_id: int) -> None:
         """A finished library match as a replay (on top; leaving it comes back here)."""
+        if self.local_only("A replay"):
+            return
         store = self.library()
         if store is None:
             return
@@ -297,7 +347,7 @@ class CardcoreApp(App[None]):
         self.start_match(again, replace=replace)
 
     def leave_table(self, screen: Screen[None] | None) -> None:
-        if not isinstance(self.start, Launch):  # `cardcore play/resume`: leaving ends the program
+        if not isinstance(self.start, Launch | Lobby):  # `cardcore play/resume`: leaving ends the program
             self.exit()
             return
         if screen is not None and self.screen is screen:
@@ -339,6 +389,15 @@ class CardcoreApp(App[None]):
 
     @on(SetupScreen.StartRequested)
     def _start_requested(self, event: SetupScreen.StartRequested) -> None:
+        from cardcore.tui.screens.lobby import LobbyScreen, RemoteSetupScreen
+
+        if isinstance(event.screen, RemoteSetupScreen):  # a new table on the server
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            if lobby is not None:
+                if self.screen is event.screen:
+                    self.pop_screen()
+                lobby.create(event.setup)
+            return
         self.start_match(event.setup, replace=event.screen)
 
     @on(TableScreen.PlayAgainRequested)
@@ -380,6 +439,11 @@ class CardcoreApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self.remote_only:  # the browser front end: the server's tables, nothing of this machine
+            yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+            if self.current_table() is not None:
+                yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+            return
         yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
         if self.save_exists():
             yield SystemCommand("Resume", "Continue an unfinished match (pick it from the list)",
@@ -393,6 +457,8 @@ class CardcoreApp(App[None]):
     def command_new_match(self) -> None:
         """At a table: the setup of the game being played (starting it leaves this table).
         Elsewhere: the launcher's highlighted game, or the launcher."""
+        if self.local_only("A new match on this machine"):
+            return
         table = self.current_table()
         if table is not None:
             while self.screen is not table:
@@ -415,6 +481,9 @@ class CardcoreApp(App[None]):
             return
         launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
         game = launcher.selected_game() if launcher is not None else None
+        if game is None and self.remote_only:
+            self.notify("The rules show at a table: ctrl+p, Rules.", severity="warning")
+            return
         if game is None:
             self.notify("No game chosen.", severity="warning")
             return

@@ -80,8 +80,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                     yield TailStatic(Group(score_table(self.sheet, self.winner if self.over else None)),
                                      id="sheet-table")
             with Horizontal(id="sheet-buttons"):
-                if self.over and self.session is not None:
+                if self.can_play_again:
                     yield Button("Play again", id="again", variant="primary", compact=True)
+                if self.over and self.session is not None:
                     yield Button("Launcher", id="menu", compact=True)
                 yield Button("Table (esc)", id="close", compact=True)
                 if self.end_of_hand and not self.over:
@@ -112,9 +113,14 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         if self.end_of_hand and not self.over:
             self.dismiss(SheetChoice.NEXT)
 
+    @property
+    def can_play_again(self) -> bool:
+        """A match that is over, played here (a table on a server is not started here)."""
+        return self.over and self.session is not None and self.session.setup is not None
+
     @on(Button.Pressed, "#again")
     def action_again(self) -> None:
-        if self.over and self.session is not None:
+        if self.can_play_again:
             self.dismiss(SheetChoice.AGAIN)
 
     @on(Button.Pressed, "#menu")
@@ -123,7 +129,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":
-            return bool(self.over and self.session is not None)
+            return self.can_play_again
         if action == "next":
             return True if self.end_of_hand and not self.over else None
         return True

@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on
@@ -21,9 +21,10 @@ from cardcore.cards import glyph
 from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui import picks
 from cardcore.tui.picks import STEP_KEYS, Unit
+from cardcore.tui.screens.chat import ChatScreen
 from cardcore.tui.screens.handover import HandoverScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
-from cardcore.tui.session import MoveFailed
+from cardcore.tui.session import HUMAN, MoveFailed
 from cardcore.tui.table_session import TableSession
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
@@ -75,6 +76,7 @@ class TableScreen(Screen[None]):
         Binding("s", "score_sheet", "Sheet", id="table.sheet"),
         Binding("b", "speed", "Bot speed", show=False, id="table.speed"),
         Binding("r", "retry", "Try again", id="table.retry"),
+        Binding("c", "chat", "Chat", id="table.chat"),
         Binding("q", "leave", "Leave", id="table.leave"),
     ]
 
@@ -104,6 +106,9 @@ class TableScreen(Screen[None]):
         self.finished_no = 0
         #: Positions in the hand of the cards that just arrived (a draw), marked.
         self.new_cards: frozenset[int] = frozenset()
+        #: The hand the last update showed (a remote session's new cards are marked
+        #: only within a hand).
+        self._hand_seen = session.hand_no
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -125,6 +130,7 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.session.listen(self._changed)
         self.session.drain_events()
         if self.session.needs_handover(None):
             self.redraw()
@@ -139,6 +145,7 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._cancel_timer()
+        self.session.listen(None)
 
     def shut(self) -> None:
         """This table goes (another takes its place): no more bot moves, the record closed;
@@ -213,6 +220,8 @@ class TableScreen(Screen[None]):
             title.update(text)
         elif s.humans and len(s.humans) > 1:
             title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
+        elif not s.humans and HUMAN in s.seats:  # a spectator at a table on a server
+            title.update(Text("Watching: every hand is face down.", style="dim"))
         else:
             title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
         if s.over:
@@ -395,8 +404,29 @@ class TableScreen(Screen[None]):
         self.say("Trying again…")
         self.advance()
 
+    def _changed(self, moved: bool) -> None:
+        """The session changed by itself (a table on a server: an update, a chat line, an
+        error): a new position is taken in as after a move; anything else is redrawn."""
+        if not self.is_attached:
+            return
+        if not moved:
+            self._tell(self.session.drain_events())
+            self.redraw()
+            return
+        before = Counter(c for c in self.hand.cards if c is not None)
+        same_hand = self.session.hand_no == self._hand_seen
+        self._hand_seen = self.session.hand_no
+        self.after_move(self._positions(self._arrived(before)) if same_hand else frozenset())
+
+    def _tell(self, events: list[dict[str, Any]]) -> None:
+        """What the session has to say (a remote server's errors, a lost connection)."""
+        for event in events:
+            if event["event"] == "message":
+                self.say(event["text"], error=event.get("error", False))
+
     def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
         events = self.session.drain_events()
+        self._tell(events)
         ended = [e for e in events if e["event"] == "hand_end"]
         if ended:
             self._sheet_pending = True
@@ -710,6 +740,20 @@ class TableScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False), self._after_sheet)
 
+    def action_chat(self) -> None:
+        if not self.session.can_chat:
+            self.say("Chat is for tables on a server (cardcore join).", error=True)
+            return
+        self.app.push_screen(ChatScreen(), self._send_chat)
+
+    def _send_chat(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            self.session.chat(text)
+        except ValueError as exc:
+            self.say(str(exc), error=True)
+
     def action_speed(self) -> None:
         speed = self.app.cycle_speed()
         self.say(f"Bot speed: {speed}.")
@@ -728,6 +772,8 @@ class TableScreen(Screen[None]):
             return bool(self._bot_failed)
         if action == "next_hand":
             return self.finished is not None
+        if action == "chat":
+            return self.session.can_chat
         return True
 
 
