@@ -73,6 +73,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cardcore.library_cli import add_commands
 
     add_commands(sub)
+    from cardcore.net.cli import add_parser as add_serve
+
+    add_serve(sub, _count)
     return p
 
 
@@ -419,7 +422,14 @@ _COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
     "play": _play,
     "resume": lambda registry, args: _resume(registry, args.file),
     "replay": _replay,
+    "serve": lambda registry, args: _serve(registry, args),
 }
+
+
+def _serve(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.net.cli import command
+
+    return command(registry, args)
 
 
 if __name__ == "__main__":

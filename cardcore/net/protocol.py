@@ -45,6 +45,7 @@ ErrorCode = Literal[
     "illegal_action",  # not a legal action at this position (nothing changed)
     "not_your_turn",   # the seat is not the one to play
     "stale",           # ``turn`` is not the table's turn counter (the table moved on)
+    "waiting",         # the table waits for every human seat to be joined once
     "no_table",        # no table with that code (or not joined / watched here)
     "bad_secret",      # the secret is not that table's for any seat
     "seat_taken",      # the seat is already played from another connection

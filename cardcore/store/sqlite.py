@@ -1,6 +1,6 @@
 """The match library as one SQLite file in the user data dir (stdlib ``sqlite3``).
 
-Layout (schema version 1, ``PRAGMA user_version``; ``application_id`` marks the file ours):
+Layout (schema version 2, ``PRAGMA user_version``; ``application_id`` marks the file ours):
 
 - ``matches``: one row a match: game, options, seed, seats, names, sides' names, the totals,
   started / last played, finished and winner, and the last snapshot (zlib JSON) to resume
@@ -10,6 +10,9 @@ Layout (schema version 1, ``PRAGMA user_version``; ``application_id`` marks the 
   The record is stored as the table writes it, so an export is byte for byte the
   interchange format whatever later versions of the engines do.
 - ``scores``: each hand's score row (from its ``hand_end`` event), read by statistics.
+- ``net_tables`` (schema version 2): the tables a ``cardcore serve`` holds, one row a table:
+  its code, its match, its status and its seats (kinds, names, the secrets' hashes) as JSON.
+  A version 1 library gains it when opened (``_migrate``).
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
@@ -47,7 +50,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 #: ``PRAGMA application_id``: "cdcr". A SQLite file with another id is not a library.
 APPLICATION_ID = 0x63646372
 #: How long a writer waits for another one before giving up (ms).
@@ -55,6 +58,17 @@ BUSY_TIMEOUT_MS = 10_000
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
+#: What a library of version N needs to become version N + 1 (statements, in order).
+MIGRATIONS: dict[int, tuple[str, ...]] = {
+    1: ("""
+CREATE TABLE net_tables (
+    code     TEXT    PRIMARY KEY,
+    match_id INTEGER NOT NULL,
+    status   TEXT    NOT NULL,
+    data     TEXT    NOT NULL,
+    created  REAL    NOT NULL,
+    updated  REAL    NOT NULL)""",),
+}
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE matches (
@@ -87,7 +101,8 @@ CREATE TABLE chunks (
 CREATE TABLE scores (
     match_id INTEGER NOT NULL, seq INTEGER NOT NULL, hand INTEGER NOT NULL, row TEXT NOT NULL,
     PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
-"""
+""" + "".join(f"{s};" for s in MIGRATIONS[1])
+#: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}
 
 SUMMARY_COLUMNS = ("id, game, options, seed, seats, names, side_names, totals, hand, decisions, "
@@ -178,6 +193,8 @@ class SqliteStore:
             conn.execute("PRAGMA synchronous = NORMAL")
             if new:
                 self._create()
+            elif version < SCHEMA_VERSION:
+                self._migrate()
             conn.execute("SELECT count(*) FROM matches").fetchone()
         except sqlite3.DatabaseError as exc:
             conn.close()
@@ -205,6 +222,23 @@ class SqliteStore:
                         conn.execute(statement)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+
+    def _migrate(self) -> None:
+        """An older library brought to SCHEMA_VERSION, one version at a time, in one
+        transaction (another process may have done it meanwhile: read again inside)."""
+        conn = self.conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            while version < SCHEMA_VERSION:
+                for statement in MIGRATIONS[version]:
+                    conn.execute(statement)
+                version += 1
+            conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")
@@ -266,14 +300,15 @@ class SqliteStore:
     # --- playing ------------------------------------------------------------------------
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
-               names: list[str] | None = None, side_names: list[str] | None = None) -> SqliteMatch:
+               names: list[str] | None = None, side_names: list[str] | None = None,
+               source: str = "table") -> SqliteMatch:
         now = time.time()
         with self._transaction() as cur:
             cur.execute(
                 "INSERT INTO matches (game, options, seed, seats, names, side_names, started, "
-                "last_played, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'table')",
+                "last_played, source) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (game, _json(options), _json(seed), _json(seats), _json(names or []),
-                 _json(side_names or []), now, now))
+                 _json(side_names or []), now, now, source))
             match_id = cur.lastrowid
         assert match_id is not None
         return SqliteMatch(self, match_id, self._lock(match_id), None)
@@ -289,19 +324,57 @@ class SqliteStore:
 
     def commit(self, match_id: int, events: list[Event], snapshot: dict[str, Any]) -> None:
         """The events an action produced and the snapshot after it: one transaction."""
+        with self._transaction() as cur:
+            self._commit(cur, match_id, events, snapshot)
+
+    def commit_many(self, matches: Iterable[tuple[int, list[Event], dict[str, Any]]],
+                    tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
+        """Several matches' events and snapshots, and table rows (``put_table``'s
+        arguments), in one transaction: a server's group commit."""
+        with self._transaction() as cur:
+            for match_id, events, snapshot in matches:
+                self._commit(cur, match_id, events, snapshot)
+            for table in tables:
+                self._put_table(cur, *table)
+
+    def _commit(self, cur: sqlite3.Cursor, match_id: int, events: list[Event],
+                snapshot: dict[str, Any]) -> None:
         over = bool(snapshot.get("over"))
         blob = None if over else zlib.compress(_json(snapshot).encode())
+        row = cur.execute("SELECT n_events FROM matches WHERE id = ?", (match_id,)).fetchone()
+        if row is None:
+            raise NoSuchMatch(f"no match {match_id} in the library")
+        seq = self._insert_events(cur, match_id, row[0], events)
+        cur.execute(
+            "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
+            "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
+            "snapshot = ? WHERE id = ?",
+            (seq, time.time(), *_from_snapshot(snapshot), int(over), snapshot.get("winner"),
+             blob, match_id))
+
+    # --- a server's tables (net_tables) -----------------------------------------------
+
+    def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
+        """Add or replace the row of table ``code`` (``data``: its seats, as JSON)."""
         with self._transaction() as cur:
-            row = cur.execute("SELECT n_events FROM matches WHERE id = ?", (match_id,)).fetchone()
-            if row is None:
-                raise NoSuchMatch(f"no match {match_id} in the library")
-            seq = self._insert_events(cur, match_id, row[0], events)
-            cur.execute(
-                "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
-                "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
-                "snapshot = ? WHERE id = ?",
-                (seq, time.time(), *_from_snapshot(snapshot), int(over), snapshot.get("winner"),
-                 blob, match_id))
+            self._put_table(cur, code, match_id, status, data)
+
+    def _put_table(self, cur: sqlite3.Cursor, code: str, match_id: int, status: str,
+                   data: dict[str, Any]) -> None:
+        now = time.time()
+        cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
+                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
+                    "match_id = excluded.match_id, status = excluded.status, data = excluded.data, "
+                    "updated = excluded.updated", (code, match_id, status, _json(data), now, now))
+
+    def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
+                   ) -> list[tuple[str, int, str, dict[str, Any]]]:
+        """The tables with one of ``statuses``: (code, match id, status, data), oldest first."""
+        marks = ", ".join("?" * len(statuses))
+        rows = self._read(lambda c: c.execute(
+            f"SELECT code, match_id, status, data FROM net_tables WHERE status IN ({marks}) "
+            "ORDER BY created, code", statuses).fetchall())
+        return [(r[0], int(r[1]), r[2], json.loads(r[3])) for r in rows]
 
     def _insert_events(self, cur: sqlite3.Cursor, match_id: int, seq: int,
                        events: Iterable[Event]) -> int:
@@ -398,7 +471,8 @@ class SqliteStore:
         return found[0]
 
     def list_unfinished(self, limit: int | None = None) -> list[MatchSummary]:
-        return self._summaries("finished = 0 AND snapshot IS NOT NULL", (),
+        # a server's tables are resumed by the server (cardcore serve), not at a local table
+        return self._summaries("finished = 0 AND snapshot IS NOT NULL AND source != 'server'", (),
                                "last_played DESC, id DESC", limit)
 
     def finished(self, game: str | None = None, limit: int | None = None) -> list[MatchSummary]:

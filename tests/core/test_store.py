@@ -16,7 +16,7 @@ from cardcore.plugins import load_registry
 from cardcore.records import RecordError, RecordWriter
 from cardcore.store import MatchLocked, NoSuchMatch, StoreError, open_library
 from cardcore.store.checks import import_checked, resume
-from cardcore.store.sqlite import SqliteStore, library_path
+from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -369,7 +369,9 @@ def test_the_committed_first_version_fixture_opens(tmp_path, registry):
     path.write_bytes(FIXTURE.read_bytes())
     store = SqliteStore(path)
     assert store.notice is None
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == 1
+    # opened, it is migrated to the current version (net_tables added), its matches kept
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert store.net_tables() == []
     unfinished = store.list_unfinished()
     finished = store.finished()
     assert len(unfinished) == 1 and len(finished) == 2

@@ -19,7 +19,7 @@ from cardcore.match import Match, play_bots
 from cardcore.plugins import load_registry
 from cardcore.store import MatchLocked, StoreUnavailable, open_library
 from cardcore.store.checks import rebuild
-from cardcore.store.sqlite import SqliteStore, library_path
+from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
 
 SEATS = ["greedy", "random"]
 
@@ -265,11 +265,12 @@ def test_a_library_from_a_newer_cardcore_is_left_untouched():
     open_library().close()
     path = library_path()
     conn = sqlite3.connect(path)
-    conn.execute("PRAGMA user_version = 2")
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
     before = path.read_bytes()
-    with pytest.raises(StoreUnavailable, match="newer cardcore .*version 2.* reads 1"):
+    with pytest.raises(StoreUnavailable, match=f"newer cardcore .*version {SCHEMA_VERSION + 1}.* "
+                                               f"reads {SCHEMA_VERSION}"):
         open_library()
     assert path.read_bytes() == before and aside_files(path) == []
 

@@ -1,0 +1,423 @@
+"""``cardcore serve``: one asyncio process holding many tables (docs/protocol.md).
+
+Each connection is a ``Connection``: its frames are rate limited (a token bucket),
+decoded (``protocol.decode``: one-line errors), and handed to the table they name.
+What it is sent goes through its own queue and writer task, so a slow client never
+holds up a table; one that falls too far behind is closed. Browsers are let in only
+from the server's own host or a configured origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+import ssl
+import string
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import urlsplit
+
+import pydantic
+from websockets.asyncio.server import Server as WSServer
+from websockets.asyncio.server import ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+import cardcore
+from cardcore.match import Match
+from cardcore.net import protocol
+from cardcore.net.persist import Writer
+from cardcore.net.protocol import (
+    CLOSE_POLICY,
+    MAX_MESSAGE_BYTES,
+    Act,
+    Chat,
+    CreateTable,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    ProtocolError,
+    Watch,
+)
+from cardcore.net.tables import HUMAN, Seat, Table, TableConfig, TableError, hash_secret, new_secret
+from cardcore.plugins import Registry
+from cardcore.records import first_error
+from cardcore.store import StoreError, checks
+from cardcore.store.sqlite import SqliteStore
+
+log = logging.getLogger("cardcore.serve")
+
+#: Frames waiting for a slow client before it is closed.
+MAX_OUTGOING = 500
+#: Rate-limited messages in a row before the connection is closed (1008).
+MAX_STRIKES = 20
+#: Bad secrets one connection may try before it is closed (1008).
+MAX_BAD_SECRETS = 3
+#: Tables a ``list_tables`` returns at most (the most recent first).
+MAX_LISTED = 200
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    table: TableConfig = field(default_factory=TableConfig)
+    #: Browser origins let in besides the server's own host ("https://cards.example.org").
+    origins: tuple[str, ...] = ()
+    #: Messages a second per connection, and the burst it may send at once.
+    rate: float = 20.0
+    burst: int = 40
+    max_tables: int = 1000
+    max_tables_per_connection: int = 20
+    #: The address players use (behind a proxy): ``wss://cards.example.org/play``.
+    public_url: str | None = None
+    #: The browser front end's address (``cardcore web``), for the seats' web links.
+    web_url: str | None = None
+    ssl: ssl.SSLContext | None = None
+    #: permessage-deflate (smaller frames, more CPU).
+    compression: bool = True
+    bot_threads: int = 2
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; one message costs one."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Connection:
+    """One client: its queue of frames to send, its tables, its limits."""
+
+    def __init__(self, ws: ServerConnection, config: ServerConfig):
+        self.ws = ws
+        self.name: str | None = None
+        self.tables: set[str] = set()
+        self.created = 0
+        self.bucket = TokenBucket(config.rate, config.burst)
+        self.strikes = 0
+        self.bad_secrets = 0
+        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
+        self.closing = False
+
+    def send(self, frame: str) -> None:
+        if self.closing:
+            return
+        if self.queue.qsize() >= MAX_OUTGOING:
+            self.close(CLOSE_POLICY, "too slow: too many messages waiting")
+            return
+        self.queue.put_nowait(frame)
+
+    def close(self, code: int, reason: str) -> None:
+        if not self.closing:
+            self.closing = True
+            self.queue.put_nowait(None)
+            asyncio.ensure_future(self.ws.close(code, reason))
+
+    async def writer(self) -> None:
+        try:
+            while (frame := await self.queue.get()) is not None:
+                await self.ws.send(frame)
+        except ConnectionClosed:
+            pass
+
+
+class Server:
+    def __init__(self, registry: Registry, store: SqliteStore, config: ServerConfig | None = None):
+        self.registry = registry
+        self.store = store
+        self.config = config or ServerConfig()
+        self.tables: dict[str, Table] = {}
+        self.writer: Writer | None = None
+        self.bot_pool = ThreadPoolExecutor(max_workers=self.config.bot_threads,
+                                           thread_name_prefix="cardcore-bot")
+        self._ws: WSServer | None = None
+        self.port = self.config.port
+        self.resumed: list[str] = []
+        self.skipped: list[str] = []
+
+    # --- starting and stopping ------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.writer = Writer(self.store)
+        await self._resume_tables()
+        config = self.config
+        self._ws = await serve(self._handle, config.host, config.port, max_size=MAX_MESSAGE_BYTES,
+                               process_request=self._check_origin, ssl=config.ssl,
+                               compression="deflate" if config.compression else None,
+                               server_header=f"cardcore/{cardcore.__version__}")
+        self.port = self._ws.sockets[0].getsockname()[1]
+
+    async def close(self) -> None:
+        if self._ws is not None:
+            self._ws.close()
+            await self._ws.wait_closed()
+        for table in self.tables.values():
+            table.close()
+        if self.writer is not None:
+            try:
+                await asyncio.wait_for(self.writer.drain(), 10)
+            except TimeoutError:
+                log.warning("the last writes did not reach the match library")
+            self.writer.close()
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _resume_tables(self) -> None:
+        """Every table of the library that is not over, where its last commit left it."""
+        writer = self._writer()
+        for code, match_id, _status, data in await writer.call(self.store.net_tables):
+            try:
+                table = await self._resume_table(code, match_id, data)
+            except (StoreError, KeyError, TypeError, ValueError) as exc:
+                log.warning("table %s (match %d) is not resumed: %s", code, match_id, exc)
+                self.skipped.append(code)
+                continue
+            self.tables[code] = table
+            table.start_grace()
+            table.schedule()
+            self.resumed.append(code)
+
+    async def _resume_table(self, code: str, match_id: int, data: dict[str, Any]) -> Table:
+        writer = self._writer()
+        summary = await writer.call(self.store.get, match_id)
+        if summary.game not in self.registry.games:
+            raise StoreError(f"the game {summary.game!r} is not installed")
+        game = self.registry.games[summary.game]
+        play = await writer.call(self.store.open, match_id)
+        try:
+            match = checks.resume(play, game, pm=self.registry.pm)
+            await writer.call(play.save_snapshot, match.snapshot())
+            seats = [Seat(str(s["kind"]), s.get("secret"), bool(s.get("joined"))) for s in data["seats"]]
+            if len(seats) != len(match.seats):
+                raise ValueError(f"{len(seats)} seats for a match of {len(match.seats)}")
+        except BaseException:
+            await writer.call(play.close)
+            raise
+        return self._table(code, match, seats, play)
+
+    def _table(self, code: str, match: Match, seats: list[Seat], play: Any) -> Table:
+        return Table(code, match, seats, play.id, registry=self.registry, config=self.config.table,
+                     writer=self._writer(), bot_pool=self.bot_pool, lock=play,
+                     on_empty=self._forget)
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+
+    def _writer(self) -> Writer:
+        assert self.writer is not None, "the server has not started"
+        return self.writer
+
+    # --- connections -----------------------------------------------------------------------
+
+    def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
+        origin = request.headers.get("Origin")
+        if origin is None or origin in self.config.origins:
+            return None
+        host = (request.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        try:
+            origin_host = (urlsplit(origin).hostname or "").lower()
+        except ValueError:
+            origin_host = ""
+        if origin_host and origin_host == host:
+            return None
+        log.info("refused a browser connection from another origin")
+        return connection.respond(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        conn = Connection(ws, self.config)
+        writer = asyncio.ensure_future(conn.writer())
+        try:
+            async for raw in ws:
+                if conn.closing:
+                    break
+                self._receive(conn, raw)
+        except ConnectionClosed:
+            pass
+        finally:
+            conn.closing = True
+            conn.queue.put_nowait(None)
+            for code in list(conn.tables):
+                table = self.tables.get(code)
+                if table is not None:
+                    table.leave(conn)
+            await writer
+
+    def _receive(self, conn: Connection, raw: str | bytes) -> None:
+        if not conn.bucket.take():
+            conn.strikes += 1
+            if conn.strikes >= MAX_STRIKES:
+                conn.close(CLOSE_POLICY, "flooding")
+            else:
+                conn.send(protocol.encode(protocol.error("rate_limited", "too many messages; slow down")))
+            return
+        conn.strikes = 0
+        if isinstance(raw, bytes):
+            conn.send(protocol.encode(protocol.error("bad_json", "send text frames (JSON)")))
+            return
+        try:
+            message = protocol.decode(raw)
+        except ProtocolError as exc:
+            conn.send(protocol.encode(protocol.error(exc.code, exc.message)))
+            return
+        try:
+            self._dispatch(conn, message)
+        except TableError as exc:
+            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            if exc.code == "bad_secret":
+                conn.bad_secrets += 1
+                if conn.bad_secrets >= MAX_BAD_SECRETS:
+                    conn.close(CLOSE_POLICY, "too many bad secrets")
+
+    def _dispatch(self, conn: Connection, message: Any) -> None:
+        if isinstance(message, Hello):
+            conn.name = message.name
+            conn.send(self._reply(message, self._welcome()))
+        elif isinstance(message, ListTables):
+            conn.send(self._reply(message, {"type": "tables", "tables": self._listing()}))
+        elif isinstance(message, CreateTable):
+            asyncio.ensure_future(self._create(conn, message))
+        elif isinstance(message, Join):
+            self._table_for(message.code).join(conn, message.secret, message.name or conn.name,
+                                               message.id)
+            conn.tables.add(message.code)
+        elif isinstance(message, Watch):
+            self._table_for(message.code).watch(conn, message.id)
+            conn.tables.add(message.code)
+        elif isinstance(message, Act):
+            self._table_for(message.code).act(conn, message.action, message.turn)
+        elif isinstance(message, Chat):
+            self._table_for(message.code).chat(conn, message.text)
+        elif isinstance(message, Leave):
+            self._table_for(message.code).seat_of(conn)
+            self._table_for(message.code).leave(conn)
+            conn.tables.discard(message.code)
+            conn.send(self._reply(message, {"type": "left", "code": message.code}))
+
+    def _table_for(self, code: str) -> Table:
+        table = self.tables.get(code)
+        if table is None:
+            raise TableError("no_table", f"no table {code} on this server")
+        return table
+
+    @staticmethod
+    def _reply(request: Any, body: dict[str, Any]) -> str:
+        return protocol.encode({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
+
+    def _welcome(self) -> dict[str, Any]:
+        games = []
+        for gid, game in sorted(self.registry.games.items()):
+            bots = sorted(b for b, cls in self.registry.bots.items() if cls.plays(gid))
+            games.append({"id": gid, "name": game.name, "player_counts": list(game.player_counts),
+                          "bots": bots, "options": game.Options().model_dump(mode="json")})
+        return {"type": "welcome", "server": f"cardcore {cardcore.__version__}",
+                "protocol": protocol.PROTOCOL_VERSION, "games": games}
+
+    def _listing(self) -> list[dict[str, Any]]:
+        tables = list(self.tables.values())[-MAX_LISTED:]
+        return [t.info() for t in reversed(tables)]
+
+    # --- new tables ------------------------------------------------------------------------
+
+    async def _create(self, conn: Connection, message: CreateTable) -> None:
+        try:
+            reply = await self._new_table(conn, message)
+        except TableError as exc:
+            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            return
+        except StoreError as exc:
+            conn.send(protocol.encode(protocol.error("server_error", str(exc), message.id)))
+            return
+        conn.send(self._reply(message, reply))
+
+    async def _new_table(self, conn: Connection, message: CreateTable) -> dict[str, Any]:
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError("too_many", "this server holds as many tables as it may")
+        if conn.created >= self.config.max_tables_per_connection:
+            raise TableError("too_many", "you have made as many tables as one connection may")
+        match = self._new_match(message)
+        events: list[dict[str, Any]] = []
+        match.on_event = events.append
+        match.start()
+        conn.created += 1
+        writer = self._writer()
+        play = await writer.call(self.store.create, match.game.id, match.options.model_dump(mode="json"),
+                                 match.seed, list(match.seats), list(match.seating.names),
+                                 list(match.seating.side_names), "server")
+        links, seats = [], []
+        code = self._new_code()
+        for i, kind in enumerate(match.seats):
+            secret = new_secret() if kind == HUMAN else None
+            seats.append(Seat(kind, hash_secret(secret) if secret else None))
+            if secret:
+                links.append({"seat": i, "secret": secret, **self._links(code, secret)})
+        table = self._table(code, match, seats, play)
+        self.tables[code] = table
+        writer.commit(play.id, events, table._snapshot)
+        table.save_row()
+        table.schedule()
+        log.info("table %s: %s for %d", code, match.game.id, len(seats))
+        return {"type": "table_created", "code": code, "seats": links}
+
+    def _new_match(self, message: CreateTable) -> Match:
+        registry = self.registry
+        game = registry.games.get(message.game)
+        if game is None:
+            raise TableError("bad_game", f"no game {message.game!r} on this server "
+                             f"(games: {', '.join(sorted(registry.games))})")
+        try:
+            options = game.Options(**message.options)
+        except pydantic.ValidationError as exc:
+            raise TableError("bad_game", f"bad option for {game.id}: {first_error(exc)}") from None
+        except TypeError:
+            raise TableError("bad_game", "options are a JSON object") from None
+        seats = message.seats
+        if len(seats) not in game.player_counts:
+            counts = ", ".join(map(str, game.player_counts))
+            raise TableError("bad_game", f"{game.name} is for {counts} players, not {len(seats)}")
+        for kind in seats:
+            bot = registry.bots.get(kind)
+            if kind != HUMAN and (bot is None or not bot.plays(game.id)):
+                raise TableError("bad_game", f"a seat is human or a bot of {game.id}, not {kind[:40]!r}")
+        names = message.names
+        if names is not None and len(names) != len(seats):
+            raise TableError("bad_game", f"{len(names)} names for {len(seats)} seats")
+        seed = message.seed if message.seed is not None else secrets.randbelow(2**31)
+        return Match(game, options, seed=seed, seats=list(seats), names=names, pm=registry.pm)
+
+    def _new_code(self) -> str:
+        while True:
+            letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
+            code = f"{letters}-{secrets.randbelow(1000):03d}"
+            if code not in self.tables:
+                return code
+
+    def _links(self, code: str, secret: str) -> dict[str, str]:
+        config = self.config
+        if config.public_url:
+            parts = urlsplit(config.public_url)
+            scheme = "cardcores" if parts.scheme in ("wss", "https") else "cardcore"
+            base = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+        else:
+            scheme = "cardcores" if config.ssl else "cardcore"
+            host = f"[{config.host}]" if ":" in config.host else config.host
+            base = f"{scheme}://{host}:{self.port}"
+        web = f"{config.web_url.rstrip('/')}/?table={code}&secret={secret}" if config.web_url else ""
+        return {"link": f"{base}/{code}#{secret}", "web_link": web}
