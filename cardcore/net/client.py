@@ -68,7 +68,7 @@ def parse_target(text: str, *, secret: str | None = None, server: str | None = N
     ClientError("bad_link") in one line when it is none of them."""
     text = text.strip()
     if _CODE.match(text.upper()):
-        return Target(_server_url(server or DEFAULT_SERVER), text.upper(), secret)
+        return Target(server_url(server or DEFAULT_SERVER), text.upper(), secret)
     parts = urlsplit(text)
     if parts.scheme in ("cardcore", "cardcores"):
         return _seat_link(parts, secret, server)
@@ -78,7 +78,7 @@ def parse_target(text: str, *, secret: str | None = None, server: str | None = N
         if not _CODE.match(code):
             raise ClientError("bad_link", f"{_short(text)}: no table code in the link (?table=KQX-482)")
         secrets = query.get("secret")
-        return Target(_server_url(server or DEFAULT_SERVER), code, secrets[0] if secrets else secret)
+        return Target(server_url(server or DEFAULT_SERVER), code, secrets[0] if secrets else secret)
     raise ClientError("bad_link", f"{_short(text)}: not a table code (KQX-482) nor a "
                       "cardcore:// or http(s):// link")
 
@@ -97,10 +97,11 @@ def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
     scheme = "wss" if parts.scheme == "cardcores" else "ws"
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     url = f"{scheme}://{host}{f':{port}' if port else ''}{head}/"
-    return Target(_server_url(server) if server else url, code, parts.fragment or secret)
+    return Target(server_url(server) if server else url, code, parts.fragment or secret)
 
 
-def _server_url(url: str) -> str:
+def server_url(url: str) -> str:
+    """``url`` when it is a server's address (ws:// or wss://), else ClientError("bad_link")."""
     parts = urlsplit(url)
     if parts.scheme not in ("ws", "wss") or not parts.hostname:
         raise ClientError("bad_link", f"{_short(url)}: the server is ws://HOST:PORT or wss://HOST")
@@ -137,7 +138,7 @@ class Connection:
     async def open(cls, url: str, name: str | None = None, *, timeout: float = TIMEOUT) -> Connection:
         """Connect and say hello (ClientError, one line, when the server cannot be reached
         or is not a cardcore server)."""
-        url = _server_url(url)
+        url = server_url(url)
         try:
             ws = await connect(url, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
                                ping_interval=20)

@@ -75,6 +75,8 @@ class Lobby:
     server: str
     name: str | None = None
     remote_only: bool = False
+    #: A seat to take at once (a web link): its table code and secret.
+    seat: tuple[str, str] | None = None
 
 
 Start = Launch | Play | Resume | ShowReplay | JoinTable | Lobby
@@ -217,10 +219,10 @@ class CardcoreApp(App[None]):
             case JoinTable(session):
                 self.call_later(self.open_table, session)
                 return BaseScreen()
-            case Lobby(server, name):
+            case Lobby(server, name, _, seat):
                 from cardcore.tui.screens.lobby import LobbyScreen
 
-                return LobbyScreen(server, name)
+                return LobbyScreen(server, name, seat=seat)
         return LauncherScreen()
 
     # --- flows -------------------------------------------------------------------------

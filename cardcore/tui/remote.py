@@ -282,7 +282,8 @@ class RemoteSession:
         elif isinstance(message, p.Update):
             moved = self._take(message)
         elif isinstance(message, p.ChatLine):
-            self.log.append(LogEntry(self._u.hand_no, message.seat, f"{message.name} says: {message.text}"))
+            self.log.append(LogEntry(self._u.hand_no, message.seat, f"{message.name}: “{message.text}”",
+                                     note=True))
         elif isinstance(message, p.SeatStatus):
             self._seat_status(message)
         elif isinstance(message, p.ErrorMessage):
@@ -325,7 +326,7 @@ class RemoteSession:
         for info in self._u.seats:
             if info.seat == s.seat:
                 info.connected, info.bot_playing = s.connected, s.bot_playing
-        self.log.append(LogEntry(self._u.hand_no, None, text))
+        self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
 
     def _say(self, text: str, error: bool = False) -> None:
         self._events.append({"event": "message", "text": text, "error": error})

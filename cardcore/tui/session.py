@@ -87,6 +87,8 @@ class LogEntry:
     seat: int | None
     text: str
     bot: bool = False
+    #: Not a move: a chat line, a player's coming and going (tables on a server).
+    note: bool = False
 
 
 @dataclass

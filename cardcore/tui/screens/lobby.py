@@ -64,9 +64,12 @@ class LobbyScreen(Screen[None]):
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
-    def __init__(self, server: str, name: str | None = None) -> None:
+    def __init__(self, server: str, name: str | None = None, *,
+                 seat: tuple[str, str] | None = None) -> None:
         super().__init__()
         self.server = server
+        #: A seat to take as soon as the server answers (a web link's code and secret).
+        self.first_seat = seat
         self.player_name = name or ""
         self.conn: Connection | None = None
         self.tables: list[p.TableInfo] = []
@@ -89,6 +92,8 @@ class LobbyScreen(Screen[None]):
         self.query_one("#tables", DataTable).focus()
         await self.connect()
         self.set_interval(REFRESH_SECONDS, self._refresh_tick)
+        if self.first_seat is not None:
+            self.open_soon(*self.first_seat)
 
     async def on_unmount(self) -> None:
         if self.conn is not None:

@@ -130,7 +130,7 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.session.listen(self._changed)
+        self.session.listen(self._heard)
         self.session.drain_events()
         if self.session.needs_handover(None):
             self.redraw()
@@ -317,9 +317,14 @@ class TableScreen(Screen[None]):
         hand_no = self.finished_no if self.finished is not None else self.session.hand_no
         entries = [e for e in self.session.log if e.hand == hand_no][-60:]
         lines = []
+        moves = [n for n, entry in enumerate(entries) if not entry.note]
         for n, entry in enumerate(entries):
-            last = n == len(entries) - 1
+            last = bool(moves) and n == moves[-1]
             line = Text("▸ " if last else "  ")
+            if entry.note:  # a chat line, a player's coming and going
+                line.append(entry.text, style="italic magenta")
+                lines.append(line)
+                continue
             line.append_text(coloured_label(entry.text, self.app.palette))
             if last:
                 line.stylize("bold cyan" if entry.bot else "bold")
@@ -404,6 +409,12 @@ class TableScreen(Screen[None]):
         self.say("Trying again…")
         self.advance()
 
+    def _heard(self, moved: bool) -> None:
+        """The session's listener: called from the network's task, so the screen takes
+        it in from its own message queue (in the app's context)."""
+        if self.is_attached:
+            self.call_later(self._changed, moved)
+
     def _changed(self, moved: bool) -> None:
         """The session changed by itself (a table on a server: an update, a chat line, an
         error): a new position is taken in as after a move; anything else is redrawn."""
@@ -414,7 +425,7 @@ class TableScreen(Screen[None]):
             self.redraw()
             return
         before = Counter(c for c in self.hand.cards if c is not None)
-        same_hand = self.session.hand_no == self._hand_seen
+        same_hand = self.session.hand_no == self._hand_seen and self.finished is None
         self._hand_seen = self.session.hand_no
         self.after_move(self._positions(self._arrived(before)) if same_hand else frozenset())
 
@@ -466,6 +477,7 @@ class TableScreen(Screen[None]):
             self.say("The match is over — s: score sheet (play again), q: leave.", error=True)
             return
         self.finished = None
+        self.new_cards = frozenset()
         self.say("")  # the new hand starts without the last hand's message
         self.redraw()
         self.advance()
