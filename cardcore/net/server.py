@@ -10,6 +10,7 @@ from the server's own host or a configured origin.
 from __future__ import annotations
 
 import asyncio
+import json
 import logging
 import secrets
 import ssl
@@ -51,6 +52,10 @@ from cardcore.store import StoreError, checks
 from cardcore.store.sqlite import SqliteStore
 
 log = logging.getLogger("cardcore.serve")
+#: The WebSocket layer's own logger: warnings only. Below INFO websockets would log frames
+#: (and so secrets), whatever the root logger's level; at INFO, every connection.
+ws_log = logging.getLogger("cardcore.serve.ws")
+ws_log.setLevel(logging.WARNING)
 
 #: Frames waiting for a slow client before it is closed.
 MAX_OUTGOING = 500
@@ -161,7 +166,7 @@ class Server:
         self._ws = await serve(self._handle, config.host, config.port, max_size=MAX_MESSAGE_BYTES,
                                process_request=self._check_origin, ssl=config.ssl,
                                compression="deflate" if config.compression else None,
-                               server_header=f"cardcore/{cardcore.__version__}")
+                               server_header=f"cardcore/{cardcore.__version__}", logger=ws_log)
         self.port = self._ws.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
@@ -246,9 +251,8 @@ class Server:
         writer = asyncio.ensure_future(conn.writer())
         try:
             async for raw in ws:
-                if conn.closing:
-                    break
-                self._receive(conn, raw)
+                if not conn.closing:  # once closing, frames are read (so the close can be) and dropped
+                    self._receive(conn, raw)
         except ConnectionClosed:
             pass
         finally:
@@ -275,7 +279,7 @@ class Server:
         try:
             message = protocol.decode(raw)
         except ProtocolError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, exc.message)))
+            conn.send(protocol.encode(protocol.error(exc.code, exc.message, _id_of(raw))))
             return
         try:
             self._dispatch(conn, message)
@@ -421,3 +425,15 @@ class Server:
             base = f"{scheme}://{host}:{self.port}"
         web = f"{config.web_url.rstrip('/')}/?table={code}&secret={secret}" if config.web_url else ""
         return {"link": f"{base}/{code}#{secret}", "web_link": web}
+
+
+def _id_of(raw: str) -> int | None:
+    """The ``id`` of a frame that is not a valid message, if it has one (for the error)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if type(found) is int else None

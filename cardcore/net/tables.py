@@ -247,7 +247,7 @@ class Table:
         if match.over:
             raise TableError("not_your_turn", "the match is over")
         if turn != match.decisions:
-            raise TableError("stale", f"turn {turn} is past: the table is at turn {match.decisions}")
+            raise TableError("stale", f"turn {turn} is not the table's: it is at turn {match.decisions}")
         if match.to_play != seat:
             raise TableError("not_your_turn", "it is not your turn")
         state = match.state

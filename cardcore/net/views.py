@@ -8,21 +8,20 @@ spectator ``view(None)`` and zones with every hand face down and nothing shown t
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import replace
 from typing import Any, cast
 
 from cardcore.game import GameState, Zone
 from cardcore.match import Match
 from cardcore.net.protocol import PROTOCOL_VERSION
-from cardcore.net.wire import action_json, zone_json
+from cardcore.net.wire import action_json, view_cards, zone_json
 
 
 def spectator_zones(state: GameState) -> list[Zone]:
     """The table for a spectator: every hand face down, and no zone showing more copies
     of a card than ``view(None)`` shows (a game may draw some hidden thing outside its
     hands: it is turned face down too)."""
-    budget = Counter(_cards(state.view(None)))
+    budget = Counter(view_cards(state.view(None)))
     out = []
     for zone in state.zones(0):
         shown = budget if zone.kind != "hand" else Counter[str]()  # a hand shows nothing
@@ -39,20 +38,6 @@ def _spend(budget: Counter[str], card: str | None) -> str | None:
         return None
     budget[card] -= 1
     return card
-
-
-def _cards(data: Any) -> Iterator[str]:
-    """Every card string in a view (options left out)."""
-    if isinstance(data, dict):
-        for key, value in data.items():
-            if key != "options":
-                yield from _cards(value)
-    elif isinstance(data, list):
-        for value in data:
-            if isinstance(value, str):
-                yield value
-            elif isinstance(value, (list, dict)):
-                yield from _cards(value)
 
 
 def legal_for(state: GameState, seat: int) -> tuple[list[dict[str, Any]], dict[str, str]]:

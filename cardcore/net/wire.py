@@ -3,10 +3,16 @@ client's ``RemoteAction`` built from that JSON (docs/protocol.md)."""
 
 from __future__ import annotations
 
+import functools
+import json
+import random
+from collections import Counter
+from collections.abc import Iterator
 from dataclasses import asdict
 from typing import Any
 
-from cardcore.game import Action, Group, SimpleAction, Zone
+from cardcore.bots.base import InfoSet, canonical_state
+from cardcore.game import Action, Game, Group, SimpleAction, Zone
 from cardcore.net.protocol import ActionJSON, ZoneJSON
 
 
@@ -43,3 +49,41 @@ class RemoteAction(SimpleAction):
         model = data if isinstance(data, ActionJSON) else ActionJSON.model_validate(data)
         return cls(model.action, model.label, tuple(model.cards), tuple(model.targets),
                    table_cards=tuple((c, w) for c, w in model.table_cards), step=model.step)
+
+
+def view_cards(data: Any) -> Iterator[str]:
+    """Every card string in a view or export (its options left out)."""
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if key != "options":
+                yield from view_cards(value)
+    elif isinstance(data, list):
+        for value in data:
+            if isinstance(value, str):
+                yield value
+            elif isinstance(value, (list, dict)):
+                yield from view_cards(value)
+
+
+def info_of_view(game: Game, seat: int, view: dict[str, Any]) -> InfoSet:
+    """What a client's bot (or hint) plays from: the seat's view as the server sent it, the
+    cards it does not see (the game's deck less the view's cards), and the legal actions as
+    the game's own objects (their JSON is what the server listed for the seat)."""
+    players = view.get("players")
+    if not isinstance(players, int):
+        players = len(view.get("hands") or ())
+    options = json.dumps(view.get("options") or {}, sort_keys=True)
+    unseen = _deck(game, players, options) - Counter(view_cards(view))
+    state = canonical_state(game, view, unseen)
+    seating = game.seating(players, game.Options(**json.loads(options)))
+    side_of = tuple(seating.side_of(s) for s in range(players))
+    return InfoSet(game, seat, view, state.legal_actions(), unseen, side_of)
+
+
+@functools.lru_cache(maxsize=64)
+def _deck(game: Game, players: int, options: str) -> Counter[str]:
+    """The cards of one deal of ``game`` (every card of its deck, as a multiset)."""
+    opts = game.Options(**json.loads(options))
+    seating = game.seating(players, opts)
+    hand = game.new_hand(seating, opts, random.Random(0), [0] * seating.sides)
+    return Counter(view_cards(hand.export()))

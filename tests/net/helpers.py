@@ -51,9 +51,9 @@ class Client:
         self.closed = (self.ws.close_code, self.ws.close_reason or "")
         self._arrived.set()
 
-    async def send(self, message: dict[str, Any] | str) -> int:
+    async def send(self, message: dict[str, Any] | str | bytes) -> int:
         """Send a message (a dict gets v and a fresh id); returns the id."""
-        if isinstance(message, str):
+        if isinstance(message, (str, bytes)):
             await self.ws.send(message)
             return -1
         self._next_id += 1
@@ -74,7 +74,15 @@ class Client:
                     raise ConnectionError(f"closed {self.closed}")
                 self._arrived.clear()
                 await self._arrived.wait()
-        return await asyncio.wait_for(find(), timeout)
+        try:
+            return await asyncio.wait_for(find(), timeout)
+        except TimeoutError:
+            raise TimeoutError(f"nothing came in {timeout} s; the last frames: "
+                               f"{[json.dumps(m)[:150] for m in self.received[-3:]]}") from None
+
+    def rewind(self) -> None:
+        """Read again from the first message received."""
+        self._seen = 0
 
     async def request(self, message: dict[str, Any], timeout: float = WAIT) -> dict[str, Any]:
         """Send and return the reply with the same id (or the error about it)."""

@@ -1,0 +1,156 @@
+"""Seats over time: a table waits for its players, a dropped seat is held, a bot stands in
+after the grace period and hands the seat back, players chat."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from tests.net.helpers import Client, server_config, start_server, stop_server
+
+
+async def table(port: int, seats: list[str], game: str = "casino") -> tuple[str, list[dict]]:
+    host = await Client.connect(port)
+    made = await host.request({"type": "create_table", "game": game, "seats": seats, "seed": 8})
+    await host.close()
+    return made["code"], made["seats"]
+
+
+async def join(port: int, code: str, link: dict, name: str | None = None) -> Client:
+    client = await Client.connect(port)
+    reply = await client.request({"type": "join", "code": code, "secret": link["secret"],
+                                  **({"name": name} if name else {})})
+    assert reply["type"] == "joined", reply
+    return client
+
+
+async def act_first(client: Client, code: str) -> dict:
+    """Wait until this client is asked to play, play the first action; returns that update."""
+    update = await client.update(lambda m: bool(m["actions"]))
+    await client.send({"type": "act", "code": code, "action": update["actions"][0]["action"],
+                       "turn": update["turn"]})
+    return update
+
+
+@pytest.mark.asyncio
+async def test_a_table_waits_for_every_player_before_anyone_plays(tmp_path):
+    server = await start_server(tmp_path / "library.sqlite")
+    try:
+        code, links = await table(server.port, ["greedy", "human", "human", "greedy"])
+        first = await join(server.port, code, links[0], name="Ann")
+        update = await first.update()
+        assert update["seats"][1]["name"] == "Ann" and update["seats"][2]["open"]
+        listed = (await first.request({"type": "list_tables"}))["tables"]
+        assert [t["status"] for t in listed if t["code"] == code] == ["waiting"]
+        await asyncio.sleep(0.2)
+        assert server.tables[code].match.decisions == 0  # the bots wait too
+        if update["to_play"] == 1:
+            reply = await first.request({"type": "act", "code": code, "turn": 0,
+                                         "action": update["actions"][0]["action"]})
+            assert reply["code"] == "waiting"
+        second = await join(server.port, code, links[1])
+        await first.next(lambda m: m["type"] == "seat_status" and m["seat"] == 2 and m["connected"])
+        await asyncio.wait_for(asyncio.gather(act_first(first, code), act_first(second, code)), 10)
+        assert server.tables[code].match.decisions >= 2
+        for client in (first, second):
+            await client.close()
+    finally:
+        await stop_server(server)
+
+
+@pytest.mark.asyncio
+async def test_a_player_who_drops_mid_turn_comes_back_to_the_same_turn(tmp_path):
+    server = await start_server(tmp_path / "library.sqlite", server_config(grace=30))
+    try:
+        code, links = await table(server.port, ["human", "human"])
+        players = [await join(server.port, code, link) for link in links]
+        seat = server.tables[code].match.to_play
+        mover, other = players[seat], players[1 - seat]
+        asked = await mover.update(lambda m: bool(m["actions"]))
+        await mover.close()
+        status = await other.next(lambda m: m["type"] == "seat_status" and not m["connected"])
+        assert (status["seat"], status["bot_playing"]) == (seat, False)
+        await asyncio.sleep(0.2)
+        assert server.tables[code].match.decisions == asked["turn"]  # held: nobody plays for it
+        back = await join(server.port, code, links[seat])
+        again = await back.update()
+        assert again["turn"] == asked["turn"] and again["actions"] == asked["actions"]
+        assert again["zones"] == asked["zones"]
+        status = await other.next(lambda m: m["type"] == "seat_status")
+        assert (status["seat"], status["connected"]) == (seat, True)
+        await back.send({"type": "act", "code": code, "action": again["actions"][0]["action"],
+                         "turn": again["turn"]})
+        moved = await other.update(lambda m: m["turn"] == asked["turn"] + 1)
+        assert moved["log"][-1]["seat"] == seat and not moved["log"][-1]["bot"]
+        for client in (back, other):
+            await client.close()
+    finally:
+        await stop_server(server)
+
+
+@pytest.mark.asyncio
+async def test_a_bot_plays_an_absent_seat_after_the_grace_period_and_hands_it_back(tmp_path):
+    server = await start_server(tmp_path / "library.sqlite", server_config(grace=0.3, bot_delay=0.05))
+    try:
+        code, links = await table(server.port, ["human", "human"])
+        players = [await join(server.port, code, link) for link in links]
+        seat = server.tables[code].match.to_play
+        mover, other = players[seat], players[1 - seat]
+        asked = await mover.update(lambda m: bool(m["actions"]))
+        await mover.close()
+        status = await other.next(lambda m: m["type"] == "seat_status" and m["bot_playing"], timeout=5)
+        assert status["seat"] == seat
+        # the stand-in plays the seat's turn; the other player plays on against it
+        moved = await other.update(lambda m: m["turn"] == asked["turn"] + 1, timeout=5)
+        assert moved["log"][-1]["seat"] == seat and moved["log"][-1]["bot"]
+        assert moved["seats"][seat]["bot_playing"]
+        if moved["actions"]:  # the other player's turn: play it
+            await other.send({"type": "act", "code": code, "action": moved["actions"][0]["action"],
+                              "turn": moved["turn"]})
+        back = await join(server.port, code, links[seat])
+        status = await other.next(lambda m: m["type"] == "seat_status" and m["seat"] == seat
+                                  and m["connected"], timeout=5)
+        assert not status["bot_playing"]
+        turn = server.tables[code].match.decisions
+        mine = await back.update(lambda m: bool(m["actions"]), timeout=5)  # the seat is the player's
+        await asyncio.sleep(0.2)
+        assert server.tables[code].match.decisions == mine["turn"] >= turn  # no bot plays it now
+        await back.send({"type": "act", "code": code, "action": mine["actions"][-1]["action"],
+                         "turn": mine["turn"]})
+        after = await other.update(lambda m: m["turn"] == mine["turn"] + 1)
+        assert after["log"][-1] == {"hand": after["log"][-1]["hand"], "seat": seat, "bot": False,
+                                    "text": f"{after['names'][seat]}: {mine['actions'][-1]['label']}"}
+        for client in (back, other):
+            await client.close()
+    finally:
+        await stop_server(server)
+
+
+@pytest.mark.asyncio
+async def test_chat_reaches_the_table_and_only_it(tmp_path):
+    server = await start_server(tmp_path / "library.sqlite")
+    try:
+        code, links = await table(server.port, ["human", "human"])
+        other_code, other_links = await table(server.port, ["human", "greedy"])
+        ann = await join(server.port, code, links[0], name="Ann")
+        bob = await join(server.port, code, links[1], name="Bob")
+        elsewhere = await join(server.port, other_code, other_links[0])
+        spectator = await Client.connect(server.port)
+        await spectator.request({"type": "hello", "name": "Kim"})
+        await spectator.request({"type": "watch", "code": code})
+        await ann.send({"type": "chat", "code": code, "text": "good luck ♥"})
+        await spectator.send({"type": "chat", "code": code, "text": "hi all"})
+        for client in (ann, bob, spectator):
+            line = await client.next(lambda m: m["type"] == "chat")
+            assert (line["seat"], line["name"], line["text"]) == (0, "Ann", "good luck ♥")
+            line = await client.next(lambda m: m["type"] == "chat")
+            assert (line["seat"], line["name"], line["text"]) == (None, "Kim", "hi all")
+        assert (await bob.request({"type": "leave", "code": code}))["type"] == "left"
+        assert (await bob.request({"type": "chat", "code": code, "text": "x"}))["code"] == "no_table"
+        await asyncio.sleep(0.05)
+        assert not [m for m in elsewhere.received if m["type"] == "chat"]
+        for client in (ann, bob, elsewhere, spectator):
+            await client.close()
+    finally:
+        await stop_server(server)

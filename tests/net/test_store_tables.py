@@ -1,0 +1,76 @@
+"""A server's tables in the match library: schema 2 (net_tables), a first-version library
+migrated, group commits, and a server's matches left to the server."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from cardcore.match import Match
+from cardcore.plugins import load_registry
+from cardcore.store import StoreError
+from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
+
+
+def started(store: SqliteStore, source: str = "server"):
+    game = load_registry().games["casino"]
+    match = Match(game, seats=["human", "greedy"], seed=1)
+    events: list = []
+    match.on_event = events.append
+    match.start()
+    play = store.create("casino", match.options.model_dump(mode="json"), 1, match.seats,
+                        list(match.seating.names), list(match.seating.side_names), source)
+    return play, match, events
+
+
+def test_a_first_version_library_gains_net_tables_and_keeps_its_matches(tmp_path):
+    path = tmp_path / "library.sqlite"
+    path.write_bytes(FIXTURE.read_bytes())
+    before = sqlite3.connect(path).execute("SELECT count(*) FROM matches").fetchone()[0]
+    store = SqliteStore(path)
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    assert store.conn.execute("SELECT count(*) FROM matches").fetchone()[0] == before > 0
+    store.put_table("ABC-123", 1, "playing", {"seats": []})
+    assert store.net_tables() == [("ABC-123", 1, "playing", {"seats": []})]
+    store.close()
+    assert SqliteStore(path).net_tables() == [("ABC-123", 1, "playing", {"seats": []})]  # opened again
+
+
+def test_tables_are_listed_by_status_and_replaced_by_code(tmp_path):
+    store = SqliteStore(tmp_path / "library.sqlite")
+    store.put_table("AAA-111", 1, "waiting", {"n": 1})
+    store.put_table("BBB-222", 2, "playing", {"n": 2})
+    store.put_table("AAA-111", 1, "over", {"n": 3})
+    assert store.net_tables() == [("BBB-222", 2, "playing", {"n": 2})]
+    assert [t[0] for t in store.net_tables(("over",))] == ["AAA-111"]
+
+
+def test_a_group_commit_is_one_transaction(tmp_path):
+    store = SqliteStore(tmp_path / "library.sqlite")
+    play, match, events = started(store)
+    other, other_match, other_events = started(store)
+    store.commit_many([(play.id, events, match.snapshot()), (other.id, other_events, other_match.snapshot())],
+                      [("AAA-111", play.id, "playing", {})])
+    assert store.get(play.id).decisions == 0 and store.load(other.id)["seed"] == 1
+    assert store.export_record(play.id).count("\n") == len(events)
+    # a batch naming a match that is not there changes nothing at all
+    with pytest.raises(StoreError):
+        resume = {"event": "resume", "hand": 1, "decisions": 0}
+        store.commit_many([(other.id, [resume], other_match.snapshot()), (999, [], match.snapshot())],
+                          [("BBB-222", 999, "playing", {})])
+    assert store.export_record(other.id).count("\n") == len(other_events)
+    assert [t[0] for t in store.net_tables()] == ["AAA-111"]
+
+
+def test_a_servers_matches_are_not_offered_to_a_local_table(tmp_path):
+    store = SqliteStore(tmp_path / "library.sqlite")
+    served, match, events = started(store, "server")
+    local, local_match, local_events = started(store, "table")
+    store.commit_many([(served.id, events, match.snapshot()),
+                       (local.id, local_events, local_match.snapshot())])
+    assert [m.id for m in store.list_unfinished()] == [local.id]
+    assert store.get(served.id).source == "server"
