@@ -130,7 +130,7 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     if not is_loopback(args.host) and not args.allow_remote:
         raise UsageError(f"--host {args.host} can be reached from other machines: add --allow-remote "
-                         "(and put it behind a TLS reverse proxy: docs/hosting.md)")
+                         "(and put it behind a TLS reverse proxy: docs/tui.md)")
     if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
         raise UsageError(f"--public-url wants http(s)://HOST[:PORT], not {args.public_url[:60]!r}")
     return serve(server, args.host, args.port, args.public_url)

@@ -95,6 +95,11 @@ class LobbyScreen(Screen[None]):
         if self.first_seat is not None:
             self.open_soon(*self.first_seat)
 
+    async def on_screen_resume(self) -> None:
+        """Back from a table or a form: the list as it is now."""
+        if self.conn is not None and self.conn.closed_reason is None:
+            await self.refresh_tables()
+
     async def on_unmount(self) -> None:
         if self.conn is not None:
             await self.conn.close()
@@ -337,14 +342,13 @@ class LinksScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — send each player their own link; whoever holds a link holds that seat.\n",
-                    style="dim")
+        text.append("  — send each player their own link (`cardcore join LINK`); whoever "
+                    "holds a link holds that seat.\n", style="dim")
         for s in self.created.seats:
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(s.link)
             if s.web_link:
-                text.append(f"\n         {s.web_link}", style="dim")
-            text.append(f"\n         cardcore join {s.link}", style="dim")
+                text.append(f"\n  in a browser: {s.web_link}", style="dim")
         with Vertical(id="links-box"):
             with VerticalScroll(id="links"):
                 yield Static(text, id="links-text")
