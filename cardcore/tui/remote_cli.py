@@ -27,21 +27,11 @@ def add_parsers(sub: Any) -> None:
     q = sub.add_parser("web", help="serve the table to browsers (textual-serve), playing on a server")
     q.add_argument("--server", required=True, metavar="ws://HOST:PORT", help="the cardcore serve to play on")
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=_port, default=8000, help="port (default 8000)")
+    q.add_argument("--port", type=int, default=8000, help="port (default 8000)")
     q.add_argument("--allow-remote", action="store_true",
                    help="allow listening on an address other machines can reach")
     q.add_argument("--public-url", metavar="URL",
                    help="the address browsers use, behind a reverse proxy (https://cards.example.org)")
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants a port number, not {text!r}") from None
-    if not 1 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 1 to 65535, not {value}")
-    return value
 
 
 def check_name(name: str | None) -> str | None:
@@ -128,6 +118,8 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
         server = server_url(args.server)
     except ClientError as exc:
         raise UsageError(str(exc)) from None
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port: a port is 1 to 65535, not {args.port}")
     if not is_loopback(args.host) and not args.allow_remote:
         raise UsageError(f"--host {args.host} can be reached from other machines: add --allow-remote "
                          "(and put it behind a TLS reverse proxy: docs/tui.md)")

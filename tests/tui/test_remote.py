@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
@@ -42,6 +43,23 @@ async def new_table(port: int, game: str = "casino", seats: tuple[str, ...] = ("
     return created
 
 
+@contextlib.asynccontextmanager
+async def seated(tmp_path: Any, registry: Any, seat: int | None = 0, seats: tuple[str, ...] = (
+        "human", "greedy")) -> AsyncIterator[tuple[Any, str, RemoteSession]]:
+    """A server, a new table on it, and a session at ``seat`` of it (None: watching)."""
+    server = await start_server(tmp_path / "server.sqlite")
+    conn = None
+    try:
+        created = await new_table(server.port, seats=seats)
+        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
+        secret = None if seat is None else created.seats[seat].secret
+        yield server, created.code, await RemoteSession.join(registry, conn, created.code, secret, "Ann")
+    finally:
+        if conn is not None:
+            await conn.close()
+        await stop_server(server)
+
+
 def hands_of(server: Any, code: str) -> list[list[str]]:
     hands: list[list[str]] = server.tables[code].match.state.export()["hands"]
     return hands
@@ -77,18 +95,18 @@ def test_a_server_that_is_not_a_websocket_url_is_refused():
 # --- a seat at a table on a server ----------------------------------------------------------
 
 
+async def your_turn(pilot: Any, app: CardcoreApp) -> TableScreen:
+    table: TableScreen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                                     and app.screen.legal and app.screen, "the human's turn")
+    return table
+
+
 async def test_a_joined_table_plays_a_move_on_the_server_and_shows_only_its_own_hand(
         tmp_path, cardcore_home, registry):
-    server = await start_server(tmp_path / "server.sqlite")
-    try:
-        created = await new_table(server.port)
-        code = created.code
-        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
-        session = await RemoteSession.join(registry, conn, code, created.seats[0].secret, "Ann")
+    async with seated(tmp_path, registry) as (server, code, session):
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
-            table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.legal
-                                and app.screen, "the human's turn")
+            table = await your_turn(pilot, app)
             mine, theirs = hands_of(server, code)
             assert sorted(c for c in table.hand.cards if c) == sorted(mine)
             zones = table.query_one("#zones", ZonesView).plain
@@ -102,29 +120,17 @@ async def test_a_joined_table_plays_a_move_on_the_server_and_shows_only_its_own_
             assert session.why_no_undo() is not None  # no undo on a server
             await pilot.press("q")
         assert not app.is_running
-    finally:
-        await conn.close()
-        await stop_server(server)
 
 
 async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, cardcore_home, registry):
-    server = await start_server(tmp_path / "server.sqlite")
-    try:
-        created = await new_table(server.port)
-        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
-        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret)
+    async with seated(tmp_path, registry) as (_server, code, session):
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
-            table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.legal
-                                and app.screen, "the human's turn")
-            conn.send_soon(p.Act(code=created.code, action={"move": "nonsense"}, turn=session.turn),
-                           created.code)
+            table = await your_turn(pilot, app)
+            session.conn.send_soon(p.Act(code=code, action={"move": "nonsense"}, turn=session.turn), code)
             await until(pilot, lambda: "The server said no" in str(table.query_one("#message").render()),
                         "the error shown")
             assert table.legal  # still this player's turn, nothing changed
-    finally:
-        await conn.close()
-        await stop_server(server)
 
 
 async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, registry):
@@ -150,17 +156,10 @@ async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, r
 
 
 async def test_a_spectator_sees_no_hand(tmp_path, cardcore_home, registry):
-    server = await start_server(tmp_path / "server.sqlite")
-    try:
-        created = await new_table(server.port)
-        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
-        session = await RemoteSession.join(registry, conn, created.code, None)
+    async with seated(tmp_path, registry, seat=None) as (_server, _code, session):
         assert session.humans == [] and session.legal_actions() == []
         cards = [c for z in session.table(None)[1] if z.kind == "hand" for c in z.cards]
         assert cards and all(c is None for c in cards)
-    finally:
-        await conn.close()
-        await stop_server(server)
 
 
 async def test_joining_with_a_bad_secret_or_code_is_one_line(tmp_path, registry):

@@ -18,6 +18,7 @@ from cardcore.game import Game
 from cardcore.net import protocol as p
 from cardcore.net.client import ClientError, Connection, parse_target
 from cardcore.tui.remote import RemoteSession
+from cardcore.tui.screens.line import LineScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.session import HUMAN, SessionSetup
 
@@ -197,7 +198,9 @@ class LobbyScreen(Screen[None]):
         if created is not None:
             self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
             return
-        self.app.push_screen(SecretScreen(table.code), self._secret_given)
+        self.app.push_screen(LineScreen(f"[b]Table {table.code}[/b]: paste your seat's link or its "
+                                        "secret (enter; esc: back; w in the list watches).",
+                                        "cardcore://…#SECRET or the secret"), self._secret_given)
 
     async def action_watch(self) -> None:
         table = self.selected()
@@ -365,38 +368,6 @@ class LinksScreen(ModalScreen[int | None]):
     def _pressed(self, event: Button.Pressed) -> None:
         button = event.button.id or ""
         self.dismiss(int(button.removeprefix("sit-")) if button.startswith("sit-") else None)
-
-    def action_drop(self) -> None:
-        self.dismiss(None)
-
-
-class SecretScreen(ModalScreen[str | None]):
-    """The secret (or the whole link) of a seat at a table created elsewhere."""
-
-    DEFAULT_CSS = """
-    SecretScreen { align: center middle; }
-    SecretScreen #secret-box { width: 80%; max-width: 90; height: auto; border: round $accent;
-                               padding: 0 1; }
-    """
-    BINDINGS = [Binding("escape", "drop", "Back", id="secret.drop")]
-
-    def __init__(self, code: str) -> None:
-        super().__init__()
-        self.code = code
-
-    def compose(self) -> ComposeResult:
-        with Vertical(id="secret-box"):
-            yield Static(f"[b]Table {self.code}[/b]: paste your seat's link or its secret "
-                         "(enter; esc: back; w in the list watches).")
-            yield Input(placeholder="cardcore://…#SECRET or the secret", password=False,
-                        id="secret-input")
-
-    def on_mount(self) -> None:
-        self.query_one("#secret-input", Input).focus()
-
-    @on(Input.Submitted, "#secret-input")
-    def _given(self, event: Input.Submitted) -> None:
-        self.dismiss(event.value.strip() or None)
 
     def action_drop(self) -> None:
         self.dismiss(None)

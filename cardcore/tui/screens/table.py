@@ -21,8 +21,8 @@ from cardcore.cards import glyph
 from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui import picks
 from cardcore.tui.picks import STEP_KEYS, Unit
-from cardcore.tui.screens.chat import ChatScreen
 from cardcore.tui.screens.handover import HandoverScreen
+from cardcore.tui.screens.line import LineScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.tui.session import HUMAN, MoveFailed
 from cardcore.tui.table_session import TableSession
@@ -756,7 +756,11 @@ class TableScreen(Screen[None]):
         if not self.session.can_chat:
             self.say("Chat is for tables on a server (cardcore join).", error=True)
             return
-        self.app.push_screen(ChatScreen(), self._send_chat)
+        from cardcore.net.protocol import MAX_CHAT_CHARS
+
+        self.app.push_screen(LineScreen("[b]Say to the table[/b] (enter sends, esc cancels)",
+                                        "a line for everyone at the table", MAX_CHAT_CHARS),
+                             self._send_chat)
 
     def _send_chat(self, text: str | None) -> None:
         if not text:
