@@ -179,7 +179,7 @@ class RemoteSession:
     # --- playing -----------------------------------------------------------------------
 
     def legal_actions(self) -> list[Action]:
-        if self._pending or self._u.seat is None or self._u.to_play != self._u.seat:
+        if self._pending or self._problem or self._u.seat is None or self._u.to_play != self._u.seat:
             return []
         return list(self._actions)
 
@@ -275,8 +275,8 @@ class RemoteSession:
     def _on_message(self, message: Any) -> None:
         moved = False
         if message is None:
-            self._problem = f"not connected ({self.conn.closed_reason}); `cardcore join` again " \
-                            "with your link takes the seat back"
+            self._problem = f"not connected to the server ({self.conn.closed_reason}): join again " \
+                            "with your link to take the seat back"
             self._pending = False
             self._say(f"Lost the server: {self.conn.closed_reason}.", error=True)
         elif isinstance(message, p.Update):

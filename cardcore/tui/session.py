@@ -177,7 +177,7 @@ class Session:
         try:
             self.store = open_library()
         except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc})"
+            self.save_error = f"the match is not being saved ({exc}); play goes on"
             return
         self._own_store = True
 
@@ -621,7 +621,7 @@ class Session:
             else:
                 self._enter_library(snapshot)
         except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc})"
+            self.save_error = f"the match is not being saved ({exc}); play goes on"
             return
         self.save_error = None
         if self.match.over and self.play is not None:  # finished: the lock goes

@@ -133,6 +133,24 @@ async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, 
             assert table.legal  # still this player's turn, nothing changed
 
 
+async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcore_home, registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    created = await new_table(server.port)
+    conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+    try:
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret)
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await your_turn(pilot, app)
+            await stop_server(server)
+            await until(pilot, lambda: "not connected to the server" in
+                        str(table.query_one("#save-warning").render()), "the warning")
+            assert table.legal == [] and session.legal_actions() == []
+            assert "Lost the server" in str(table.query_one("#message").render())
+    finally:
+        await conn.close()
+
+
 async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, registry):
     server = await start_server(tmp_path / "server.sqlite")
     try:

@@ -311,7 +311,7 @@ class TableScreen(Screen[None]):
         warning = self.query_one("#save-warning", Static)
         warning.display = problem is not None
         if problem is not None:
-            warning.update(Text(f"⚠ Not saved: {problem}. Play goes on.", style="bold"))
+            warning.update(Text(f"⚠ {problem[:1].upper()}{problem[1:]}.", style="bold"))
 
     def _draw_log(self) -> None:
         hand_no = self.finished_no if self.finished is not None else self.session.hand_no
