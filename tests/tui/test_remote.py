@@ -143,7 +143,7 @@ async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcor
         async with app.run_test(size=SIZE) as pilot:
             table = await your_turn(pilot, app)
             await stop_server(server)
-            await until(pilot, lambda: "not connected to the server" in
+            await until(pilot, lambda: "Not connected to the server" in
                         str(table.query_one("#save-warning").render()), "the warning")
             assert table.legal == [] and session.legal_actions() == []
             assert "Lost the server" in str(table.query_one("#message").render())
