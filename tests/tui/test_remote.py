@@ -257,3 +257,12 @@ async def test_the_browser_app_reaches_nothing_of_this_machine(tmp_path, cardcor
     finally:
         await stop_server(server)
     assert not cardcore_home.exists() or not any(cardcore_home.rglob("*.sqlite*"))
+
+
+def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
+    from cardcore.tui.web import app_command, seat_of
+
+    assert app_command("ws://h:1/a b").endswith("join --server 'ws://h:1/a b' --remote-only")
+    assert seat_of("KQX-482", "abc_-9") == ("KQX-482", "abc_-9")
+    assert seat_of("KQX-482", "a;rm -rf") is None and seat_of("kqx", "abc") is None
+    assert seat_of(None, "abc") is None and seat_of("KQX-482", "x" * 65) is None

@@ -107,3 +107,14 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
         assert any(line.seat == 0 for line in after.log), "the server's log has no move of ours"
         browser.save_screenshot(str(tmp_path / "table.png"))
         assert (tmp_path / "table.png").stat().st_size > 0
+        # a seat's web link: the page's WebSocket starts the app at that seat; a malformed
+        # one is the plain lobby (nothing of it reaches the app's command line)
+        assert f'/ws/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
+        assert 'ws"' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
+
+
+def page_source(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as page:
+        return str(page.read().decode())
