@@ -28,15 +28,23 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def _count(text: str) -> int:
-    """A count on the command line: a whole number from 1 to a million."""
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants a whole number, not {text!r}") from None
-    if not 1 <= value <= 1_000_000:
-        raise argparse.ArgumentTypeError(f"must be between 1 and 1000000, not {value}")
-    return value
+def number_type(convert: Callable[[str], Any], low: float, high: float, noun: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, else one line naming ``noun``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"wants {noun}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+        return value
+
+    return parse
+
+
+#: A count on the command line: a whole number from 1 to a million.
+_count = number_type(int, 1, 1_000_000, "a whole number")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import ipaddress
+import json
 import logging
 import signal
 import ssl
@@ -23,9 +24,13 @@ class ServeError(Exception):
 
 
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
+    from cardcore.cli import number_type
+
+    port = number_type(int, 0, 65535, "a port number")
+    seconds = number_type(float, 0, 86400, "seconds")
     q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=_port, default=8765, help="port (default 8765; 0: any free port)")
+    q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
     q.add_argument("--allow-remote", action="store_true",
                    help="allow listening on an address other machines can reach")
     q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
@@ -35,34 +40,15 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
                    "(behind a reverse proxy: wss://cards.example.org/play)")
     q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
-    q.add_argument("--grace", type=_seconds, default=60.0,
+    q.add_argument("--grace", type=seconds, default=60.0,
                    help="seconds a dropped seat is held before a bot plays it (default 60)")
     q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
-    q.add_argument("--bot-delay", type=_seconds, default=0.6, help="seconds before each bot move")
+    q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
     q.add_argument("--max-tables", type=count, default=1000)
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
-    q.add_argument("--no-compression", action="store_true", help="no permessage-deflate")
-
-
-def _port(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants a port number, not {text!r}") from None
-    if not 0 <= value <= 65535:
-        raise argparse.ArgumentTypeError(f"a port is 0 to 65535, not {value}")
-    return value
-
-
-def _seconds(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"wants seconds, not {text!r}") from None
-    if not 0 <= value <= 86400:
-        raise argparse.ArgumentTypeError(f"must be 0 to 86400 seconds, not {text}")
-    return value
+    q.add_argument("--compression", action="store_true",
+                   help="permessage-deflate: smaller frames for more CPU (slow links)")
 
 
 def is_loopback(host: str) -> bool:
@@ -95,7 +81,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
         table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
-        public_url=args.public_url, web_url=args.web_url, compression=not args.no_compression)
+        public_url=args.public_url, web_url=args.web_url, compression=args.compression)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
@@ -139,18 +125,21 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
 async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
     from cardcore.net.server import Server
 
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the first line: a signal then stops it well
+        loop.add_signal_handler(sig, stop.set)
     server = Server(registry, store, config)
     await server.start()
     scheme = "wss" if config.ssl else "ws"
     host = f"[{config.host}]" if ":" in config.host else config.host
     resumed = f"; {len(server.resumed)} tables resumed" if server.resumed else ""
     print(f"cardcore serve: listening on {scheme}://{host}:{server.port}/{resumed}", flush=True)
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
-        loop.add_signal_handler(sig, stop.set)
     try:
         await stop.wait()
     finally:
+        lag = server.lag_ms()
         await server.close()
-        print("cardcore serve: stopped; every table is kept in the library", flush=True)
+        writes = server.writer.batches if server.writer else 0
+        print(f"cardcore serve: stopped; every table is kept in the library ({writes} transactions; "
+              f"event loop lag ms {json.dumps(lag)})", flush=True)

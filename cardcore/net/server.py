@@ -16,6 +16,7 @@ import secrets
 import ssl
 import string
 import time
+from collections import deque
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
@@ -24,7 +25,7 @@ from urllib.parse import urlsplit
 
 import pydantic
 from websockets.asyncio.server import Server as WSServer
-from websockets.asyncio.server import ServerConnection, serve
+from websockets.asyncio.server import ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
@@ -57,14 +58,16 @@ log = logging.getLogger("cardcore.serve")
 ws_log = logging.getLogger("cardcore.serve.ws")
 ws_log.setLevel(logging.WARNING)
 
-#: Frames waiting for a slow client before it is closed.
-MAX_OUTGOING = 500
+#: Bytes waiting to reach a slow client before it is closed.
+MAX_UNSENT_BYTES = 4 * 1024 * 1024
 #: Rate-limited messages in a row before the connection is closed (1008).
 MAX_STRIKES = 20
 #: Bad secrets one connection may try before it is closed (1008).
 MAX_BAD_SECRETS = 3
 #: Tables a ``list_tables`` returns at most (the most recent first).
 MAX_LISTED = 200
+#: The event loop's lag is sampled this often (seconds).
+LAG_TICK = 0.01
 
 
 @dataclass
@@ -84,8 +87,9 @@ class ServerConfig:
     #: The browser front end's address (``cardcore web``), for the seats' web links.
     web_url: str | None = None
     ssl: ssl.SSLContext | None = None
-    #: permessage-deflate (smaller frames, more CPU).
-    compression: bool = True
+    #: permessage-deflate: frames about 5 times smaller, for about a third more CPU a frame;
+    #: updates are a few KB, so it is off unless asked for (docs/hosting.md).
+    compression: bool = False
     bot_threads: int = 2
 
 
@@ -108,7 +112,8 @@ class TokenBucket:
 
 
 class Connection:
-    """One client: its queue of frames to send, its tables, its limits."""
+    """One client: its tables and limits. Frames are written at once, in order (no task per
+    frame); a client that does not read, whose unsent frames pile up, is closed."""
 
     def __init__(self, ws: ServerConnection, config: ServerConfig):
         self.ws = ws
@@ -118,29 +123,20 @@ class Connection:
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
-        self.queue: asyncio.Queue[str | None] = asyncio.Queue()
         self.closing = False
 
     def send(self, frame: str) -> None:
         if self.closing:
             return
-        if self.queue.qsize() >= MAX_OUTGOING:
+        if self.ws.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
             self.close(CLOSE_POLICY, "too slow: too many messages waiting")
             return
-        self.queue.put_nowait(frame)
+        broadcast([self.ws], frame)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
             self.closing = True
-            self.queue.put_nowait(None)
-            asyncio.ensure_future(self.ws.close(code, reason))
-
-    async def writer(self) -> None:
-        try:
-            while (frame := await self.queue.get()) is not None:
-                await self.ws.send(frame)
-        except ConnectionClosed:
-            pass
+            _background(self.ws.close(code, reason))
 
 
 class Server:
@@ -156,6 +152,10 @@ class Server:
         self.port = self.config.port
         self.resumed: list[str] = []
         self.skipped: list[str] = []
+        #: How late the event loop wakes a 10 ms sleep (seconds; the last samples): whether
+        #: anything (a store write, a bot, a big update) holds the loop up.
+        self.lag: deque[float] = deque(maxlen=20_000)
+        self._lag_task: asyncio.Task[None] | None = None
 
     # --- starting and stopping ------------------------------------------------------------
 
@@ -168,8 +168,27 @@ class Server:
                                compression="deflate" if config.compression else None,
                                server_header=f"cardcore/{cardcore.__version__}", logger=ws_log)
         self.port = self._ws.sockets[0].getsockname()[1]
+        self._lag_task = asyncio.ensure_future(self._watch_lag())
+
+    async def _watch_lag(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(LAG_TICK)
+            self.lag.append(max(0.0, loop.time() - start - LAG_TICK))
+
+    def lag_ms(self) -> dict[str, float]:
+        """The event loop's lag: p50, p99 and max over the last samples (ms)."""
+        lags = sorted(self.lag)
+        if not lags:
+            return {}
+        return {"p50": round(1000 * lags[len(lags) // 2], 2),
+                "p99": round(1000 * lags[min(len(lags) - 1, int(0.99 * len(lags)))], 2),
+                "max": round(1000 * lags[-1], 2)}
 
     async def close(self) -> None:
+        if self._lag_task is not None:
+            self._lag_task.cancel()
         if self._ws is not None:
             self._ws.close()
             await self._ws.wait_closed()
@@ -248,7 +267,6 @@ class Server:
 
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.config)
-        writer = asyncio.ensure_future(conn.writer())
         try:
             async for raw in ws:
                 if not conn.closing:  # once closing, frames are read (so the close can be) and dropped
@@ -257,12 +275,10 @@ class Server:
             pass
         finally:
             conn.closing = True
-            conn.queue.put_nowait(None)
             for code in list(conn.tables):
                 table = self.tables.get(code)
                 if table is not None:
                     table.leave(conn)
-            await writer
 
     def _receive(self, conn: Connection, raw: str | bytes) -> None:
         if not conn.bucket.take():
@@ -297,7 +313,7 @@ class Server:
         elif isinstance(message, ListTables):
             conn.send(self._reply(message, {"type": "tables", "tables": self._listing()}))
         elif isinstance(message, CreateTable):
-            asyncio.ensure_future(self._create(conn, message))
+            _background(self._create(conn, message))
         elif isinstance(message, Join):
             self._table_for(message.code).join(conn, message.secret, message.name or conn.name,
                                                message.id)
@@ -425,6 +441,16 @@ class Server:
             base = f"{scheme}://{host}:{self.port}"
         web = f"{config.web_url.rstrip('/')}/?table={code}&secret={secret}" if config.web_url else ""
         return {"link": f"{base}/{code}#{secret}", "web_link": web}
+
+
+#: Tasks started and not awaited, kept until they end (asyncio keeps only weak references).
+_TASKS: set[asyncio.Future[Any]] = set()
+
+
+def _background(coro: Any) -> None:
+    task = asyncio.ensure_future(coro)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
 
 
 def _id_of(raw: str) -> int | None:

@@ -26,7 +26,7 @@ from cardcore.game import Action, GameState, IllegalAction
 from cardcore.match import Match
 from cardcore.net import views
 from cardcore.net.persist import Writer
-from cardcore.net.protocol import PROTOCOL_VERSION
+from cardcore.net.protocol import PROTOCOL_VERSION, encode
 from cardcore.plugins import Registry
 
 HUMAN = "human"
@@ -119,6 +119,7 @@ class Table:
         match.on_event = self._events.append
         self._snapshot = match.snapshot()
         self._bot_task: asyncio.Task[None] | None = None
+        self._sheet_json: tuple[tuple[int, tuple[str, ...]], str] | None = None
 
     # --- who is here --------------------------------------------------------------------
 
@@ -178,7 +179,10 @@ class Table:
         peer.send(_frame({"type": "joined", "code": self.code, "seat": seat,
                           "name": self.match.seating.names[seat], "id": request_id}))
         self._seat_status(seat)
-        self._send_update(peer)
+        if first and self.status == "playing":  # the last seat taken: play starts, for everyone
+            self.broadcast()
+        else:
+            self._send_update(peer)
         self.schedule()
         return seat
 
@@ -191,6 +195,7 @@ class Table:
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
         self._send_update(peer)
+        self.schedule()
 
     def leave(self, peer: Peer) -> None:
         """The peer leaves (or its connection dropped): a seat is held for the grace period."""
@@ -309,9 +314,10 @@ class Table:
     # --- bots -----------------------------------------------------------------------------
 
     def bot_seat(self) -> int | None:
-        """The seat to play when a bot plays it now (a bot seat, or a stand-in)."""
+        """The seat to play when a bot plays it now (a bot seat, or a stand-in). Nobody at
+        the table (no player, no spectator): the table pauses, its bots too."""
         seat = self.match.to_play
-        if seat is None or self.status != "playing":
+        if seat is None or self.status != "playing" or not self.watchers:
             return None
         held = self.seats[seat]
         return seat if not held.human or held.standin else None
@@ -393,10 +399,20 @@ class Table:
 
     def _update(self, seat: int | None, shown: Shown, seats: list[dict[str, Any]],
                 log_lines: list[dict[str, Any]]) -> str:
-        may_act = seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
-        return _frame(views.update(self.code, self.match, shown.state, seat, seats=seats,
-                                   log=log_lines, hand_no=shown.hand_no, dealer=shown.dealer,
-                                   hand_over=shown.hand_over, may_act=may_act), typed=True)
+        may_act = (seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
+                   and self.status == "playing")
+        body = views.update(self.code, self.match, shown.state, seat, seats=seats, log=log_lines,
+                            hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
+                            may_act=may_act)
+        return views.encode_update(body, self._sheet())
+
+    def _sheet(self) -> str:
+        """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
+        sheet = self.match.sheet
+        key = (len(sheet.hands), tuple(sheet.side_names))
+        if self._sheet_json is None or self._sheet_json[0] != key:
+            self._sheet_json = (key, encode(views.sheet_json(self.match)))
+        return self._sheet_json[1]
 
     def _seat_status(self, seat: int) -> None:
         held = self.seats[seat]
@@ -421,9 +437,5 @@ class Table:
             self._bot_task.cancel()
 
 
-def _frame(message: dict[str, Any], typed: bool = False) -> str:
-    from cardcore.net.protocol import encode
-
-    if not typed:
-        message = {"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message}
-    return encode(message)
+def _frame(message: dict[str, Any]) -> str:
+    return encode({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})

@@ -13,7 +13,7 @@ from typing import Any, cast
 
 from cardcore.game import GameState, Zone
 from cardcore.match import Match
-from cardcore.net.protocol import PROTOCOL_VERSION
+from cardcore.net.protocol import PROTOCOL_VERSION, encode
 from cardcore.net.wire import action_json, view_cards, zone_json
 
 
@@ -40,13 +40,13 @@ def _spend(budget: Counter[str], card: str | None) -> str | None:
     return card
 
 
-def legal_for(state: GameState, seat: int) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def legal_for(state: GameState, seat: int, zones: list[Zone]) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """The actions of the seat to play, and why each of its hand cards that no action
     plays cannot be played (``GameState.why_not``)."""
     actions = state.legal_actions()
     used = {c for a in actions for c in a.hand_cards}
     why: dict[str, str] = {}
-    hand = next((z for z in state.zones(seat) if z.kind == "hand" and z.seat == seat), None)
+    hand = next((z for z in zones if z.kind == "hand" and z.seat == seat), None)
     for card in dict.fromkeys(c for c in (hand.cards if hand else []) if c is not None):
         if card not in used:
             reason = state.why_not(card)
@@ -64,19 +64,26 @@ def sheet_json(match: Match) -> dict[str, Any]:
 def update(code: str, match: Match, state: GameState, seat: int | None, *,
            seats: list[dict[str, Any]], log: list[dict[str, Any]], hand_no: int,
            dealer: int | None, hand_over: bool, may_act: bool) -> dict[str, Any]:
-    """The ``update`` for ``seat`` (None: a spectator) showing ``state``; ``may_act``: the
-    seat is to play and its player is here (actions and why_not are sent)."""
+    """The ``update`` for ``seat`` (None: a spectator) showing ``state``, without its
+    ``sheet`` (the same for everyone: ``sheet_json``, added by ``encode_update``);
+    ``may_act``: the seat is to play and its player is here (actions and why_not are sent)."""
     zones = spectator_zones(state) if seat is None else state.zones(seat)
     actions: list[dict[str, Any]] = []
     why_not: dict[str, str] = {}
     if may_act and seat is not None and state.to_play == seat and not hand_over:
-        actions, why_not = legal_for(state, seat)
+        actions, why_not = legal_for(state, seat, zones)
     return {
         "v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code, "seat": seat,
         "turn": match.decisions, "game": match.game.id, "hand_no": hand_no, "dealer": dealer,
         "to_play": None if hand_over else state.to_play,
         "names": list(match.seating.names), "side_names": list(match.seating.side_names),
         "seats": seats, "zones": [zone_json(z) for z in zones], "view": state.view(seat),
-        "actions": actions, "why_not": why_not, "log": log, "sheet": sheet_json(match),
+        "actions": actions, "why_not": why_not, "log": log,
         "hand_over": hand_over, "over": match.over, "winner": match.winner,
     }
+
+
+def encode_update(body: dict[str, Any], sheet: str) -> str:
+    """The update's frame with the sheet's JSON (encoded once for everyone) spliced in."""
+    text = encode(body)
+    return f'{text[:-1]},"sheet":{sheet}}}'

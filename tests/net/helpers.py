@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
@@ -121,3 +122,14 @@ async def start_server(library: Path, config: ServerConfig | None = None,
 async def stop_server(server: Server) -> None:
     await asyncio.wait_for(server.close(), WAIT)
     server.store.close()
+
+
+@contextlib.asynccontextmanager
+async def running(library: Path, config: ServerConfig | None = None,
+                  registry: Any = None) -> AsyncIterator[Server]:
+    """A server for the block, stopped after it whatever happens."""
+    server = await start_server(library, config, registry)
+    try:
+        yield server
+    finally:
+        await stop_server(server)

@@ -11,7 +11,7 @@ import pytest_asyncio
 import websockets
 
 from cardcore.net.protocol import MAX_MESSAGE_BYTES
-from tests.net.helpers import WAIT, Client, server_config, start_server, stop_server
+from tests.net.helpers import WAIT, Client, running, server_config
 
 
 async def make_table(port: int, game: str = "casino") -> tuple[str, list[dict], list[Client]]:
@@ -51,14 +51,13 @@ class Room:
 
 @pytest_asyncio.fixture
 async def room(tmp_path):
-    server = await start_server(tmp_path / "library.sqlite", server_config(rate=20, burst=40))
-    a = await make_table(server.port)
-    b = await make_table(server.port)
-    spectator = await Client.connect(server.port)
-    assert (await spectator.request({"type": "watch", "code": a[0]}))["type"] == "watching"
-    await spectator.update()
-    yield Room(server, a, b, spectator)
-    await stop_server(server)
+    async with running(tmp_path / "library.sqlite", server_config(rate=20, burst=40)) as server:
+        a = await make_table(server.port)
+        b = await make_table(server.port)
+        spectator = await Client.connect(server.port)
+        assert (await spectator.request({"type": "watch", "code": a[0]}))["type"] == "watching"
+        await spectator.update()
+        yield Room(server, a, b, spectator)
 
 
 async def errors_of(client: Client, frames: list, room: Room) -> list[str]:
@@ -264,8 +263,7 @@ async def test_bad_tables_are_refused(room):
 async def test_browsers_only_from_this_host_or_a_configured_origin(tmp_path):
     config = server_config()
     config.origins = ("https://cards.example.org",)
-    server = await start_server(tmp_path / "library.sqlite", config)
-    try:
+    async with running(tmp_path / "library.sqlite", config) as server:
         with pytest.raises(websockets.InvalidStatus) as refused:
             await Client.connect(server.port, origin="http://evil.example")
         assert refused.value.response.status_code == 403
@@ -273,5 +271,3 @@ async def test_browsers_only_from_this_host_or_a_configured_origin(tmp_path):
             client = await Client.connect(server.port, origin=origin)
             assert (await client.request({"type": "hello"}))["type"] == "welcome"
             await client.close()
-    finally:
-        await stop_server(server)

@@ -11,7 +11,7 @@ import pytest
 
 from cardcore.plugins import load_registry
 from cardcore.records import parse_record_lines
-from tests.net.helpers import Client, start_server, stop_server
+from tests.net.helpers import Client, running
 from tests.net.play import check_no_leak, gather_bounded, local_record, play_seat, positions
 
 GAMES = [
@@ -35,8 +35,7 @@ async def seat_clients(port: int, made: dict, names: list[str]) -> list[Client]:
 
 async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, seed: int) -> None:
     registry = load_registry()
-    server = await start_server(tmp_path / "library.sqlite", registry=registry)
-    try:
+    async with running(tmp_path / "library.sqlite", registry=registry) as server:
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": game_id, "options": options,
                                    "seats": seats, "seed": seed})
@@ -74,8 +73,6 @@ async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, se
         assert not [m for c in everyone for m in c.received if m["type"] == "error"]
         for c in [host, *everyone]:
             await c.close()
-    finally:
-        await stop_server(server)
 
 
 @pytest.mark.asyncio

@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.net.helpers import Client, server_config, start_server, stop_server
+from tests.net.helpers import Client, running, server_config
 
 
 async def table(port: int, seats: list[str], game: str = "casino") -> tuple[str, list[dict]]:
@@ -35,8 +35,7 @@ async def act_first(client: Client, code: str) -> dict:
 
 @pytest.mark.asyncio
 async def test_a_table_waits_for_every_player_before_anyone_plays(tmp_path):
-    server = await start_server(tmp_path / "library.sqlite")
-    try:
+    async with running(tmp_path / "library.sqlite") as server:
         code, links = await table(server.port, ["greedy", "human", "human", "greedy"])
         first = await join(server.port, code, links[0], name="Ann")
         update = await first.update()
@@ -55,20 +54,23 @@ async def test_a_table_waits_for_every_player_before_anyone_plays(tmp_path):
         assert server.tables[code].match.decisions >= 2
         for client in (first, second):
             await client.close()
-    finally:
-        await stop_server(server)
+
+
+async def drop_the_player_to_play(server) -> tuple[str, list[dict], int, Client, dict]:
+    """A table of two players; the one asked to play drops. (code, links, their seat, the
+    other player, the update that asked them to play)"""
+    code, links = await table(server.port, ["human", "human"])
+    players = [await join(server.port, code, link) for link in links]
+    seat = server.tables[code].match.to_play
+    asked = await players[seat].update(lambda m: bool(m["actions"]))
+    await players[seat].close()
+    return code, links, seat, players[1 - seat], asked
 
 
 @pytest.mark.asyncio
 async def test_a_player_who_drops_mid_turn_comes_back_to_the_same_turn(tmp_path):
-    server = await start_server(tmp_path / "library.sqlite", server_config(grace=30))
-    try:
-        code, links = await table(server.port, ["human", "human"])
-        players = [await join(server.port, code, link) for link in links]
-        seat = server.tables[code].match.to_play
-        mover, other = players[seat], players[1 - seat]
-        asked = await mover.update(lambda m: bool(m["actions"]))
-        await mover.close()
+    async with running(tmp_path / "library.sqlite", server_config(grace=30)) as server:
+        code, links, seat, other, asked = await drop_the_player_to_play(server)
         status = await other.next(lambda m: m["type"] == "seat_status" and not m["connected"])
         assert (status["seat"], status["bot_playing"]) == (seat, False)
         await asyncio.sleep(0.2)
@@ -85,20 +87,12 @@ async def test_a_player_who_drops_mid_turn_comes_back_to_the_same_turn(tmp_path)
         assert moved["log"][-1]["seat"] == seat and not moved["log"][-1]["bot"]
         for client in (back, other):
             await client.close()
-    finally:
-        await stop_server(server)
 
 
 @pytest.mark.asyncio
 async def test_a_bot_plays_an_absent_seat_after_the_grace_period_and_hands_it_back(tmp_path):
-    server = await start_server(tmp_path / "library.sqlite", server_config(grace=0.3, bot_delay=0.05))
-    try:
-        code, links = await table(server.port, ["human", "human"])
-        players = [await join(server.port, code, link) for link in links]
-        seat = server.tables[code].match.to_play
-        mover, other = players[seat], players[1 - seat]
-        asked = await mover.update(lambda m: bool(m["actions"]))
-        await mover.close()
+    async with running(tmp_path / "library.sqlite", server_config(grace=0.3, bot_delay=0.05)) as server:
+        code, links, seat, other, asked = await drop_the_player_to_play(server)
         status = await other.next(lambda m: m["type"] == "seat_status" and m["bot_playing"], timeout=5)
         assert status["seat"] == seat
         # the stand-in plays the seat's turn; the other player plays on against it
@@ -123,14 +117,11 @@ async def test_a_bot_plays_an_absent_seat_after_the_grace_period_and_hands_it_ba
                                     "text": f"{after['names'][seat]}: {mine['actions'][-1]['label']}"}
         for client in (back, other):
             await client.close()
-    finally:
-        await stop_server(server)
 
 
 @pytest.mark.asyncio
 async def test_chat_reaches_the_table_and_only_it(tmp_path):
-    server = await start_server(tmp_path / "library.sqlite")
-    try:
+    async with running(tmp_path / "library.sqlite") as server:
         code, links = await table(server.port, ["human", "human"])
         other_code, other_links = await table(server.port, ["human", "greedy"])
         ann = await join(server.port, code, links[0], name="Ann")
@@ -152,5 +143,21 @@ async def test_chat_reaches_the_table_and_only_it(tmp_path):
         assert not [m for m in elsewhere.received if m["type"] == "chat"]
         for client in (ann, bob, elsewhere, spectator):
             await client.close()
-    finally:
-        await stop_server(server)
+
+
+@pytest.mark.asyncio
+async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
+    async with running(tmp_path / "library.sqlite", server_config(grace=0.05, bot_delay=0.01)) as server:
+        code, links = await table(server.port, ["human", "greedy"])
+        player = await join(server.port, code, links[0])
+        await player.update()
+        await player.close()
+        await asyncio.sleep(0.3)  # the grace period is over: a stand-in, but nobody to play for
+        match = server.tables[code].match
+        paused = match.decisions
+        await asyncio.sleep(0.2)
+        assert match.decisions == paused and server.tables[code].seats[0].standin
+        spectator = await Client.connect(server.port)
+        await spectator.request({"type": "watch", "code": code})
+        await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on
+        await spectator.close()

@@ -15,7 +15,7 @@ import sys
 import pytest
 
 from cardcore.cli import main
-from tests.net.helpers import Client, start_server, stop_server
+from tests.net.helpers import Client, running
 
 
 @pytest.mark.parametrize("args", [
@@ -75,8 +75,7 @@ async def test_tls_serves_wss_and_links_say_so(tmp_path):
                     "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True, timeout=60)
     config = server_config()
     config.ssl = _tls(str(cert), str(key))
-    server = await start_server(tmp_path / "library.sqlite", config)
-    try:
+    async with running(tmp_path / "library.sqlite", config) as server:
         trust = ssl.create_default_context(cafile=str(cert))
         ws = await asyncio.wait_for(__import__("websockets").connect(
             f"wss://127.0.0.1:{server.port}/", ssl=trust), 10)
@@ -86,5 +85,3 @@ async def test_tls_serves_wss_and_links_say_so(tmp_path):
         await client.close()
         with pytest.raises(Exception):  # noqa: B017 - plain ws to a TLS port fails, whatever the error
             await asyncio.wait_for(Client.connect(server.port), 5)
-    finally:
-        await stop_server(server)

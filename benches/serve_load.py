@@ -1,0 +1,255 @@
+"""Load on one ``cardcore serve`` process: many tables of four client connections each.
+
+    python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--game casino]
+                                 [--saturation-tables 50] [--saturation-seconds 20]
+
+Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
+client answers ``--think`` seconds after an update asks it to play, with a random legal
+action. Measured: the latency from sending an action to the last of the table's four
+clients receiving the update it caused (p50, p99, max), the server's memory per table
+(its RSS with the tables and their connections, less its RSS before them, over the tables),
+and nothing lost: once the server has stopped, every table's record in the library holds
+exactly the actions the clients saw played, and replays through the engine.
+
+Phase 2 (saturation): ``--saturation-tables`` tables whose clients answer at once; the
+actions per second the server applies, and its CPU share meanwhile.
+
+The server runs in its own process (``cardcore serve``), the clients in this one. Prints
+one JSON object, with the machine's load average before and after (the machine may be
+shared: figures move with it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import re
+import signal
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import websockets
+
+CLK = os.sysconf("SC_CLK_TCK")
+# The clients read most updates without parsing them (the client process shares the machine
+# with the server): the server writes the top-level keys in this order, "turn" before "view".
+UPDATE = '{"v":1,"type":"update"'
+NO_ACTIONS = '"actions":[],"why_not"'
+HAND_OVER = '"hand_over":true'
+TURN = re.compile(r'"turn":(\d+)')
+TARGET = 400  # casino: matches last far longer than a run
+
+
+class TableRun:
+    """One table: its code, its clients, the send time of each action awaiting its update."""
+
+    def __init__(self, code: str, think: float, latencies: list[float]):
+        self.code = code
+        self.think = think
+        self.latencies = latencies
+        self.sent: dict[int, float] = {}      # turn after the action -> send time
+        self.seen: dict[int, int] = {}        # turn -> clients that got an update with it
+        self.turn = 0                         # the last turn every client saw
+        self.actions = 0
+        self.rng = random.Random(code)
+
+    def arrived(self, turn: int, now: float) -> None:
+        count = self.seen.get(turn, 0) + 1
+        self.seen[turn] = count
+        if count == 4:
+            del self.seen[turn]
+            self.turn = max(self.turn, turn)
+            sent = self.sent.pop(turn, None)
+            if sent is not None:
+                self.latencies.append(now - sent)
+
+
+async def client(port: int, table: TableRun, secret: str, stop: asyncio.Event) -> None:
+    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**20) as ws:
+        await ws.send(json.dumps({"v": 1, "type": "join", "code": table.code, "secret": secret}))
+
+        async def act(update: dict[str, Any]) -> None:
+            if table.think:
+                await asyncio.sleep(table.think)
+            if stop.is_set():
+                return
+            action = table.rng.choice(update["actions"])["action"]
+            table.sent[update["turn"] + 1] = time.perf_counter()
+            table.actions += 1
+            await ws.send(json.dumps({"v": 1, "type": "act", "code": table.code, "action": action,
+                                      "turn": update["turn"]}))
+
+        tasks = set()
+        async for raw in ws:
+            assert isinstance(raw, str)
+            now = time.perf_counter()
+            if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
+                if HAND_OVER not in raw:
+                    found = TURN.search(raw)
+                    assert found is not None
+                    table.arrived(int(found.group(1)), now)
+            else:
+                msg = json.loads(raw)
+                if msg["type"] == "update":
+                    if not msg["hand_over"]:
+                        table.arrived(msg["turn"], now)
+                    if msg["actions"] and not stop.is_set():
+                        task = asyncio.ensure_future(act(msg))
+                        tasks.add(task)
+                        task.add_done_callback(tasks.discard)
+                elif msg["type"] == "error":
+                    raise RuntimeError(f"table {table.code}: {msg}")
+            if stop.is_set() and not tasks:
+                return
+
+
+async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]]]:
+    """``n`` tables of four human seats: (code, secrets)."""
+    made = []
+    for start in range(0, n, 20):  # one connection makes at most 20 tables
+        async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
+            for _ in range(min(20, n - start)):
+                await ws.send(json.dumps({"v": 1, "type": "create_table", "game": game,
+                                          "options": {"target": TARGET}, "seats": ["human"] * 4}))
+                reply = json.loads(await ws.recv())
+                assert reply["type"] == "table_created", reply
+                made.append((reply["code"], [s["secret"] for s in reply["seats"]]))
+    return made
+
+
+async def start_server(library: Path, home: Path) -> tuple[asyncio.subprocess.Process, int]:
+    profile = os.environ.get("SERVE_LOAD_PROFILE")  # a file: the server runs under cProfile
+    prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, *prefix, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
+        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0",
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "CARDCORE_HOME": str(home)})
+    assert proc.stdout is not None
+    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+    return proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0])
+
+
+def rss_mb(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / CLK
+
+
+async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path) -> dict[str, Any]:
+    library = workdir / "library.sqlite"
+    proc, port = await start_server(library, workdir / "home")
+    base_rss = rss_mb(proc.pid)
+    latencies: list[float] = []
+    stop = asyncio.Event()
+    made = await make_tables(port, tables, game)
+    runs = [TableRun(code, think, latencies) for code, _ in made]
+    clients = [asyncio.ensure_future(client(port, run, secret, stop))
+               for run, (_, secrets) in zip(runs, made, strict=True) for secret in secrets]
+    await asyncio.sleep(min(5.0, seconds / 4))  # everyone seated and playing
+    latencies.clear()
+    actions0 = sum(r.actions for r in runs)
+    cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
+    await asyncio.sleep(seconds)
+    elapsed, cpu = time.perf_counter() - t0, cpu_s(proc.pid) - cpu0
+    client_cpu = time.process_time() - mine0
+    actions = sum(r.actions for r in runs) - actions0
+    rss = rss_mb(proc.pid)
+    stop.set()
+    await asyncio.sleep(think + 1.0)  # the last actions land
+    for task in clients:
+        task.cancel()
+    await asyncio.gather(*clients, return_exceptions=True)
+    failed = [t.exception() for t in clients if not t.cancelled() and t.exception() is not None]
+    proc.send_signal(signal.SIGTERM)
+    assert proc.stdout is not None
+    tail = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
+    await asyncio.wait_for(proc.wait(), 60)
+    lag = json.loads(tail.rsplit("lag ms ", 1)[1].rsplit(")", 1)[0]) if "lag ms " in tail else None
+    lost = check_records(library, {r.code: r.turn for r in runs})
+    lat = sorted(latencies)
+    return {
+        "tables": tables, "clients": 4 * tables, "think_s": think, "seconds": round(elapsed, 1),
+        "actions": actions, "actions_per_s": round(actions / elapsed, 1),
+        "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
+        "latency_ms": {"n": len(lat), "p50": _ms(lat, 0.50), "p90": _ms(lat, 0.90),
+                       "p99": _ms(lat, 0.99), "max": _ms(lat, 1.0)},
+        "server_loop_lag_ms": lag,
+        "server_rss_mb": {"before_tables": round(base_rss, 1), "with_tables": round(rss, 1),
+                          "per_table_kb": round((rss - base_rss) * 1024 / tables, 1)},
+        "client_errors": [str(e)[:200] for e in failed[:3]], "records": lost,
+    }
+
+
+def _ms(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    return round(1000 * values[min(len(values) - 1, int(q * len(values)))], 2)
+
+
+def check_records(library: Path, turns: dict[str, int]) -> dict[str, Any]:
+    """Every table's record holds at least the actions all four clients saw, and replays."""
+    from cardcore.plugins import load_registry
+    from cardcore.records import parse_record_lines
+    from cardcore.store import checks
+    from cardcore.store.sqlite import SqliteStore
+
+    registry = load_registry()
+    store = SqliteStore(library)
+    rows = {code: match_id for code, match_id, _, _ in store.net_tables(("waiting", "playing", "over"))}
+    short, broken, checked = [], [], 0
+    for code, turn in turns.items():
+        numbered = parse_record_lines(store.export_record(rows[code]), code)
+        played = sum(1 for _, e in numbered if e["event"] == "action")
+        if played < turn:
+            short.append(code)
+        try:
+            checks.rebuild(registry.games[numbered[0][1]["game"]], numbered)
+            checked += 1
+        except Exception as exc:  # noqa: BLE001 - reported, not raised
+            broken.append(f"{code}: {exc}")
+    store.close()
+    return {"tables": len(turns), "replayed": checked, "short": short, "broken": broken[:3],
+            "complete": not short and not broken}
+
+
+def load() -> list[float]:
+    return [round(x, 2) for x in os.getloadavg()]
+
+
+async def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--tables", type=int, default=200)
+    p.add_argument("--seconds", type=float, default=60)
+    p.add_argument("--think", type=float, default=0.25)
+    p.add_argument("--game", default="casino")
+    p.add_argument("--saturation-tables", type=int, default=50)
+    p.add_argument("--saturation-seconds", type=float, default=20)
+    args = p.parse_args()
+    out: dict[str, Any] = {"game": args.game, "load_before": load()}
+    with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
+        (Path(tmp) / "a").mkdir()
+        out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a")
+        out["load_between"] = load()
+        if args.saturation_tables:
+            (Path(tmp) / "b").mkdir()
+            out["saturation"] = await run_phase(args.saturation_tables, args.saturation_seconds, 0.0,
+                                                args.game, Path(tmp) / "b")
+    out["load_after"] = load()
+    print(json.dumps(out, indent=1))
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
