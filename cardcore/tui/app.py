@@ -7,6 +7,7 @@ comes from the typed start (:data:`Start`) through ``get_default_screen``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -170,6 +171,11 @@ class CardcoreApp(App[None]):
     def stats(self) -> list[PlayerStats]:
         rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(), [])
         return rows
+
+    def on_mount(self) -> None:
+        if self.remote_only:  # a browser's app: it goes when the web server that started it goes
+            parent = os.getppid()
+            self.set_interval(2.0, lambda: self.exit() if os.getppid() != parent else None)
 
     def on_unmount(self) -> None:
         """Quitting: the table's match is left (its lock released) and the library closed."""

@@ -27,9 +27,11 @@ SECRET_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 
 
 def app_command(server: str) -> str:
-    """The command textual-serve runs for each browser."""
-    return " ".join(shlex.quote(part) for part in
-                    (sys.executable, "-m", "cardcore", "join", "--server", server, "--remote-only"))
+    """The command textual-serve runs for each browser (``exec``: the app is the web
+    server's own child, and leaves when it is orphaned, see ``CardcoreApp``)."""
+    return "exec " + " ".join(shlex.quote(part) for part in
+                              (sys.executable, "-m", "cardcore", "join", "--server", server,
+                               "--remote-only"))
 
 
 def seat_of(table: str | None, secret: str | None) -> tuple[str, str] | None:

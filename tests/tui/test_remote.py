@@ -262,6 +262,7 @@ async def test_the_browser_app_reaches_nothing_of_this_machine(tmp_path, cardcor
 def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
     from cardcore.tui.web import app_command, seat_of
 
+    assert app_command("ws://h:1/a b").startswith("exec ")
     assert app_command("ws://h:1/a b").endswith("join --server 'ws://h:1/a b' --remote-only")
     assert seat_of("KQX-482", "abc_-9") == ("KQX-482", "abc_-9")
     assert seat_of("KQX-482", "a;rm -rf") is None and seat_of("kqx", "abc") is None

@@ -118,3 +118,20 @@ def table_now(server: str, code: str) -> Any:
             await conn.close()
 
     return asyncio.run(go())
+
+
+def browser_apps(server: str) -> list[int]:
+    """The pids of the per-browser app processes (``join --remote-only``) for ``server``."""
+    from pathlib import Path
+
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        if b"--remote-only" in cmdline and server.encode() in cmdline:
+            found.append(int(entry.name))
+    return found

@@ -17,7 +17,7 @@ import pytest
 
 from cardcore.net import protocol as p
 
-from .processes import ask, serve, table_now, web
+from .processes import ask, browser_apps, serve, table_now, web
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -111,6 +111,9 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
         # one is the plain lobby (nothing of it reaches the app's command line)
         assert f'/ws/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
         assert 'ws"' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
+        assert browser_apps(server), "no app process for the browser"
+    # the web server gone, its apps go too (none left running for nobody)
+    wait("the browser's app gone", lambda: not browser_apps(server), timeout=15)
 
 
 def page_source(url: str) -> str:
