@@ -4,12 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean
+.PHONY: play test lint bench clean browser
 
 play: $(STAMP)
 	$(BIN)/cardcore
 
-test: $(STAMP)
+test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/pytest -n 2
@@ -29,6 +29,15 @@ $(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml
 	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test,ray]'
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
 	touch $(STAMP)
+
+# The browser test (tests/web) drives Debian's chromium through chromium-driver: installed
+# here when missing (as root); otherwise make stops and names the packages.
+browser:
+	@test -x /usr/bin/chromium -a -x /usr/bin/chromedriver || \
+	  { [ "$$(id -u)" = 0 ] && apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; } || \
+	  { echo "make test needs Debian's chromium and chromium-driver:" \
+	         "apt-get install -y chromium chromium-driver (as root)" >&2; exit 1; }
 
 clean:
 	rm -rf $(VENV)

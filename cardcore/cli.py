@@ -84,6 +84,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cardcore.net.cli import add_parser as add_serve
 
     add_serve(sub, _count)
+    from cardcore.tui.remote_cli import add_parsers as add_remote
+
+    add_remote(sub)
     return p
 
 
@@ -431,7 +434,15 @@ _COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
     "resume": lambda registry, args: _resume(registry, args.file),
     "replay": _replay,
     "serve": lambda registry, args: _serve(registry, args),
+    "join": lambda registry, args: _remote("join", registry, args),
+    "web": lambda registry, args: _remote("web", registry, args),
 }
+
+
+def _remote(command: str, registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.tui import remote_cli
+
+    return remote_cli.join(registry, args) if command == "join" else remote_cli.web(registry, args)
 
 
 def _serve(registry: Registry, args: argparse.Namespace) -> int:

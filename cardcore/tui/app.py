@@ -7,6 +7,7 @@ comes from the typed start (:data:`Start`) through ``get_default_screen``.
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -28,6 +29,7 @@ from cardcore.tui.screens.replay import ReplayScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import Replay, Session, SessionSetup
+from cardcore.tui.table_session import TableSession
 
 SPEEDS = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
 
@@ -58,7 +60,27 @@ class ShowReplay:
     replay: Replay
 
 
-Start = Launch | Play | Resume | ShowReplay
+@dataclass(frozen=True)
+class JoinTable:
+    """A table on a server, joined (``cardcore join CODE``); leaving it ends the program."""
+
+    session: TableSession
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The tables on a server (``cardcore join --server URL``); leaving a table goes back
+    to them. ``remote_only`` (the browser front end, ``cardcore web``): nothing of this
+    machine's library, saves or statistics can be reached, and no match is played here."""
+
+    server: str
+    name: str | None = None
+    remote_only: bool = False
+    #: A seat to take at once (a web link): its table code and secret.
+    seat: tuple[str, str] | None = None
+
+
+Start = Launch | Play | Resume | ShowReplay | JoinTable | Lobby
 
 
 class BaseScreen(Screen[None]):
@@ -97,12 +119,17 @@ class CardcoreApp(App[None]):
             self.animation_level = "none"
         self._store: MatchStore | None = None
         self.library_problem: str | None = None
+        #: The browser front end: the server's tables only (see :class:`Lobby`).
+        self.remote_only = isinstance(self.start, Lobby) and self.start.remote_only
 
     # --- the library -------------------------------------------------------------------
 
     def library(self) -> MatchStore | None:
         """The match library, opened once (None while it cannot be: ``library_problem`` says
         why; it is tried again on the next call). Its notice is shown once."""
+        if self.remote_only:
+            self.library_problem = "this front end plays on the server only"
+            return None
         if self._store is None:
             try:
                 self._store = open_library()
@@ -144,6 +171,11 @@ class CardcoreApp(App[None]):
     def stats(self) -> list[PlayerStats]:
         rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(), [])
         return rows
+
+    def on_mount(self) -> None:
+        if self.remote_only:  # a browser's app: it goes when the web server that started it goes
+            parent = os.getppid()
+            self.set_interval(2.0, lambda: self.exit() if os.getppid() != parent else None)
 
     def on_unmount(self) -> None:
         """Quitting: the table's match is left (its lock released) and the library closed."""
@@ -190,12 +222,29 @@ class CardcoreApp(App[None]):
                 return BaseScreen()
             case ShowReplay(replay):
                 return ReplayScreen(replay)
+            case JoinTable(session):
+                self.call_later(self.open_table, session)
+                return BaseScreen()
+            case Lobby(server, name, _, seat):
+                from cardcore.tui.screens.lobby import LobbyScreen
+
+                return LobbyScreen(server, name, seat=seat)
         return LauncherScreen()
 
     # --- flows -------------------------------------------------------------------------
 
+    def local_only(self, what: str) -> bool:
+        """True (and a notify) when ``what`` needs this machine's library or plays a match
+        here, and the app is the browser front end (remote only)."""
+        if self.remote_only:
+            self.notify(f"{what} is not available here: this front end plays on the server only.",
+                        severity="warning")
+        return self.remote_only
+
     def new_session(self, setup: SessionSetup) -> Session | None:
         """The new match, or None (and the reason shown) when the game cannot deal it."""
+        if self.local_only("A match on this machine"):
+            return None
         try:
             return Session.new(self.registry, setup, store=self.library())
         except Exception as exc:  # a plugin that cannot deal: say so and stay
@@ -203,6 +252,8 @@ class CardcoreApp(App[None]):
             return None
 
     def open_setup(self, game: Game) -> None:
+        if self.local_only("A match on this machine"):
+            return
         self.push_screen(SetupScreen(game, seed=self.fixed_seed))
 
     def start_match(self, setup: SessionSetup, replace: Screen[None] | None = None) -> None:
@@ -210,7 +261,7 @@ class CardcoreApp(App[None]):
         if session is not None:
             self.open_table(session, replace)
 
-    def open_table(self, session: Session, replace: Screen[None] | None = None) -> None:
+    def open_table(self, session: TableSession, replace: Screen[None] | None = None) -> None:
         """One table at a time: every screen above the first (the launcher or the base
         screen) goes, each table on the way left (its match is saved), then the new table
         comes on top. ``replace`` is kept for the callers' sake: it always goes."""
@@ -231,6 +282,8 @@ class CardcoreApp(App[None]):
         if target is None:
             self.open_resume_list()
             return
+        if self.local_only("Resume"):
+            return
         try:
             session = Session.resume(self.registry, target, store=self.library())
         except MatchLocked as exc:
@@ -245,6 +298,8 @@ class CardcoreApp(App[None]):
     def open_resume_list(self) -> None:
         """The unfinished matches (from the launcher, or the palette during a match: picking
         one leaves this table, as last saved, for that one)."""
+        if self.local_only("Resume"):
+            return
         if not self.unfinished():
             problem = f" ({self.library_problem})" if self.library_problem else ""
             self.notify(f"There is no unfinished match to resume{problem}.", severity="warning",
@@ -267,13 +322,17 @@ class CardcoreApp(App[None]):
         return True
 
     def open_history(self) -> None:
-        self.push_screen(HistoryScreen())
+        if not self.local_only("The history"):
+            self.push_screen(HistoryScreen())
 
     def open_stats(self) -> None:
-        self.push_screen(StatsScreen())
+        if not self.local_only("Statistics"):
+            self.push_screen(StatsScreen())
 
     def replay_match(self, match_id: int) -> None:
         """A finished library match as a replay (on top; leaving it comes back here)."""
+        if self.local_only("A replay"):
+            return
         store = self.library()
         if store is None:
             return
@@ -284,7 +343,7 @@ class CardcoreApp(App[None]):
             return
         self.push_screen(ReplayScreen(replay))
 
-    def play_again(self, session: Session, replace: Screen[None] | None = None) -> None:
+    def play_again(self, session: TableSession, replace: Screen[None] | None = None) -> None:
         session.close()
         setup = session.setup
         if setup is None:
@@ -296,7 +355,7 @@ class CardcoreApp(App[None]):
         self.start_match(again, replace=replace)
 
     def leave_table(self, screen: Screen[None] | None) -> None:
-        if not isinstance(self.start, Launch):  # `cardcore play/resume`: leaving ends the program
+        if not isinstance(self.start, Launch | Lobby):  # `cardcore play/resume`: leaving ends the program
             self.exit()
             return
         if screen is not None and self.screen is screen:
@@ -338,6 +397,15 @@ class CardcoreApp(App[None]):
 
     @on(SetupScreen.StartRequested)
     def _start_requested(self, event: SetupScreen.StartRequested) -> None:
+        from cardcore.tui.screens.lobby import LobbyScreen, RemoteSetupScreen
+
+        if isinstance(event.screen, RemoteSetupScreen):  # a new table on the server
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            if lobby is not None:
+                if self.screen is event.screen:
+                    self.pop_screen()
+                lobby.create(event.setup)
+            return
         self.start_match(event.setup, replace=event.screen)
 
     @on(TableScreen.PlayAgainRequested)
@@ -379,6 +447,11 @@ class CardcoreApp(App[None]):
 
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
+        if self.remote_only:  # the browser front end: the server's tables, nothing of this machine
+            yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+            if self.current_table() is not None:
+                yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+            return
         yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
         if self.save_exists():
             yield SystemCommand("Resume", "Continue an unfinished match (pick it from the list)",
@@ -392,6 +465,8 @@ class CardcoreApp(App[None]):
     def command_new_match(self) -> None:
         """At a table: the setup of the game being played (starting it leaves this table).
         Elsewhere: the launcher's highlighted game, or the launcher."""
+        if self.local_only("A new match on this machine"):
+            return
         table = self.current_table()
         if table is not None:
             while self.screen is not table:
@@ -410,10 +485,13 @@ class CardcoreApp(App[None]):
 
         table = self.current_table()
         if table is not None:
-            self.push_screen(RulesScreen(table.session.game, table.session.match.options))
+            self.push_screen(RulesScreen(table.session.game, table.session.options))
             return
         launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
         game = launcher.selected_game() if launcher is not None else None
+        if game is None and self.remote_only:
+            self.notify("The rules show at a table: ctrl+p, Rules.", severity="warning")
+            return
         if game is None:
             self.notify("No game chosen.", severity="warning")
             return

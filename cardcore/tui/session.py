@@ -37,10 +37,14 @@ from cardcore.plugins import Registry
 from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
 from cardcore.store import MatchStore, NoSuchMatch, OpenMatch, StoreError, checks, open_library
+from cardcore.tui import picks
 from cardcore.tui.marks import Moved, TableInfo, moved
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from cardcore.cli import MatchSetup
+    from cardcore.tui.table_session import Listener
 
 HUMAN = "human"
 
@@ -83,6 +87,8 @@ class LogEntry:
     seat: int | None
     text: str
     bot: bool = False
+    #: Not a move: a chat line, a player's coming and going (tables on a server).
+    note: bool = False
 
 
 @dataclass
@@ -171,7 +177,7 @@ class Session:
         try:
             self.store = open_library()
         except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc})"
+            self.save_error = f"the match is not being saved ({exc}); play goes on"
             return
         self._own_store = True
 
@@ -338,6 +344,38 @@ class Session:
     def name(self, seat: int) -> str:
         return self.match.seating.names[seat]
 
+    @property
+    def options(self) -> GameOptions:
+        return self.match.options
+
+    @property
+    def seats(self) -> list[str]:
+        return self.match.seats
+
+    @property
+    def names(self) -> list[str]:
+        return list(self.match.seating.names)
+
+    @property
+    def side_names(self) -> list[str]:
+        return list(self.match.seating.side_names)
+
+    @property
+    def dealer(self) -> int:
+        return self.match.seating.dealer
+
+    @property
+    def hand_no(self) -> int:
+        return self.match.hand_no
+
+    @property
+    def sheet(self) -> ScoreSheet:
+        return self.match.sheet
+
+    @property
+    def winner(self) -> int | None:
+        return self.match.winner
+
     def side_name(self, side: int) -> str:
         return self.match.seating.side_names[side]
 
@@ -376,6 +414,16 @@ class Session:
             return revealed, state.zones(revealed)
         zones = state.zones(humans[0])
         return None, [replace(z, cards=[None] * len(z.cards)) if z.kind == "hand" else z for z in zones]
+
+    def finished_table(self) -> tuple[int | None, list[Zone]]:
+        """The hand that just ended as its last move left it: the human's view with one
+        human at the table, else every hand face down (the next player is not known)."""
+        state = self.match.finished_hand
+        if state is None:
+            return None, []
+        humans = self.humans
+        seat = humans[0] if len(humans) == 1 else None
+        return seat, state.zones(seat)
 
     def needs_handover(self, revealed: int | None) -> bool:
         """Between two human seats: hide every hand until the next player is ready."""
@@ -456,6 +504,28 @@ class Session:
         if reason is not None:
             self._undo.clear()
             self.undo_barrier = f"{reason} (going back past it would show you cards again)"
+
+    def why_not(self, card: str) -> str | None:
+        """Why the seat to play has no action with ``card`` (the game's own words)."""
+        return self.state.why_not(card)
+
+    def lay_out(self, cards: Counter[str], key: Callable[[str], str]) -> list[Action]:
+        """The legal plays that lay out ``cards`` (``picks.lay_out`` over the hand)."""
+        return picks.lay_out(self.state, cards, key)
+
+    @property
+    def drives_bots(self) -> bool:
+        return True
+
+    @property
+    def can_chat(self) -> bool:
+        return False
+
+    def chat(self, text: str) -> None:
+        raise RuntimeError("there is no one to chat with at a table on this machine")
+
+    def listen(self, callback: Listener | None) -> None:
+        """A local match changes only when the screen moves: nothing to listen to."""
 
     def hint(self) -> Action | None:
         """What the greedy bot would play for the human to play."""
@@ -551,7 +621,7 @@ class Session:
             else:
                 self._enter_library(snapshot)
         except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc})"
+            self.save_error = f"the match is not being saved ({exc}); play goes on"
             return
         self.save_error = None
         if self.match.over and self.play is not None:  # finished: the lock goes

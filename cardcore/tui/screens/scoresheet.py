@@ -19,7 +19,7 @@ from cardcore.tui.widgets.sheet import score_table
 from cardcore.tui.widgets.tail import TailStatic
 
 if TYPE_CHECKING:
-    from cardcore.tui.session import Session
+    from cardcore.tui.table_session import TableSession
 
 
 class SheetChoice(Enum):
@@ -40,13 +40,13 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         Binding("m", "menu", "Launcher", id="sheet.menu"),
     ]
 
-    def __init__(self, session: Session | None = None, end_of_hand: bool = False, *,
+    def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
                  title: str | None = None) -> None:
         super().__init__()
         self.session = session
         if session is not None:
-            sheet, winner, over = session.match.sheet, session.match.winner, session.match.over
+            sheet, winner, over = session.sheet, session.winner, session.over
         self.sheet = sheet
         self.winner = winner
         self.over = over
@@ -80,8 +80,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                     yield TailStatic(Group(score_table(self.sheet, self.winner if self.over else None)),
                                      id="sheet-table")
             with Horizontal(id="sheet-buttons"):
-                if self.over and self.session is not None:
+                if self.can_play_again:
                     yield Button("Play again", id="again", variant="primary", compact=True)
+                if self.over and self.session is not None:
                     yield Button("Launcher", id="menu", compact=True)
                 yield Button("Table (esc)", id="close", compact=True)
                 if self.end_of_hand and not self.over:
@@ -112,9 +113,14 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         if self.end_of_hand and not self.over:
             self.dismiss(SheetChoice.NEXT)
 
+    @property
+    def can_play_again(self) -> bool:
+        """A match that is over, played here (a table on a server is not started here)."""
+        return self.over and self.session is not None and self.session.setup is not None
+
     @on(Button.Pressed, "#again")
     def action_again(self) -> None:
-        if self.over and self.session is not None:
+        if self.can_play_again:
             self.dismiss(SheetChoice.AGAIN)
 
     @on(Button.Pressed, "#menu")
@@ -123,7 +129,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":
-            return bool(self.over and self.session is not None)
+            return self.can_play_again
         if action == "next":
             return True if self.end_of_hand and not self.over else None
         return True

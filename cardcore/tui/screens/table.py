@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import events, on
@@ -18,12 +18,14 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.cards import glyph
-from cardcore.game import Action, GameState, IllegalAction, Zone
+from cardcore.game import Action, IllegalAction, Zone
 from cardcore.tui import picks
 from cardcore.tui.picks import STEP_KEYS, Unit
 from cardcore.tui.screens.handover import HandoverScreen
+from cardcore.tui.screens.line import LineScreen
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
-from cardcore.tui.session import MoveFailed, Session
+from cardcore.tui.session import HUMAN, MoveFailed
+from cardcore.tui.table_session import TableSession
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.tail import TailStatic
@@ -46,7 +48,7 @@ class TableScreen(Screen[None]):
     class PlayAgainRequested(Message):
         """The match is over: a new one like it (the next seed) in place of this table."""
 
-        def __init__(self, screen: TableScreen, session: Session) -> None:
+        def __init__(self, screen: TableScreen, session: TableSession) -> None:
             super().__init__()
             self.screen = screen
             self.session = session
@@ -74,10 +76,11 @@ class TableScreen(Screen[None]):
         Binding("s", "score_sheet", "Sheet", id="table.sheet"),
         Binding("b", "speed", "Bot speed", show=False, id="table.speed"),
         Binding("r", "retry", "Try again", id="table.retry"),
+        Binding("c", "chat", "Chat", id="table.chat"),
         Binding("q", "leave", "Leave", id="table.leave"),
     ]
 
-    def __init__(self, session: Session) -> None:
+    def __init__(self, session: TableSession) -> None:
         super().__init__()
         self.session = session
         self.revealed: int | None = None  # the human whose hand is face up (hot-seat)
@@ -97,11 +100,15 @@ class TableScreen(Screen[None]):
         self.picked_units: list[Unit] = []
         #: Only the actions of this step are listed (its key was pressed with several).
         self.step_filter: str | None = None
-        #: The hand just ended: its last position stays on the table until ``n``.
-        self.finished: GameState | None = None
+        #: The hand just ended: its last position (the seat shown, the zones) stays on
+        #: the table until ``n``.
+        self.finished: tuple[int | None, list[Zone]] | None = None
         self.finished_no = 0
         #: Positions in the hand of the cards that just arrived (a draw), marked.
         self.new_cards: frozenset[int] = frozenset()
+        #: The hand the last update showed (a remote session's new cards are marked
+        #: only within a hand).
+        self._hand_seen = session.hand_no
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -123,6 +130,7 @@ class TableScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.session.listen(self._heard)
         self.session.drain_events()
         if self.session.needs_handover(None):
             self.redraw()
@@ -137,6 +145,7 @@ class TableScreen(Screen[None]):
 
     def on_unmount(self) -> None:
         self._cancel_timer()
+        self.session.listen(None)
 
     def shut(self) -> None:
         """This table goes (another takes its place): no more bot moves, the record closed;
@@ -162,14 +171,11 @@ class TableScreen(Screen[None]):
         """The seat whose hand is shown and the zones: the hand being played, or the one
         that just ended (its last position, every card where the last move left it)."""
         if self.finished is not None:
-            humans = self.session.humans
-            seat = humans[0] if len(humans) == 1 else None
-            return seat, self.finished.zones(seat)
+            return self.finished
         return self.session.table(self.revealed)
 
     def redraw(self) -> None:
         s = self.session
-        match = s.match
         viewer, zones = self._table()
         self.viewer = viewer
         palette = self.app.palette
@@ -214,9 +220,11 @@ class TableScreen(Screen[None]):
             title.update(text)
         elif s.humans and len(s.humans) > 1:
             title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
+        elif not s.humans and HUMAN in s.seats:  # a spectator at a table on a server
+            title.update(Text("Watching: every hand is face down.", style="dim"))
         else:
             title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
-        if match.over:
+        if s.over:
             title.update(Text("The match is over — s: score sheet, q: leave.", style="bold"))
         elif self.finished is not None:
             title.update(Text(f"Hand {self.finished_no} is over — n: next hand, s: score sheet.",
@@ -268,9 +276,8 @@ class TableScreen(Screen[None]):
         last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
         viewer_side = next((z.side for z in self._table()[1]
                             if z.kind == "hand" and z.seat == self.viewer), None)
-        seating = s.match.seating
-        info = TableInfo(list(seating.names), list(seating.side_names),
-                         dealer=seating.dealer, to_play=s.to_play if self.finished is None else None,
+        info = TableInfo(s.names, s.side_names, dealer=s.dealer,
+                         to_play=s.to_play if self.finished is None else None,
                          viewer=self.viewer, targets=targets, last_move=last_move,
                          palette=self.app.palette,
                          letters={u.id: k for k, u in self.units.items()},
@@ -282,20 +289,20 @@ class TableScreen(Screen[None]):
         """Most needed first (80 columns cut the end): the score and the target, whose
         turn, the hand, the game, the dealer."""
         s = self.session
-        m = s.match
+        sheet = s.sheet
         text = Text(" · ".join(f"{name} {total}" for name, total in
-                               zip(m.sheet.side_names, m.totals, strict=False)), style="bold")
-        text.append(f" (to {m.options.target})")
+                               zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
+        text.append(f" (to {sheet.target})")
         seat = s.to_play
         if self.finished is not None:
             text.append(f" · hand {self.finished_no} over", style="bold green")
         elif seat is not None:
-            who = "you" if seat == self.viewer else (m.seats[seat] if s.is_bot(seat) else "human")
+            who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
             text.append(" · to play: ")
             text.append(f"{s.name(seat)} ({who})", style="bold green")
         if self.finished is None:
-            text.append(f" · hand {m.hand_no}")
-        text.append(f" · {s.game.name} · dealer {s.name(m.seating.dealer)}", style="dim")
+            text.append(f" · hand {s.hand_no}")
+        text.append(f" · {s.game.name} · dealer {s.name(s.dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
@@ -304,15 +311,20 @@ class TableScreen(Screen[None]):
         warning = self.query_one("#save-warning", Static)
         warning.display = problem is not None
         if problem is not None:
-            warning.update(Text(f"⚠ Not saved: {problem}. Play goes on.", style="bold"))
+            warning.update(Text(f"⚠ {problem[:1].upper()}{problem[1:]}.", style="bold"))
 
     def _draw_log(self) -> None:
-        hand_no = self.finished_no if self.finished is not None else self.session.match.hand_no
+        hand_no = self.finished_no if self.finished is not None else self.session.hand_no
         entries = [e for e in self.session.log if e.hand == hand_no][-60:]
         lines = []
+        moves = [n for n, entry in enumerate(entries) if not entry.note]
         for n, entry in enumerate(entries):
-            last = n == len(entries) - 1
+            last = bool(moves) and n == moves[-1]
             line = Text("▸ " if last else "  ")
+            if entry.note:  # a chat line, a player's coming and going
+                line.append(entry.text, style="italic magenta")
+                lines.append(line)
+                continue
             line.append_text(coloured_label(entry.text, self.app.palette))
             if last:
                 line.stylize("bold cyan" if entry.bot else "bold")
@@ -358,7 +370,8 @@ class TableScreen(Screen[None]):
         if seat is None:
             return
         if s.is_bot(seat):
-            self._schedule_bot()
+            if s.drives_bots:  # else the server plays it: its update comes through listen
+                self._schedule_bot()
         elif s.needs_handover(self.revealed):
             self.app.push_screen(HandoverScreen(s.name(seat)), lambda _: self._handed_over(seat))
         else:
@@ -385,7 +398,7 @@ class TableScreen(Screen[None]):
             self.redraw()
             return
         self._bot_failed = False
-        self.say(f"{self.session.name(seat)} ({self.session.match.seats[seat]}): {action.label}")
+        self.say(f"{self.session.name(seat)} ({self.session.seats[seat]}): {action.label}")
         self.after_move()
 
     def action_retry(self) -> None:
@@ -396,14 +409,41 @@ class TableScreen(Screen[None]):
         self.say("Trying again…")
         self.advance()
 
+    def _heard(self, moved: bool) -> None:
+        """The session's listener: called from the network's task, so the screen takes
+        it in from its own message queue (in the app's context)."""
+        if self.is_attached:
+            self.call_later(self._changed, moved)
+
+    def _changed(self, moved: bool) -> None:
+        """The session changed by itself (a table on a server: an update, a chat line, an
+        error): a new position is taken in as after a move; anything else is redrawn."""
+        if not self.is_attached:
+            return
+        if not moved:
+            self._tell(self.session.drain_events())
+            self.redraw()
+            return
+        before = Counter(c for c in self.hand.cards if c is not None)
+        same_hand = self.session.hand_no == self._hand_seen and self.finished is None
+        self._hand_seen = self.session.hand_no
+        self.after_move(self._positions(self._arrived(before)) if same_hand else frozenset())
+
+    def _tell(self, events: list[dict[str, Any]]) -> None:
+        """What the session has to say (a remote server's errors, a lost connection)."""
+        for event in events:
+            if event["event"] == "message":
+                self.say(event["text"], error=event.get("error", False))
+
     def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
         events = self.session.drain_events()
+        self._tell(events)
         ended = [e for e in events if e["event"] == "hand_end"]
         if ended:
             self._sheet_pending = True
             # the last position stays on the table (the last moves, the cards left to the
             # last capturer) until the player moves on with n
-            self.finished = self.session.match.finished_hand
+            self.finished = self.session.finished_table()
             self.finished_no = ended[-1]["hand"]
             if len(self.session.humans) > 1:
                 self.revealed = None
@@ -437,6 +477,7 @@ class TableScreen(Screen[None]):
             self.say("The match is over — s: score sheet (play again), q: leave.", error=True)
             return
         self.finished = None
+        self.new_cards = frozenset()
         self.say("")  # the new hand starts without the last hand's message
         self.redraw()
         self.advance()
@@ -448,7 +489,7 @@ class TableScreen(Screen[None]):
             return
         seat = s.to_play
         before = Counter(c for c in self.hand.cards if c is not None)
-        hand_no = s.match.hand_no
+        hand_no = s.hand_no
         try:
             s.apply(action)
         except IllegalAction as exc:
@@ -460,7 +501,7 @@ class TableScreen(Screen[None]):
             return
         # hot-seat: the next player reads this line, so it names who played
         who = "You" if len(s.humans) == 1 else s.name(seat)
-        arrived = self._arrived(before) if s.match.hand_no == hand_no else Counter()
+        arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
         if arrived and action.step == "draw":
             self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
                      "(▸ in the hand)")
@@ -530,7 +571,7 @@ class TableScreen(Screen[None]):
         reasons = []
         if len(cards) == 1:
             with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
-                reason = self.session.state.why_not(next(iter(cards)))
+                reason = self.session.why_not(next(iter(cards)))
                 if reason:
                     reasons.append(reason)
         return f"No legal action plays {names}" + (f": {reasons[0]}" if reasons else ".")
@@ -648,7 +689,7 @@ class TableScreen(Screen[None]):
             return
         s = self.session
         try:
-            plan = picks.lay_out(s.state, cards, s.game.card_key)
+            plan = s.lay_out(cards, s.game.card_key)
         except Exception as exc:  # a plugin's bug: say so, change nothing
             self.say(f"Could not work out the plays: {fault_line(exc)}", error=True)
             return
@@ -711,6 +752,24 @@ class TableScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False), self._after_sheet)
 
+    def action_chat(self) -> None:
+        if not self.session.can_chat:
+            self.say("Chat is for tables on a server (cardcore join).", error=True)
+            return
+        from cardcore.net.protocol import MAX_CHAT_CHARS
+
+        self.app.push_screen(LineScreen("[b]Say to the table[/b] (enter sends, esc cancels)",
+                                        "a line for everyone at the table", MAX_CHAT_CHARS),
+                             self._send_chat)
+
+    def _send_chat(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            self.session.chat(text)
+        except ValueError as exc:
+            self.say(str(exc), error=True)
+
     def action_speed(self) -> None:
         speed = self.app.cycle_speed()
         self.say(f"Bot speed: {speed}.")
@@ -729,6 +788,8 @@ class TableScreen(Screen[None]):
             return bool(self._bot_failed)
         if action == "next_hand":
             return self.finished is not None
+        if action == "chat":
+            return self.session.can_chat
         return True
 
 

@@ -1,0 +1,269 @@
+"""The table on a server: RemoteSession and the lobby against a real `cardcore serve` on
+127.0.0.1 (in the test's own event loop), and the links `cardcore join` reads."""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import AsyncIterator, Callable
+from typing import Any
+
+import pytest
+
+from cardcore.cards import glyph
+from cardcore.net import protocol as p
+from cardcore.net.client import ClientError, Connection, Target, parse_target
+from cardcore.tui.app import CardcoreApp, JoinTable, Lobby
+from cardcore.tui.remote import RemoteSession
+from cardcore.tui.screens.lobby import LinksScreen, LobbyScreen
+from cardcore.tui.screens.table import TableScreen
+from cardcore.tui.widgets.zones import ZonesView
+
+from ..net.helpers import start_server, stop_server
+
+SIZE = (80, 24)
+
+
+async def until(pilot: Any, condition: Callable[[], Any], what: str, pauses: int = 400) -> Any:
+    """Pause (a bounded number of times) until ``condition()`` is true."""
+    for _ in range(pauses):
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+async def new_table(port: int, game: str = "casino", seats: tuple[str, ...] = ("human", "greedy"),
+                    seed: int = 3) -> p.TableCreated:
+    conn = await Connection.open(f"ws://127.0.0.1:{port}/")
+    try:
+        created: p.TableCreated = await conn.call(p.CreateTable(game=game, seats=list(seats), seed=seed))
+    finally:
+        await conn.close()
+    return created
+
+
+@contextlib.asynccontextmanager
+async def seated(tmp_path: Any, registry: Any, seat: int | None = 0, seats: tuple[str, ...] = (
+        "human", "greedy")) -> AsyncIterator[tuple[Any, str, RemoteSession]]:
+    """A server, a new table on it, and a session at ``seat`` of it (None: watching)."""
+    server = await start_server(tmp_path / "server.sqlite")
+    conn = None
+    try:
+        created = await new_table(server.port, seats=seats)
+        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
+        secret = None if seat is None else created.seats[seat].secret
+        yield server, created.code, await RemoteSession.join(registry, conn, created.code, secret, "Ann")
+    finally:
+        if conn is not None:
+            await conn.close()
+        await stop_server(server)
+
+
+def hands_of(server: Any, code: str) -> list[list[str]]:
+    hands: list[list[str]] = server.tables[code].match.state.export()["hands"]
+    return hands
+
+
+# --- links ---------------------------------------------------------------------------------
+
+
+def test_links_codes_and_web_links_name_the_server_table_and_secret():
+    assert parse_target("kqx-482", secret="s3", server="ws://h:1") == Target("ws://h:1", "KQX-482", "s3")
+    assert parse_target("KQX-482") == Target("ws://127.0.0.1:8765", "KQX-482", None)
+    assert parse_target("cardcore://cards.example.org:9000/KQX-482#abc_-1") == \
+        Target("ws://cards.example.org:9000/", "KQX-482", "abc_-1")
+    assert parse_target("cardcores://cards.example.org/play/KQX-482#s") == \
+        Target("wss://cards.example.org/play/", "KQX-482", "s")
+    assert parse_target("http://web:8000/?table=KQX-482&secret=zz", server="ws://h:2") == \
+        Target("ws://h:2", "KQX-482", "zz")
+
+
+@pytest.mark.parametrize("bad", ["KQX482", "cardcore://host/not-a-code#s", "ftp://x/KQX-482",
+                                 "http://web/?secret=zz", "cardcore://host:99999/KQX-482#s", ""])
+def test_a_bad_link_is_one_line(bad):
+    with pytest.raises(ClientError) as err:
+        parse_target(bad)
+    assert err.value.code == "bad_link" and "\n" not in str(err.value)
+
+
+def test_a_server_that_is_not_a_websocket_url_is_refused():
+    with pytest.raises(ClientError, match="ws://HOST:PORT"):
+        parse_target("KQX-482", server="http://127.0.0.1:8765")
+
+
+# --- a seat at a table on a server ----------------------------------------------------------
+
+
+async def your_turn(pilot: Any, app: CardcoreApp) -> TableScreen:
+    table: TableScreen = await until(pilot, lambda: isinstance(app.screen, TableScreen)
+                                     and app.screen.legal and app.screen, "the human's turn")
+    return table
+
+
+async def test_a_joined_table_plays_a_move_on_the_server_and_shows_only_its_own_hand(
+        tmp_path, cardcore_home, registry):
+    async with seated(tmp_path, registry) as (server, code, session):
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await your_turn(pilot, app)
+            mine, theirs = hands_of(server, code)
+            assert sorted(c for c in table.hand.cards if c) == sorted(mine)
+            zones = table.query_one("#zones", ZonesView).plain
+            assert not [c for c in theirs if glyph(c) in zones.split()], "another seat's card shown"
+            before = server.tables[code].match.decisions
+            first = table.legal[0]
+            await pilot.press("1")
+            await until(pilot, lambda: server.tables[code].match.decisions > before, "the server moved")
+            await until(pilot, lambda: any(e.text == f"Ann: {first.label}" for e in session.log),
+                        "the move in the log")
+            assert session.why_no_undo() is not None  # no undo on a server
+            await pilot.press("q")
+        assert not app.is_running
+
+
+async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, cardcore_home, registry):
+    async with seated(tmp_path, registry) as (_server, code, session):
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await your_turn(pilot, app)
+            session.conn.send_soon(p.Act(code=code, action={"move": "nonsense"}, turn=session.turn), code)
+            await until(pilot, lambda: "The server said no" in str(table.query_one("#message").render()),
+                        "the error shown")
+            assert table.legal  # still this player's turn, nothing changed
+
+
+async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcore_home, registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    created = await new_table(server.port)
+    conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+    try:
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret)
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await your_turn(pilot, app)
+            await stop_server(server)
+            await until(pilot, lambda: "Not connected to the server" in
+                        str(table.query_one("#save-warning").render()), "the warning")
+            assert table.legal == [] and session.legal_actions() == []
+            assert "Lost the server" in str(table.query_one("#message").render())
+    finally:
+        await conn.close()
+
+
+async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        created = await new_table(server.port, seats=("human", "greedy", "human", "greedy"))
+        a = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+        b = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].secret, "Ann")
+        bob = await RemoteSession.join(registry, b, created.code, created.seats[1].secret, "Bob")
+        app = CardcoreApp(registry, start=JoinTable(ann), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+            await pilot.press("c")
+            await pilot.press(*"hello", "enter")
+            await until(pilot, lambda: any(e.note and "hello" in e.text for e in bob.log), "Bob reads it")
+            with pytest.raises(ValueError):
+                bob.chat("x" * (p.MAX_CHAT_CHARS + 1))
+    finally:
+        await a.close()
+        await b.close()
+        await stop_server(server)
+
+
+async def test_a_spectator_sees_no_hand(tmp_path, cardcore_home, registry):
+    async with seated(tmp_path, registry, seat=None) as (_server, _code, session):
+        assert session.humans == [] and session.legal_actions() == []
+        cards = [c for z in session.table(None)[1] if z.kind == "hand" for c in z.cards]
+        assert cards and all(c is None for c in cards)
+
+
+async def test_joining_with_a_bad_secret_or_code_is_one_line(tmp_path, registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        created = await new_table(server.port)
+        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+        with pytest.raises(ClientError) as err:
+            await RemoteSession.join(registry, conn, created.code, "not-the-secret")
+        assert err.value.code == "bad_secret"
+        with pytest.raises(ClientError) as err:
+            await RemoteSession.join(registry, conn, "ZZZ-999", None)
+        assert err.value.code == "no_table"
+    finally:
+        await conn.close()
+        await stop_server(server)
+
+
+# --- the lobby -------------------------------------------------------------------------------
+
+
+async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardcore_home, registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        other = await new_table(server.port, game="royal_casino")
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.tables
+                                and app.screen, "the list of tables")
+            assert [t.code for t in lobby.tables] == [other.code]
+            from cardcore.tui.session import SessionSetup
+
+            game = registry.games["casino"]
+            lobby.create(SessionSetup(game, game.Options(), ["human", "greedy"], 5))
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            assert len(links.created.seats) == 1
+            assert links.created.seats[0].link.startswith(f"cardcore://127.0.0.1:{server.port}/")
+            assert len(lobby.tables) == 2
+            await pilot.press("enter")  # sit at seat 1
+            table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,
+                                "the table")
+            code = links.created.code
+            await until(pilot, lambda: sorted(c for c in table.hand.cards if c)
+                        == sorted(hands_of(server, code)[0]), "our own hand, face up")
+            await pilot.press("q")  # back to the lobby, not out of the app
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            assert app.is_running
+    finally:
+        await stop_server(server)
+
+
+async def test_the_browser_app_reaches_nothing_of_this_machine(tmp_path, cardcore_home, registry):
+    """``cardcore web``'s app (remote only): no launcher, resume, history, statistics, new local
+    match or replay; the library is never opened (nothing written to CARDCORE_HOME)."""
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", remote_only=True),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby")
+            titles = {c.title for c in app.get_system_commands(app.screen)}
+            assert not titles & {"New match", "Resume", "History", "Statistics"}
+            app.open_history()
+            app.open_stats()
+            app.open_resume_list()
+            app.resume_match(1)
+            app.replay_match(1)
+            app.command_new_match()
+            app.open_setup(registry.games["casino"])
+            await pilot.pause()
+            assert isinstance(app.screen, LobbyScreen) and len(app.screen_stack) == 1
+            assert app.library() is None and app.unfinished() == []
+            await pilot.press("ctrl+p")
+            await pilot.pause()
+    finally:
+        await stop_server(server)
+    assert not cardcore_home.exists() or not any(cardcore_home.rglob("*.sqlite*"))
+
+
+def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
+    from cardcore.tui.web import app_command, seat_of
+
+    assert app_command("ws://h:1/a b").startswith("exec ")
+    assert app_command("ws://h:1/a b").endswith("join --server 'ws://h:1/a b' --remote-only")
+    assert seat_of("KQX-482", "abc_-9") == ("KQX-482", "abc_-9")
+    assert seat_of("KQX-482", "a;rm -rf") is None and seat_of("kqx", "abc") is None
+    assert seat_of(None, "abc") is None and seat_of("KQX-482", "x" * 65) is None

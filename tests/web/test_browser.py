@@ -1,0 +1,123 @@
+"""The browser front end in a real headless Chromium (Debian's `chromium` and
+`chromium-driver`, driven by selenium): `cardcore serve` and `cardcore web` run as
+processes; the page shows the server's tables, takes a seat, and a move reaches the
+server. The page is never waited on for "network idle" (it asks for web fonts that
+cannot be fetched here); what the terminal shows is read from the frames the page's
+WebSocket receives."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from cardcore.net import protocol as p
+
+from .processes import ask, browser_apps, serve, table_now, web
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+WAIT = 30.0
+
+#: Keeps what the page's WebSockets receive (the app's screen output) in window.__cc.
+HOOK = r"""
+window.__cc = [];
+const Native = window.WebSocket;
+window.WebSocket = function (url, protocols) {
+  const ws = protocols ? new Native(url, protocols) : new Native(url);
+  ws.addEventListener("message", (ev) => {
+    window.__cc.push(typeof ev.data === "string" ? ev.data : new TextDecoder().decode(ev.data));
+  });
+  return ws;
+};
+window.WebSocket.prototype = Native.prototype;
+Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
+"""
+
+
+@pytest.fixture
+def browser() -> Iterator[Any]:
+    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
+    if missing:  # never skipped: `make test` installs them (Makefile, target browser)
+        pytest.fail(f"{', '.join(missing)} missing: install Debian's chromium and chromium-driver "
+                    "(apt-get install -y chromium chromium-driver)")
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--window-size=1280,800"):
+        options.add_argument(arg)
+    options.page_load_strategy = "none"  # never wait for the fonts the page cannot fetch
+    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or CHROMEDRIVER),
+                              options=options)
+    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+    try:
+        yield driver
+    finally:
+        driver.quit()
+
+
+def screen_text(driver: Any) -> str:
+    return str(driver.execute_script("return (window.__cc || []).join('')") or "")
+
+
+def wait(what: str, condition: Callable[[], Any], timeout: float = WAIT) -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.2)
+    raise AssertionError(f"never: {what}")
+
+
+def keys(driver: Any, *typed: str) -> None:
+    """Type into the terminal (xterm's input element)."""
+    from selenium.webdriver.common.by import By
+
+    box = driver.find_element(By.CSS_SELECTOR, ".xterm-helper-textarea")
+    for text in typed:
+        box.send_keys(text)
+        time.sleep(0.3)
+
+
+@pytest.mark.slow
+def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
+    from selenium.webdriver.common.keys import Keys
+
+    with serve() as server, web(server) as page:
+        created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"], seed=4))
+        code, secret = created.code, created.seats[0].secret
+        browser.get(page + "/")
+        wait("the list of tables", lambda: "Tables on" in (shown := screen_text(browser)) and code in shown)
+        keys(browser, Keys.ENTER)  # the only table: its seat, with the secret
+        wait("the secret asked for", lambda: "paste your seat" in screen_text(browser))
+        keys(browser, secret, Keys.ENTER)
+        wait("our hand", lambda: "Your hand" in screen_text(browser))
+        table = wait("our turn", lambda: (t := table_now(server, code)).to_play == 0 and t)
+        before = table.turn
+        keys(browser, "1")
+        after = wait("the move on the server", lambda: (t := table_now(server, code)).turn > before and t)
+        assert any(line.seat == 0 for line in after.log), "the server's log has no move of ours"
+        browser.save_screenshot(str(tmp_path / "table.png"))
+        assert (tmp_path / "table.png").stat().st_size > 0
+        # a seat's web link: the page's WebSocket starts the app at that seat; a malformed
+        # one is the plain lobby (nothing of it reaches the app's command line)
+        assert f'/ws/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
+        assert 'ws"' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
+        assert browser_apps(server), "no app process for the browser"
+    # the web server gone, its apps go too (none left running for nobody)
+    wait("the browser's app gone", lambda: not browser_apps(server), timeout=15)
+
+
+def page_source(url: str) -> str:
+    import urllib.request
+
+    with urllib.request.urlopen(url, timeout=10) as page:
+        return str(page.read().decode())
