@@ -9,10 +9,12 @@ from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zon
 from cardcore.seating import Seating
 
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
+from .explain import draw_line, why_not
 from .moves import DRAW_PHASE, OVER, PLAY_PHASE, legal_actions, take_actions
 from .rules import (
     CANASTA,
     CANASTAS_TO_GO_OUT,
+    CARD_VALUE,
     DRAW_COUNT,
     FIRST_WILD,
     FREEZES,
@@ -383,6 +385,15 @@ class CanastaState(GameState):
     def score(self) -> ScoreRow:
         return score_row(self)
 
+    def why_not(self, card: str) -> str | None:
+        """Why ``card`` melds, adds or takes the pile in no step now (the rule and the
+        numbers: "your best first meld counts 70: 70 is below the 90 minimum")."""
+        return why_not(self, card)
+
+    def log_line(self, action: Action) -> str:
+        """The label; a draw or a taken pile also names the red threes it lays out."""
+        return draw_line(self, action) if isinstance(action, CanastaAction) else action.label
+
     def zones(self, seat: int | None) -> list[Zone]:
         data = self.export() if seat is None else self.view(seat)
         zones = []
@@ -418,7 +429,9 @@ class CanastaState(GameState):
                 badges.append("mixed canasta" if wild else "natural canasta")
             groups.append(Group(f"meld-{side}-{meld['rank']}", list(cards), badges))
         if data["initial_meld_done"][side]:
-            badges = [f"canastas {sum(1 for g in groups if len(g.cards) >= CANASTA)}"]
+            melded = sum(CARD_VALUE[TEXT_ID[c]] for g in groups for c in g.cards)
+            badges = [f"melded {melded}",
+                      f"canastas {sum(1 for g in groups if len(g.cards) >= CANASTA)}"]
         else:
             badges = [f"first meld {minimum(data['totals_before'][side])}"]
         return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)
