@@ -527,13 +527,18 @@ class TableScreen(Screen[None]):
         names = " + ".join(glyph(c) for c in sorted(cards.elements()))
         if self.picked_units:
             names += " on " + " ".join(unit_name(u) for u in self.picked_units)
-        reasons = []
-        if len(cards) == 1:
+        reason = self._why_not(cards)
+        return f"No legal action plays {names}" + (f": {reason}" if reason else ".")
+
+    def _why_not(self, cards: Counter[str]) -> str | None:
+        """What the game says a picked card may not do (``GameState.why_not``), for the
+        first of ``cards`` it explains."""
+        for card in sorted(cards):
             with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
-                reason = self.session.state.why_not(next(iter(cards)))
+                reason = self.session.state.why_not(card)
                 if reason:
-                    reasons.append(reason)
-        return f"No legal action plays {names}" + (f": {reasons[0]}" if reasons else ".")
+                    return str(reason)
+        return None
 
     def _narrowed(self) -> None:
         """The picks changed: the list, the marks and a line saying what is left."""
@@ -543,9 +548,12 @@ class TableScreen(Screen[None]):
         cards = self.picked_cards()
         n = len(self.shown)
         if cards or self.picked_units:
-            self.say(f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
-                     "picked cards, esc clears." if n != 1 else
-                     "1 action fits the picks: 1 plays it; esc clears.")
+            line = (f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
+                    "picked cards, esc clears." if n != 1 else
+                    "1 action fits the picks: 1 plays it; esc clears.")
+            # one card picked: what it may not do comes first ("no trail: you own ...")
+            reason = self._why_not(cards) if len(cards) == 1 and not self.picked_units else None
+            self.say(f"{glyph(next(iter(cards)))}: {reason} · {line}" if reason else line)
         else:
             self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
 

@@ -11,6 +11,7 @@ import gc
 import random
 from typing import Any
 
+from cardcore.cards import glyph
 from cardcore.deal import deal
 from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
 from cardcore.seating import Seating
@@ -268,10 +269,38 @@ class FishingState(GameState):
         if card not in hand:
             return f"{data.get('card')} is not in the hand of seat {self.to_play}"
         if data.get("type") == "trail":
-            if any(b.owner == self.to_play for b in self.builds):
-                return "the owner of a build may not trail"
-            return f"{data['card']} may not be trailed here"
+            return self._no_trail(card)
         return f"not a legal action here: {data}"
+
+    def why_not(self, card: str) -> str | None:
+        """Why ``card`` (from the hand of the seat to play) may not be trailed now (D11,
+        D12), or None when it may: the front end says it when the player picks the card."""
+        c = ID.get(card)
+        seat = self.to_play
+        if c is None or seat is None or c not in self.hands[seat]:
+            return None
+        if moves.trail(c) in self.legal_actions():
+            return None
+        return "no trail: " + self._no_trail(c)
+
+    def _no_trail(self, c: int) -> str:
+        """Why card ``c`` may not be trailed (it is in the hand and its trail is not legal)."""
+        own = sorted({b.value for b in self.builds if b.owner == self.to_play})
+        if own:
+            builds = " and ".join(map(str, own))
+            return f"you own the build{'s' if len(own) > 1 else ''} of {builds}, " \
+                   "and the owner of a build may not trail (D12)"
+        rules = self.rules
+        if rules.trail_rule == "no_match":
+            value = rules.value[c]
+            same = next((x for x in self.loose if rules.value[x] == value), None)
+            if same is not None:
+                return f"{glyph(NAMES[same])} on the table has its value: a card of the same " \
+                       "value as a loose card may not be trailed (D11)"
+        if rules.trail_rule == "no_capture":
+            return f"{glyph(NAMES[c])} could capture, and a card that could capture may not be " \
+                   "trailed (D11)"
+        return f"{glyph(NAMES[c])} may not be trailed here"
 
     def log_line(self, action: Action) -> str:
         text = action.label
