@@ -39,6 +39,16 @@ def test_each_sides_melded_total_is_on_the_table():
     assert zones["melds-1"].badges == ["first meld 50"]
 
 
+def test_d28_red_threes_lie_beside_the_sides_melds():
+    st = position(hands=[["9C", "4D"], ["5C", "6D"], [], []], red_threes=[["3H", "3D"], []],
+                  melds=[[{"rank": "7", "cards": ["7S", "7H", "7D"]}], []])
+    zones = {z.id: z for z in st.zones(0)}
+    assert [(g.id, g.cards, g.badges) for g in zones["melds-0"].groups] == [
+        ("meld-0-7", ["7S", "7H", "7D"], ["7"]), ("red-threes-0", ["3H", "3D"], ["red threes"])]
+    assert zones["melds-0"].badges == ["melded 15", "canastas 0"]  # red threes score apart
+    assert zones["melds-1"].groups == []
+
+
 def test_d36_why_a_card_makes_no_first_meld_below_the_minimum():
     # kings 40 + queens 30 = 70, and the side's first meld needs 90
     st = position(hands=[["KS", "KH", "KD", "KC", "QS", "QH", "QD", "5C", "9D", "6H"], [], [], []],

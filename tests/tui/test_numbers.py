@@ -3,10 +3,9 @@ sides' melded totals, why a picked card has no meld or trail, a bot's red three 
 
 from __future__ import annotations
 
-from textual.widgets import Static
-
 from cardcore.tui.app import Resume
 from cardcore.tui.screens.table import TableScreen
+from cardcore.tui.widgets.tail import TailStatic
 from cardcore.tui.widgets.zones import ZonesView
 
 from .helpers import text_of, your_turn
@@ -87,6 +86,6 @@ async def test_a_red_three_a_bot_draws_is_in_the_log(make_app, registry):
     app = make_app(start=Resume(session))
     async with app.run_test(size=SIZE) as pilot:
         await your_turn(pilot)
-        log = str(app.screen.query_one("#log", Static).render())
+        log = app.screen.query_one("#log", TailStatic).plain
         assert "West: Draw from the stock — drew a red three 3♥ (laid out, replaced)" in log
         assert session.state.export()["red_threes"][1] == ["3H"]

@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
+from rich.console import Group as RichGroup
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -27,7 +28,7 @@ from cardcore.tui.session import MoveFailed, Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.tail import TailStatic
-from cardcore.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
+from cardcore.tui.widgets.zones import Hanging, Moved, TableInfo, ZonesView, badge_text, moved
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
@@ -102,6 +103,9 @@ class TableScreen(Screen[None]):
         self.finished_no = 0
         #: Positions in the hand of the cards that just arrived (a draw), marked.
         self.new_cards: frozenset[int] = frozenset()
+        #: The dealer of the hand on the table (once a hand ends the match has moved the
+        #: deal on, but its last position stays shown with its own dealer).
+        self.hand_dealer = session.match.seating.dealer
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -170,6 +174,8 @@ class TableScreen(Screen[None]):
     def redraw(self) -> None:
         s = self.session
         match = s.match
+        if self.finished is None:
+            self.hand_dealer = match.seating.dealer
         viewer, zones = self._table()
         self.viewer = viewer
         palette = self.app.palette
@@ -270,7 +276,7 @@ class TableScreen(Screen[None]):
                             if z.kind == "hand" and z.seat == self.viewer), None)
         seating = s.match.seating
         info = TableInfo(list(seating.names), list(seating.side_names),
-                         dealer=seating.dealer, to_play=s.to_play if self.finished is None else None,
+                         dealer=self.hand_dealer, to_play=s.to_play if self.finished is None else None,
                          viewer=self.viewer, targets=targets, last_move=last_move,
                          palette=self.app.palette,
                          letters={u.id: k for k, u in self.units.items()},
@@ -295,7 +301,7 @@ class TableScreen(Screen[None]):
             text.append(f"{s.name(seat)} ({who})", style="bold green")
         if self.finished is None:
             text.append(f" · hand {m.hand_no}")
-        text.append(f" · {s.game.name} · dealer {s.name(m.seating.dealer)}", style="dim")
+        text.append(f" · {s.game.name} · dealer {s.name(self.hand_dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
@@ -317,8 +323,12 @@ class TableScreen(Screen[None]):
             if last:
                 line.stylize("bold cyan" if entry.bot else "bold")
             lines.append(line)
-        text = Text("\n").join(lines) if lines else Text("(no move yet this hand)", style="dim")
-        self.query_one("#log", Static).update(text)
+        # an entry too long for the pane goes on under its own start, not at the edge
+        text = RichGroup(*map(Hanging, lines)) if lines else Text("(no move yet this hand)",
+                                                                   style="dim")
+        log = self.query_one("#log", TailStatic)
+        log.plain = "\n".join(line.plain for line in lines)
+        log.update(text)
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
 
     def say(self, message: str, error: bool = False) -> None:
@@ -729,10 +739,11 @@ class TableScreen(Screen[None]):
         self.post_message(self.Left(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # keys that can do nothing now leave the footer (80 columns keep "? Help" in view)
         if action == "hint":
-            return True if self.legal else None
+            return bool(self.legal)
         if action == "page":
-            return True if len(self.shown) > PAGE else None
+            return len(self.shown) > PAGE
         if action == "retry":  # shown only when there is something to try again
             return bool(self._bot_failed)
         if action == "next_hand":

@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import re
 
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.console import Group as RichGroup
 from rich.text import Text
 from textual.widgets import Static
 
-from cardcore.game import Zone
+from cardcore.game import Group, Zone
 from cardcore.tui.marks import Moved, TableInfo, moved
 from cardcore.tui.widgets.cards import FACE_DOWN, card_text, cards_text
 
-__all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
+__all__ = ["Hanging", "Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
 
 def zone_title(zone: Zone, info: TableInfo) -> str:
@@ -25,7 +27,7 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
             title += " (you)"
         elif (side is not None and side == info.viewer_side and zone.kind == "hand"
               and seat != info.viewer):
-            title += " (partner)"
+            return title + " (partner)"  # the side goes without saying (80 columns are few)
         if zone.kind == "hand" and side is not None and 0 <= side < len(info.side_names) \
                 and len(info.side_names) < len(info.names):
             title += f" — {info.side_names[side]}"
@@ -97,6 +99,16 @@ def _table_cards(cards: list[str | None], places: tuple[str, ...], info: TableIn
 
 
 def render_zone(zone: Zone, info: TableInfo) -> Text:
+    """The zone as text: its title line, its cards, then one line per group."""
+    return _joined(*zone_parts(zone, info))
+
+
+def _joined(lines: list[Text], groups: list[Text]) -> Text:
+    return Text("\n").join([*lines, *(Text.assemble("    ", g) for g in groups)])
+
+
+def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
+    """The zone's title line and card row, and its groups (builds, melds) one by one."""
     targeted = zone.id in info.targets or (None, zone.id) in info.taken
     head = Text()
     head.append("▶ " if targeted else "  ", style="bold yellow")
@@ -124,33 +136,83 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
         row.append_text(_table_cards(zone.cards, (zone.id,), info,
                                      info.last_move.cards.get(zone.id, set())))
         lines.append(row)
+    if not zone.cards and not zone.groups:  # on the title's line: 80x24 has no line to spare
+        head.append("  (empty)", style="dim")
     changed = info.last_move.groups.get(zone.id, set())
-    for i, group in enumerate(zone.groups):
-        g_targeted = group.id in info.targets or (None, group.id) in info.taken
-        row = Text("    ")
-        row.append("▶ " if g_targeted else "", style="bold yellow")
-        row.append_text(_letter(group.id, info))
-        if group.cards:
-            inner = Text("⟨")
-            inner.append_text(_table_cards(list(group.cards), (group.id, zone.id), info, set(),
-                                           group.parts))
-            inner.append("⟩")
-            if g_targeted:
-                inner.stylize("reverse")
-            row.append_text(inner)
-        badges = [badge_text(b) for b in group.badges]
-        if group.seat is not None and 0 <= group.seat < len(info.names):
-            badges.append(info.names[group.seat])
-        if badges:
-            row.append(" " + " · ".join(badges), style="italic")
-        if i in changed:
-            row.append("  ◀ last move", style="bold cyan")
-        lines.append(row)
-    if not zone.cards and not zone.groups:
-        empty = Text("    ")
-        empty.append("(empty)", style="dim")
-        lines.append(empty)
-    return Text("\n").join(lines)
+    return lines, [_group(zone, group, info, i in changed) for i, group in enumerate(zone.groups)]
+
+
+def _group(zone: Zone, group: Group, info: TableInfo, changed: bool) -> Text:
+    """A build or meld: ``⟨cards⟩`` with its badges and owner, marked when targeted or moved."""
+    g_targeted = group.id in info.targets or (None, group.id) in info.taken
+    row = Text()
+    row.append("▶ " if g_targeted else "", style="bold yellow")
+    row.append_text(_letter(group.id, info))
+    if group.cards:
+        inner = Text("⟨")
+        inner.append_text(_table_cards(list(group.cards), (group.id, zone.id), info, set(),
+                                       group.parts))
+        inner.append("⟩")
+        if g_targeted:
+            inner.stylize("reverse")
+        row.append_text(inner)
+    badges = [badge_text(b) for b in group.badges]
+    if group.seat is not None and 0 <= group.seat < len(info.names):
+        badges.append(info.names[group.seat])
+    if badges:
+        row.append(" " + " · ".join(badges), style="italic")
+    if changed:
+        row.append("  ◀ last move", style="bold cyan")
+    return row
+
+
+class Flow:
+    """A zone's groups side by side, as many to a line as the width takes (a side's melds
+    in two or three lines, not one each), each line four columns in."""
+
+    GAP = 3
+
+    def __init__(self, groups: list[Text], indent: int = 4) -> None:
+        self.groups = groups
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line: Text | None = None
+        for group in self.groups:
+            if line is not None and cell_len(line.plain) + self.GAP + cell_len(group.plain) <= width:
+                line.append(" " * self.GAP)
+                line.append_text(group)
+                continue
+            if line is not None:
+                yield Hanging(line)
+            line = Text.assemble(" " * self.indent, group)
+        if line is not None:
+            yield Hanging(line)
+
+
+class Hanging:
+    """One line of a zone that, too long for the width, goes on under its own start two
+    columns further in (a zone's badges wrap under its title, not at the left edge)."""
+
+    def __init__(self, line: Text) -> None:
+        self.line = line
+        plain = line.plain
+        self.lead = len(plain) - len(plain.lstrip(" ▶"))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, lead = options.max_width, self.lead
+        indent = lead + 2
+        if cell_len(self.line.plain) <= width or width < indent + 8:
+            yield self.line
+            return
+        body = self.line[lead:]
+        first = body.wrap(console, width - lead)[0]
+        yield Text.assemble(self.line[:lead], first)
+        rest = body[len(first.plain):]
+        rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")):]
+        for part in rest.wrap(console, width - indent):
+            yield Text.assemble(" " * indent, part)
 
 
 class ZonesView(Static):
@@ -160,6 +222,11 @@ class ZonesView(Static):
     plain = ""
 
     def show(self, zones: list[Zone], info: TableInfo) -> None:
-        texts = [render_zone(z, info) for z in zones]
-        self.plain = "\n".join(t.plain for t in texts)
-        self.update(RichGroup(*texts) if texts else Text(""))
+        parts = [zone_parts(z, info) for z in zones]
+        self.plain = "\n".join(_joined(*p).plain for p in parts)
+        shown: list[Hanging | Flow] = []
+        for lines, groups in parts:
+            shown.extend(Hanging(line) for line in lines)
+            if groups:
+                shown.append(Flow(groups))
+        self.update(RichGroup(*shown) if shown else Text(""))

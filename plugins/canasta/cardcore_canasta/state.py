@@ -413,25 +413,28 @@ class CanastaState(GameState):
         sides = range(self.setup.sides)
         for side in sides:
             zones.append(self._melds_zone(side, data))
-        for side in sides:
-            red = data["red_threes"][side]
-            zones.append(Zone(f"red-threes-{side}", "row", "Red threes", side=side,
-                              cards=list(red), badges=[f"red threes {len(red)}"] if red else []))
         return zones
 
     def _melds_zone(self, side: int, data: dict[str, Any]) -> Zone:
+        """The side's melds, its red threes beside them, and what it has melded (the count
+        of its cards, its canastas) or the minimum its first meld must meet (D36)."""
+        melds = data["melds"][side]
         groups = []
-        for meld in data["melds"][side]:
+        for meld in melds:
             cards = meld["cards"]
             badges = [meld["rank"]]
             if len(cards) >= CANASTA:
                 wild = any(is_wild(TEXT_ID[c]) for c in cards)
                 badges.append("mixed canasta" if wild else "natural canasta")
             groups.append(Group(f"meld-{side}-{meld['rank']}", list(cards), badges))
+        red = data["red_threes"][side]
+        if red:  # laid out in front of the side, beside its melds (a line less at 80x24)
+            groups.append(Group(f"red-threes-{side}", list(red),
+                                ["red three" if len(red) == 1 else "red threes"]))
         if data["initial_meld_done"][side]:
-            melded = sum(CARD_VALUE[TEXT_ID[c]] for g in groups for c in g.cards)
-            badges = [f"melded {melded}",
-                      f"canastas {sum(1 for g in groups if len(g.cards) >= CANASTA)}"]
+            melded = sum(CARD_VALUE[TEXT_ID[c]] for m in melds for c in m["cards"])
+            canastas = sum(1 for m in melds if len(m["cards"]) >= CANASTA)
+            badges = [f"melded {melded}", f"canastas {canastas}"]
         else:
             badges = [f"first meld {minimum(data['totals_before'][side])}"]
         return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)

@@ -411,6 +411,23 @@ class FishingState(GameState):
     def score(self) -> ScoreRow:
         return scoring.score_row(self)
 
+    def _captured_zone(self, view: dict[str, Any], seats: tuple[int, ...]) -> Zone:
+        """What a side captured: partners pool their captures (D19), so a side of two has
+        one zone ("captured-side-N": both piles, the counts that score); a player alone,
+        "captured-S"."""
+        pile = [c for p in seats for c in view["captured"][p]]
+        sweeps = sum(view["sweeps"][p] for p in seats)
+        badges = [f"cards {len(pile)}", f"spades {sum(1 for c in pile if c.endswith('S'))}",
+                  f"sweeps {sweeps}"]
+        if view["last_capture"] in seats:
+            badges.append("last capture")
+        side = self.seats.side[seats[0]]
+        if len(seats) > 1:
+            return Zone(f"captured-side-{side}", "pile", "Captured", side=side, cards=pile,
+                        badges=badges)
+        return Zone(f"captured-{seats[0]}", "pile", "Captured", seat=seats[0], side=side,
+                    cards=pile, badges=badges)
+
     def zones(self, seat: int | None) -> list[Zone]:
         """The table as ``seat`` sees it; ``None``: the open table (every card shown)."""
         view = self.export() if seat is None else self.view(seat)
@@ -439,18 +456,6 @@ class FishingState(GameState):
                 badges.append("to play")
             zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
                               cards=view["hands"][s], badges=badges))
-        side_seats = self.seats.side_seats
-        for s in range(n):
-            pile = view["captured"][s]
-            spades = sum(1 for c in pile if c.endswith("S"))
-            badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
-            partners = side_seats[side_of[s]]
-            if len(partners) > 1:  # partners pool their captures: the side's counts
-                pooled = [c for p in partners for c in view["captured"][p]]
-                badges.append(f"side: cards {len(pooled)}, spades "
-                              f"{sum(1 for c in pooled if c.endswith('S'))}")
-            if view["last_capture"] == s:
-                badges.append("last capture")
-            zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,
-                              side=side_of[s], cards=pile, badges=badges))
+        for seats in self.seats.side_seats:
+            zones.append(self._captured_zone(view, seats))
         return zones
