@@ -8,7 +8,7 @@ from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.widgets.tail import TailStatic
 from cardcore.tui.widgets.zones import ZonesView
 
-from .helpers import text_of, your_turn
+from .helpers import screen_lines, text_of, your_turn
 from .test_frictions import session_at
 
 SIZE = (100, 30)
@@ -54,7 +54,7 @@ async def test_canasta_picked_card_says_the_first_meld_is_below_the_minimum(make
         # kings are alike (card_key): each may be discarded, none melded
         assert [a.label for _, a in table.shown] == ["Discard K♠", "Discard K♥", "Discard K♦"]
         assert text_of(app, "#message").startswith(
-            "K♠: your best first meld counts 60: 60 is below the 90 minimum (D36) · ")
+            "K♠: your best first meld: 60 is below the 90 minimum (D36) · ")
 
 
 async def test_casino_picked_card_says_why_it_has_no_trail(make_app, registry):
@@ -64,15 +64,16 @@ async def test_casino_picked_card_says_why_it_has_no_trail(make_app, registry):
                           "builds": [{"value": 8, "owner": 0, "groups": [["2H", "6S"]]}]}}
     session = session_at(registry, "casino", position)
     app = make_app(start=Resume(session))
-    async with app.run_test(size=SIZE) as pilot:
+    async with app.run_test(size=(80, 24)) as pilot:
         table = await your_turn(pilot)
         await pick(pilot, table, "QH")  # a queen: no capture, no build, no trail
-        assert text_of(app, "#message") == (
-            "No legal action plays Q♥: no trail: you own the build of 8, and the owner of a "
-            "build may not trail (D12)")
+        line = "No play for Q♥: the owner of a build may not trail: you own the 8 (D12)"
+        assert text_of(app, "#message") == line
+        assert line in " ".join(screen_lines(app)[-4].split())  # whole on the 80-column line
         await pilot.press("escape")
         await pick(pilot, table, "8C")  # it captures the build, but may not trail
-        assert text_of(app, "#message").startswith("8♣: no trail: you own the build of 8")
+        assert text_of(app, "#message").startswith(
+            "8♣: the owner of a build may not trail: you own the 8 (D12) · ")
 
 
 async def test_a_red_three_a_bot_draws_is_in_the_log(make_app, registry):

@@ -537,8 +537,8 @@ class TableScreen(Screen[None]):
         names = " + ".join(glyph(c) for c in sorted(cards.elements()))
         if self.picked_units:
             names += " on " + " ".join(unit_name(u) for u in self.picked_units)
-        reason = self._why_not(cards)
-        return f"No legal action plays {names}" + (f": {reason}" if reason else ".")
+        reason = self._why_not(cards)  # short when there is one: the line has 80 columns
+        return f"No play for {names}: {reason}" if reason else f"No legal action plays {names}."
 
     def _why_not(self, cards: Counter[str]) -> str | None:
         """What the game says a picked card may not do (``GameState.why_not``), for the

@@ -1,5 +1,6 @@
 """Why a card of the hand has no meld, add or pile to take (``CanastaState.why_not``),
 and what the log says of a draw that turns up red threes. For people: off the hot path.
+The front end shows a reason on one line after the card: each is kept short.
 
 Every reason reads the position and the legal steps only; it says what the rules
 (D24-D36) forbid, the numbers included ("70 is below the 90 minimum").
@@ -55,7 +56,7 @@ def why_not(st: CanastaState, card: str) -> str | None:
     if any(c in _cards_of(a) for a in _steps(st) if a.kind != DISCARD):
         return None
     if st.phase == DRAW_PHASE:
-        return "first draw (d)" + _pile_reason(st, p, c)
+        return "draw first (d)" + _pile_reason(st, p, c)
     if st.phase != PLAY_PHASE:
         return None
     if c in BLACK_THREES:
@@ -78,39 +79,43 @@ def _cards_of(action: CanastaAction) -> tuple[int, ...]:
 
 
 def _pile_reason(st: CanastaState, p: int, c: int) -> str:
-    """Why ``c`` takes no pile (said after "first draw (d)")."""
+    """Why ``c`` takes no pile (said after "draw first (d)"; short: one line at 80 columns)."""
     pile = st.pile
     if not pile:
-        return ": the discard pile is empty"
+        return ": the pile is empty"
     top = pile[-1]
     t = RANK_OF[top]
     shown = glyph(ID_TEXT[top])
     if t == THREE or is_wild(top):
-        return f": the pile is never taken with {shown} on top (D31)"
+        return f": {shown} on top, the pile cannot be taken (D31)"
     if len(st.hands[p]) == 1 and len(pile) == 1:
-        return "; holding one card you may not take a pile of one card (D34)"
+        return ": with one card you may not take a pile of one (D34)"
     if any(a.kind == ONTO for a in _steps(st)):
-        return f"; the pile's {shown} goes onto your {_plural(t)} with no card from the hand: t"
+        return f": the {shown} goes onto your {_plural(t)} with no hand card: t"
+    if any(a.kind == TAKE for a in _steps(st)):
+        return f": the {shown} is taken with your {_plural(t)}, not this card: t"
     side = st.side_of[p]
-    why = "the pile is frozen" if st.freezers else (
-        "before your side's first meld" if not st.initial_meld_done[side] else "")
+    why = "the frozen pile" if st.freezers else (
+        "before the first meld the pile" if not st.initial_meld_done[side] else "")
     held = st.rank_counts[p][t]
-    if RANK_OF[c] != t and (why or not (is_wild(c) and held)):
-        needs = f"a natural pair of {_plural(t)}" if why else \
-            f"two {_plural(t)}, or {_one(t)} and a wild card"
-        return f"; the pile's {shown} is taken only with {needs}" + (f" ({why})" if why else "")
-    if held < 2 and why:
-        return f"; {why}: the pile's {shown} is taken only with a natural pair of {_plural(t)}, " \
-               f"you hold {'one' if held else 'none'} (D29, D31)"
-    if held < 2 and not is_wild(c):
-        return f"; {_one(t)} takes the pile only with a second natural {_name(t)} or a wild card (D30)"
+    if why and held < 2:
+        return f": {why} takes only a natural pair of {_plural(t)}; you hold " \
+               f"{('none', 'one')[held]} (D29, D31)"
+    if not why and RANK_OF[c] != t and not (is_wild(c) and held):
+        return f": the pile's {shown} takes two {_plural(t)}, or {_one(t)} and a wild card (D30)"
+    if not why and held < 2 and not is_wild(c):
+        return f": one {_name(t)} takes the pile only with a wild card, and you hold none (D30)"
     if not st.initial_meld_done[side]:
         need = st.setup.minimums[side]
         best = best_first_meld(st.rank_counts[p], st.setup.classic, t)
         if best < need:
-            return (f"; with the pile's {shown} your best first meld counts {best}: "
-                    f"{best} is below the {need} minimum (D29, D36)")
-    return "; taking the pile so would leave you one card and no canasta to go out (D34)"
+            return f": your best first meld with {shown}: {best} is below the {need} minimum (D36)"
+    return ": that would leave you one card, and " + _going_out(st) + " (D34)"
+
+
+def _going_out(st: CanastaState) -> str:
+    return "going out needs " + ("a canasta" if st.setup.canastas_to_go_out == 1 else
+                                 f"{st.setup.canastas_to_go_out} canastas")
 
 
 # --- the play: melds and adds ------------------------------------------------------------
@@ -122,12 +127,8 @@ def _first_meld_reason(st: CanastaState, p: int, c: int) -> str:
     counts = st.rank_counts[p]
     best = best_first_meld(counts, st.setup.classic)
     if best < need:
-        return f"your best first meld counts {best}: {best} is below the {need} minimum (D36)"
-    lone = _alone(counts, c)
-    if lone:
-        return lone
-    return (f"your side's first meld ({need} or more) is offered as the fewest melds that "
-            f"count enough: lay it, then meld or add the {glyph(ID_TEXT[c])}")
+        return f"your best first meld: {best} is below the {need} minimum (D36)"
+    return _alone(counts, c) or f"lay the first meld ({need}) first; the {glyph(ID_TEXT[c])} can follow"
 
 
 def _alone(counts: list[int], c: int) -> str | None:
@@ -152,18 +153,16 @@ def _melded_reason(st: CanastaState, p: int, c: int) -> str:
     counts = st.rank_counts[p]
     h = len(st.hands[p])
     missing = st.setup.canastas_to_go_out - st.canastas[side]
-    short = "a canasta" if missing == 1 else f"{missing} canastas"
     slot = RANK_OF[c]
-    new_meld = f"a new meld of three would leave you {h - 3} card(s) and your side short of " \
-               f"{short} to go out (D34)"
-    adding = f"adding it would leave you one card and your side short of {short} to go out (D34)"
+    new_meld = f"a new meld would leave you {h - 3} card(s), and {_going_out(st)} (D34)"
+    adding = f"that would leave you one card, and {_going_out(st)} (D34)"
     if is_wild(c):
         if missing > 0 and h < 5 and any(counts[s] >= 2 and s not in melds for s in NATURALS):
             return new_meld
         if missing > 0 and h <= 2 and melds:
             return adding
-        rule = "" if st.setup.classic else ", and two natural cards for each"
-        return f"no meld of your side takes another wild card: at most three{rule} (D24)"
+        rule = "" if st.setup.classic else ", two naturals each"
+        return f"no meld of yours takes another wild card: at most 3{rule} (D24)"
     if slot in melds:
         return adding
     return _alone(counts, c) or new_meld

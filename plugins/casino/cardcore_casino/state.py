@@ -281,25 +281,24 @@ class FishingState(GameState):
             return None
         if moves.trail(c) in self.legal_actions():
             return None
-        return "no trail: " + self._no_trail(c)
+        return self._no_trail(c)
 
     def _no_trail(self, c: int) -> str:
-        """Why card ``c`` may not be trailed (it is in the hand and its trail is not legal)."""
+        """Why card ``c`` may not be trailed (it is in the hand and its trail is not legal),
+        short enough for the message line at 80 columns."""
         own = sorted({b.value for b in self.builds if b.owner == self.to_play})
         if own:
             builds = " and ".join(map(str, own))
-            return f"you own the build{'s' if len(own) > 1 else ''} of {builds}, " \
-                   "and the owner of a build may not trail (D12)"
+            return f"the owner of a build may not trail: you own the {builds} (D12)"
         rules = self.rules
         if rules.trail_rule == "no_match":
             value = rules.value[c]
             same = next((x for x in self.loose if rules.value[x] == value), None)
             if same is not None:
-                return f"{glyph(NAMES[same])} on the table has its value: a card of the same " \
-                       "value as a loose card may not be trailed (D11)"
+                return f"a card of a loose card's value may not be trailed: {glyph(NAMES[same])} " \
+                       "is loose (D11)"
         if rules.trail_rule == "no_capture":
-            return f"{glyph(NAMES[c])} could capture, and a card that could capture may not be " \
-                   "trailed (D11)"
+            return "a card that could capture may not be trailed (D11)"
         return f"{glyph(NAMES[c])} may not be trailed here"
 
     def log_line(self, action: Action) -> str:
