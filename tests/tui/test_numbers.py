@@ -67,7 +67,7 @@ async def test_casino_picked_card_says_why_it_has_no_trail(make_app, registry):
     async with app.run_test(size=(80, 24)) as pilot:
         table = await your_turn(pilot)
         await pick(pilot, table, "QH")  # a queen: no capture, no build, no trail
-        line = "No play for Q♥: the owner of a build may not trail: you own the 8 (D12)"
+        line = "Q♥: the owner of a build may not trail: you own the 8 (D12)"
         assert text_of(app, "#message") == line
         assert line in " ".join(screen_lines(app)[-4].split())  # whole on the 80-column line
         await pilot.press("escape")

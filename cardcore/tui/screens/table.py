@@ -538,7 +538,7 @@ class TableScreen(Screen[None]):
         if self.picked_units:
             names += " on " + " ".join(unit_name(u) for u in self.picked_units)
         reason = self._why_not(cards)  # short when there is one: the line has 80 columns
-        return f"No play for {names}: {reason}" if reason else f"No legal action plays {names}."
+        return f"{names}: {reason}" if reason else f"No legal action plays {names}."
 
     def _why_not(self, cards: Counter[str]) -> str | None:
         """What the game says a picked card may not do (``GameState.why_not``), for the

@@ -95,22 +95,21 @@ def _pile_reason(st: CanastaState, p: int, c: int) -> str:
     if any(a.kind == TAKE for a in _steps(st)):
         return f": the {shown} is taken with your {_plural(t)}, not this card: t"
     side = st.side_of[p]
-    why = "the frozen pile" if st.freezers else (
-        "before the first meld the pile" if not st.initial_meld_done[side] else "")
+    why = "the frozen pile needs" if st.freezers else (
+        "a first meld takes the pile with" if not st.initial_meld_done[side] else "")
     held = st.rank_counts[p][t]
     if why and held < 2:
-        return f": {why} takes only a natural pair of {_plural(t)}; you hold " \
-               f"{('none', 'one')[held]} (D29, D31)"
+        return f": {why} two natural {_plural(t)} ({'D31' if st.freezers else 'D29'})"
     if not why and RANK_OF[c] != t and not (is_wild(c) and held):
-        return f": the pile's {shown} takes two {_plural(t)}, or {_one(t)} and a wild card (D30)"
+        return f": the {shown} takes two {_plural(t)} or {_one(t)} and a wild card (D30)"
     if not why and held < 2 and not is_wild(c):
-        return f": one {_name(t)} takes the pile only with a wild card, and you hold none (D30)"
+        return f": one {_name(t)} and no wild card cannot take the pile (D30)"
     if not st.initial_meld_done[side]:
         need = st.setup.minimums[side]
         best = best_first_meld(st.rank_counts[p], st.setup.classic, t)
         if best < need:
-            return f": your best first meld with {shown}: {best} is below the {need} minimum (D36)"
-    return ": that would leave you one card, and " + _going_out(st) + " (D34)"
+            return f": a first meld with {shown}: {best} is below the {need} minimum (D36)"
+    return f": it would leave you one card; {_going_out(st)} (D34)"
 
 
 def _going_out(st: CanastaState) -> str:
@@ -154,15 +153,15 @@ def _melded_reason(st: CanastaState, p: int, c: int) -> str:
     h = len(st.hands[p])
     missing = st.setup.canastas_to_go_out - st.canastas[side]
     slot = RANK_OF[c]
-    new_meld = f"a new meld would leave you {h - 3} card(s), and {_going_out(st)} (D34)"
-    adding = f"that would leave you one card, and {_going_out(st)} (D34)"
+    new_meld = f"a new meld would leave you {h - 3} card(s); {_going_out(st)} (D34)"
+    adding = f"it would leave you one card; {_going_out(st)} (D34)"
     if is_wild(c):
         if missing > 0 and h < 5 and any(counts[s] >= 2 and s not in melds for s in NATURALS):
             return new_meld
         if missing > 0 and h <= 2 and melds:
             return adding
-        rule = "" if st.setup.classic else ", two naturals each"
-        return f"no meld of yours takes another wild card: at most 3{rule} (D24)"
+        rule = "" if st.setup.classic else ", 2 naturals each"
+        return f"your melds take no more wild cards: 3 at most{rule} (D24)"
     if slot in melds:
         return adding
     return _alone(counts, c) or new_meld
