@@ -38,9 +38,10 @@ def royal_row(state: FishingState, row: ScoreRow) -> None:
         entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
                               if entry["items"]["aces"] else [])
         counts = entry.get("counts")
-        if isinstance(counts, dict) and isinstance(counts.get("aces"), list):
+        aces = counts.get("aces") if isinstance(counts, dict) else None
+        if isinstance(counts, dict) and isinstance(aces, list):
             # the sheet's "aces 2 (A♠ A♥)" in the same order
-            counts["aces"] = [a for a in ACE_ORDER if a in counts["aces"]]
+            counts["aces"] = [a for a in ACE_ORDER if a in aces]
 
 
 def near_target(state: FishingState, row: ScoreRow) -> None:
