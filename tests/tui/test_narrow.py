@@ -149,7 +149,8 @@ def test_a_long_zone_line_goes_on_under_its_start_and_groups_share_lines():
     from rich.text import Text
 
     from cardcore.game import Group, Zone
-    from cardcore.tui.widgets.zones import Flow, Hanging, TableInfo, zone_parts
+    from cardcore.tui.widgets.wrap import Flow, Hanging
+    from cardcore.tui.widgets.zones import TableInfo, zone_parts
 
     head = Text("  Captured — South & North [cards 12] [spades 3] [sweeps 1] [last capture]")
     assert render_at(46, Hanging(head)) == [

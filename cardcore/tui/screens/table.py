@@ -28,7 +28,8 @@ from cardcore.tui.session import MoveFailed, Session
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.tail import TailStatic
-from cardcore.tui.widgets.zones import Hanging, Moved, TableInfo, ZonesView, badge_text, moved
+from cardcore.tui.widgets.wrap import Hanging
+from cardcore.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
