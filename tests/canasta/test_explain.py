@@ -35,7 +35,11 @@ def test_each_sides_melded_total_is_on_the_table():
                   melds=[[{"rank": "K", "cards": ["KS", "KH", "KD", "2C"]},
                           {"rank": "7", "cards": ["7S", "7H", "7D"]}], []])
     zones = {z.id: z for z in st.zones(0)}
-    assert zones["melds-0"].badges == ["melded 65", "canastas 0"]  # 30 + 20 + 15
+    assert zones["melds-0"].badges == ["melded 65"]  # 30 + 20 + 15; no canasta yet
+    canasta = position(hands=[["9C", "4D"], ["5C", "6D"], [], []],
+                       melds=[[{"rank": "K", "cards": ["KS", "KH", "KD", "KC", "KS", "KH", "KD"]}],
+                              []])
+    assert {z.id: z for z in canasta.zones(0)}["melds-0"].badges == ["melded 70", "canastas 1"]
     assert zones["melds-1"].badges == ["first meld 50"]
 
 
@@ -45,7 +49,7 @@ def test_d28_red_threes_lie_beside_the_sides_melds():
     zones = {z.id: z for z in st.zones(0)}
     assert [(g.id, g.cards, g.badges) for g in zones["melds-0"].groups] == [
         ("meld-0-7", ["7S", "7H", "7D"], ["7"]), ("red-threes-0", ["3H", "3D"], ["red threes"])]
-    assert zones["melds-0"].badges == ["melded 15", "canastas 0"]  # red threes score apart
+    assert zones["melds-0"].badges == ["melded 15"]  # red threes score apart
     assert zones["melds-1"].groups == []
 
 

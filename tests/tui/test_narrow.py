@@ -162,3 +162,14 @@ def test_a_long_zone_line_goes_on_under_its_start_and_groups_share_lines():
     assert render_at(46, Flow(groups)) == [
         "    ⟨4♠ 4♥ 4♦⟩ 4   ⟨5♠ 5♥ 5♦⟩ 5   ⟨6♠ 6♥ 6♦⟩ 6",
         "    ⟨7♠ 7♥ 7♦⟩ 7   ⟨8♠ 8♥ 8♦⟩ 8"]
+
+
+def test_a_long_pile_keeps_its_newest_cards_in_two_lines():
+    from rich.text import Text
+
+    from cardcore.tui.widgets.wrap import Tail
+
+    row = Text("    " + " ".join(f"{r}♣" for r in range(2, 11)) + " " +
+               " ".join(f"{r}♥" for r in range(2, 11)) + " ▸A♠")
+    assert render_at(30, Tail(row)) == ["    …6 more 8♣ 9♣ 10♣ 2♥ 3♥ 4♥", "      5♥ 6♥ 7♥ 8♥ 9♥ 10♥ ▸A♠"]
+    assert render_at(80, Tail(row)) == [str(row)]  # room enough: every card

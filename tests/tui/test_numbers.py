@@ -42,7 +42,7 @@ async def test_canasta_first_meld_shows_its_count_and_the_melded_totals(make_app
         labels = [a.label for _, a in table.shown]
         assert "Meld Q♠ Q♥ Q♦ + K♠ K♥ K♦ · 30 + 30 = 60 of 50" in labels
         zones = table.query_one("#zones", ZonesView).plain
-        assert "[melded 60] [canastas 0]" in zones and "[first meld 50]" in zones
+        assert "Melds — West & East [melded 60]\n" in zones and "[first meld 50]" in zones
 
 
 async def test_canasta_picked_card_says_the_first_meld_is_below_the_minimum(make_app, registry):

@@ -55,3 +55,42 @@ class Hanging:
         rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")):]
         for part in rest.wrap(console, width - indent):
             yield Text.assemble(" " * indent, part)
+
+
+class Tail:
+    """A row of cards shown in at most ``most`` lines: when it would take more, its first
+    cards (the bottom of a pile) give way to "…N more" and the newest stay in view."""
+
+    def __init__(self, row: Text, most: int = 2) -> None:
+        plain = row.plain
+        lead = len(plain) - len(plain.lstrip(" ▶"))
+        self.head = row[:lead]
+        self.cards = [t for t in row[lead:].split(" ") if t.plain]
+        self.most = most
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        rows: list[Text] = []
+        for drop in range(len(self.cards)):
+            more = [Text(f"…{drop} more", style="dim")] if drop else []
+            rows = self._packed(more + self.cards[drop:], width)
+            if len(rows) <= self.most:
+                break
+        yield from rows
+
+    def _packed(self, items: list[Text], width: int) -> list[Text]:
+        """``items`` a space apart, as many to a line as fit; later lines two columns in."""
+        indent = " " * (len(self.head.plain) + 2)
+        rows = [self.head.copy()]
+        fresh = True  # nothing on the line yet
+        for item in items:
+            line = rows[-1]
+            if not fresh and cell_len(line.plain) + 1 + cell_len(item.plain) > width:
+                line = Text(indent)
+                rows.append(line)
+                fresh = True
+            if not fresh:
+                line.append(" ")
+            line.append_text(item)
+            fresh = False
+        return rows

@@ -12,7 +12,7 @@ from textual.widgets import Static
 from cardcore.game import Group, Zone
 from cardcore.tui.marks import Moved, TableInfo, moved
 from cardcore.tui.widgets.cards import FACE_DOWN, card_text, cards_text
-from cardcore.tui.widgets.wrap import Flow, Hanging
+from cardcore.tui.widgets.wrap import Flow, Hanging, Tail
 
 __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
@@ -174,9 +174,11 @@ class ZonesView(Static):
     def show(self, zones: list[Zone], info: TableInfo) -> None:
         parts = [zone_parts(z, info) for z in zones]
         self.plain = "\n".join(_joined(*p).plain for p in parts)
-        shown: list[Hanging | Flow] = []
-        for lines, groups in parts:
-            shown.extend(Hanging(line) for line in lines)
+        shown: list[Hanging | Flow | Tail] = []
+        for zone, (lines, groups) in zip(zones, parts, strict=True):
+            # a pile's cards (a long discard pile, a casino capture) in two lines at most
+            piled = zone.kind == "pile" and len(lines) > 1
+            shown.extend(Tail(line) if piled and i else Hanging(line) for i, line in enumerate(lines))
             if groups:
                 shown.append(Flow(groups))
         self.update(RichGroup(*shown) if shown else Text(""))

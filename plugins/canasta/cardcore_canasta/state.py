@@ -417,7 +417,8 @@ class CanastaState(GameState):
 
     def _melds_zone(self, side: int, data: dict[str, Any]) -> Zone:
         """The side's melds, its red threes beside them, and what it has melded (the count
-        of its cards, its canastas) or the minimum its first meld must meet (D36)."""
+        of its cards, its canastas once it has one) or the minimum its first meld must
+        meet (D36)."""
         melds = data["melds"][side]
         groups = []
         for meld in melds:
@@ -434,7 +435,7 @@ class CanastaState(GameState):
         if data["initial_meld_done"][side]:
             melded = sum(CARD_VALUE[TEXT_ID[c]] for m in melds for c in m["cards"])
             canastas = sum(1 for m in melds if len(m["cards"]) >= CANASTA)
-            badges = [f"melded {melded}", f"canastas {canastas}"]
+            badges = [f"melded {melded}"] + ([f"canastas {canastas}"] if canastas else [])
         else:
             badges = [f"first meld {minimum(data['totals_before'][side])}"]
         return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)
