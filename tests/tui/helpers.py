@@ -54,3 +54,15 @@ def text_in(lines: list[str], region: Any) -> str:
     """The words shown in ``region`` of the screen, whitespace collapsed."""
     rows = lines[region.y:region.y + region.height]
     return " ".join(" ".join(row[region.x:region.x + region.width].split()) for row in rows).strip()
+
+
+async def play_to_the_sheet(pilot: Any, limit: int = 600) -> None:
+    """Press 1 until the hand ends and its score sheet shows."""
+    from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+
+    for _ in range(limit):
+        if isinstance(pilot.app.screen, ScoreSheetScreen):
+            return
+        await pilot.press("1")
+        await pilot.pause()
+    raise AssertionError("the hand never ended")

@@ -13,7 +13,7 @@ from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import SessionSetup
 from cardcore.tui.widgets.options_form import OptionsForm, help_line
 
-from .helpers import screen_lines, text_in, text_of
+from .helpers import play_to_the_sheet, screen_lines, text_in, text_of
 
 GAMES = ("casino", "royal_casino", "canasta")
 
@@ -109,8 +109,6 @@ async def test_a_whole_hand_at_80x24_shows_what_a_player_needs(make_app, registr
 async def test_the_final_table_of_a_hand_names_its_own_dealer(make_app, registry):
     """Once a hand ends the match deals the next one: its last position, still on the table,
     keeps the dealer it was played with (status line and zones) until n."""
-    from cardcore.tui.screens.scoresheet import ScoreSheetScreen
-
     game = registry.games["crazy_eights"]
     app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
     async with app.run_test(size=(100, 30)) as pilot:
@@ -119,11 +117,7 @@ async def test_the_final_table_of_a_hand_names_its_own_dealer(make_app, registry
         assert isinstance(table, TableScreen)
         session = table.session
         dealer = session.name(session.match.seating.dealer)
-        for _ in range(600):
-            if isinstance(app.screen, ScoreSheetScreen):
-                break
-            await pilot.press("1")
-            await pilot.pause()
+        await play_to_the_sheet(pilot)
         await pilot.press("escape")
         await pilot.pause()
         assert table.finished is not None
