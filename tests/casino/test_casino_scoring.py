@@ -212,6 +212,7 @@ def test_d20_royal_score_row_lists_the_aces_spades_clubs_hearts_diamonds():
     sides = s.score()["sides"]
     assert [side["ace_cards"] for side in sides] == [["AH", "AD"], ["AS", "AC"]]
     assert [side["items"]["aces"] for side in sides] == [2, 2]
+    assert [side["counts"]["aces"] for side in sides] == [["AH", "AD"], ["AS", "AC"]]
     s = over("royal_casino", [["AD", "AH", "AC", "AS"], ["3H"]])
     assert s.score()["sides"][0]["ace_cards"] == ["AS", "AC", "AH", "AD"]
 

@@ -157,6 +157,19 @@ def test_capture_pile_zones_count_cards_and_sweeps():
     assert "last capture" in pile.badges
 
 
+@pytest.mark.parametrize("game_id", ["casino", "royal_casino"])
+def test_d19_partners_captures_are_one_zone_per_side(game_id):
+    s = load(game_id, hands=[["10H", "2D"], ["4C", "6C"], ["9D", "5C"], ["KD", "7C"]],
+             captured=[["3S"], ["8S", "8H"], ["AC", "JS"], []], sweeps=[0, 0, 1, 0],
+             table={"loose": ["4H"]}, to_play=0, last_capture=2)
+    zones = {z.id: z for z in s.zones(0)}
+    assert not any(z.startswith("captured-") and not z.startswith("captured-side-") for z in zones)
+    mine, theirs = zones["captured-side-0"], zones["captured-side-1"]
+    assert mine.side == 0 and mine.seat is None and mine.cards == ["3S", "AC", "JS"]
+    assert mine.badges == ["cards 3", "spades 2", "sweeps 1", "last capture"]
+    assert theirs.cards == ["8S", "8H"] and theirs.badges == ["cards 2", "spades 1", "sweeps 0"]
+
+
 def test_action_json_sorted_labels_targets_and_hand_cards():
     s = load("casino", hands=[["8D", "10S"], ["8H", "KD"]],
              table={"loose": ["5S", "3H", "10C", "2C"],

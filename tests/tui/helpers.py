@@ -34,3 +34,35 @@ async def your_turn(pilot: Any, pauses: int = 200) -> TableScreen:
         if isinstance(table, TableScreen) and table.legal:
             return table
     raise AssertionError("the human never got the turn")
+
+
+def screen_lines(app: Any) -> list[str]:
+    """The screen as the terminal shows it now, one string per row (what is cut is not there)."""
+    import io
+
+    from rich.console import Console
+
+    width, height = app.size
+    console = Console(width=width, height=height, file=io.StringIO(), force_terminal=True,
+                      color_system="truecolor", record=True, legacy_windows=False, safe_box=False)
+    console.print(app.screen._compositor.render_update(full=True,
+                                                        screen_stack=app._background_screens))
+    return console.export_text().splitlines()[:height]
+
+
+def text_in(lines: list[str], region: Any) -> str:
+    """The words shown in ``region`` of the screen, whitespace collapsed."""
+    rows = lines[region.y:region.y + region.height]
+    return " ".join(" ".join(row[region.x:region.x + region.width].split()) for row in rows).strip()
+
+
+async def play_to_the_sheet(pilot: Any, limit: int = 600) -> None:
+    """Press 1 until the hand ends and its score sheet shows."""
+    from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+
+    for _ in range(limit):
+        if isinstance(pilot.app.screen, ScoreSheetScreen):
+            return
+        await pilot.press("1")
+        await pilot.pause()
+    raise AssertionError("the hand never ended")

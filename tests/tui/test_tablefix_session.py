@@ -276,7 +276,7 @@ def test_match_start_carries_names_and_a_replay_shows_them(registry):
     assert r.names == ["Ann", "Bob", "Cy", "Di"] and r.side_names == ["Ann & Cy", "Bob & Di"]
     info = r.table_info(len(r.frames) - 1)
     titles = [render_zone(z, info).plain.splitlines()[0] for z in r.zones(len(r.frames) - 1)]
-    assert any("Captured — Ann (greedy)" in t for t in titles)
+    assert any("Captured — Ann & Cy" in t for t in titles)  # partners pool their captures
     assert any(t.strip().startswith("Ann (greedy)") for t in titles)
     assert r.frames[1].text.startswith(("Ann", "Bob", "Cy", "Di"))
     assert r.sheets[-1].side_names == ["Ann & Cy", "Bob & Di"]

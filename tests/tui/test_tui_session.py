@@ -186,7 +186,7 @@ def test_zone_titles_and_group_owners_carry_player_names():
     text = render_zone(zone, info).plain
     assert "⟨2♥ 6♠⟩ 8 · Bob" in text
     captured = Zone("captured-0", "pile", "Captured", seat=0, side=0)
-    assert render_zone(captured, info).plain.splitlines() == ["  Captured — Ann", "    (empty)"]
+    assert render_zone(captured, info).plain.splitlines() == ["  Captured — Ann  (empty)"]
 
 
 def test_picking_a_card_matches_actions_by_the_games_card_key(registry):

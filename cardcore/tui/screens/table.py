@@ -7,6 +7,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
+from rich.console import Group as RichGroup
 from rich.text import Text
 from textual import events, on
 from textual.app import ComposeResult
@@ -29,6 +30,7 @@ from cardcore.tui.table_session import TableSession
 from cardcore.tui.widgets.actions import PAGE, ActionList, coloured_label
 from cardcore.tui.widgets.hand import HandView
 from cardcore.tui.widgets.tail import TailStatic
+from cardcore.tui.widgets.wrap import Hanging
 from cardcore.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
 
 if TYPE_CHECKING:
@@ -109,6 +111,9 @@ class TableScreen(Screen[None]):
         #: The hand the last update showed (a remote session's new cards are marked
         #: only within a hand).
         self._hand_seen = session.hand_no
+        #: The dealer of the hand on the table (once a hand ends the match has moved the
+        #: deal on, but its last position stays shown with its own dealer).
+        self.hand_dealer = session.dealer
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -176,6 +181,8 @@ class TableScreen(Screen[None]):
 
     def redraw(self) -> None:
         s = self.session
+        if self.finished is None:
+            self.hand_dealer = s.dealer
         viewer, zones = self._table()
         self.viewer = viewer
         palette = self.app.palette
@@ -276,8 +283,8 @@ class TableScreen(Screen[None]):
         last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
         viewer_side = next((z.side for z in self._table()[1]
                             if z.kind == "hand" and z.seat == self.viewer), None)
-        info = TableInfo(s.names, s.side_names, dealer=s.dealer,
-                         to_play=s.to_play if self.finished is None else None,
+        info = TableInfo(s.names, s.side_names,
+                         dealer=self.hand_dealer, to_play=s.to_play if self.finished is None else None,
                          viewer=self.viewer, targets=targets, last_move=last_move,
                          palette=self.app.palette,
                          letters={u.id: k for k, u in self.units.items()},
@@ -302,7 +309,7 @@ class TableScreen(Screen[None]):
             text.append(f"{s.name(seat)} ({who})", style="bold green")
         if self.finished is None:
             text.append(f" · hand {s.hand_no}")
-        text.append(f" · {s.game.name} · dealer {s.name(s.dealer)}", style="dim")
+        text.append(f" · {s.game.name} · dealer {s.name(self.hand_dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
@@ -329,8 +336,12 @@ class TableScreen(Screen[None]):
             if last:
                 line.stylize("bold cyan" if entry.bot else "bold")
             lines.append(line)
-        text = Text("\n").join(lines) if lines else Text("(no move yet this hand)", style="dim")
-        self.query_one("#log", Static).update(text)
+        # an entry too long for the pane goes on under its own start, not at the edge
+        text = RichGroup(*map(Hanging, lines)) if lines else Text("(no move yet this hand)",
+                                                                   style="dim")
+        log = self.query_one("#log", TailStatic)
+        log.plain = "\n".join(line.plain for line in lines)
+        log.update(text)
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
 
     def say(self, message: str, error: bool = False) -> None:
@@ -568,13 +579,18 @@ class TableScreen(Screen[None]):
         names = " + ".join(glyph(c) for c in sorted(cards.elements()))
         if self.picked_units:
             names += " on " + " ".join(unit_name(u) for u in self.picked_units)
-        reasons = []
-        if len(cards) == 1:
+        reason = self._why_not(cards)  # short when there is one: the line has 80 columns
+        return f"{names}: {reason}" if reason else f"No legal action plays {names}."
+
+    def _why_not(self, cards: Counter[str]) -> str | None:
+        """What the game says a picked card may not do (``GameState.why_not``), for the
+        first of ``cards`` it explains."""
+        for card in sorted(cards):
             with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
-                reason = self.session.why_not(next(iter(cards)))
+                reason = self.session.why_not(card)
                 if reason:
-                    reasons.append(reason)
-        return f"No legal action plays {names}" + (f": {reasons[0]}" if reasons else ".")
+                    return str(reason)
+        return None
 
     def _narrowed(self) -> None:
         """The picks changed: the list, the marks and a line saying what is left."""
@@ -584,9 +600,12 @@ class TableScreen(Screen[None]):
         cards = self.picked_cards()
         n = len(self.shown)
         if cards or self.picked_units:
-            self.say(f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
-                     "picked cards, esc clears." if n != 1 else
-                     "1 action fits the picks: 1 plays it; esc clears.")
+            line = (f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
+                    "picked cards, esc clears." if n != 1 else
+                    "1 action fits the picks: 1 plays it; esc clears.")
+            # one card picked: what it may not do comes first ("no trail: you own ...")
+            reason = self._why_not(cards) if len(cards) == 1 and not self.picked_units else None
+            self.say(f"{glyph(next(iter(cards)))}: {reason} · {line}" if reason else line)
         else:
             self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
 
@@ -780,10 +799,11 @@ class TableScreen(Screen[None]):
         self.post_message(self.Left(self))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # keys that can do nothing now leave the footer (80 columns keep "? Help" in view)
         if action == "hint":
-            return True if self.legal else None
+            return bool(self.legal)
         if action == "page":
-            return True if len(self.shown) > PAGE else None
+            return len(self.shown) > PAGE
         if action == "retry":  # shown only when there is something to try again
             return bool(self._bot_failed)
         if action == "next_hand":

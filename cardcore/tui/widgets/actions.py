@@ -10,6 +10,7 @@ from textual.widgets.option_list import Option
 
 from cardcore.game import Action
 from cardcore.tui.widgets.cards import card_style
+from cardcore.tui.widgets.wrap import Hanging
 
 PAGE = 9
 _GLYPH = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|Jkr")
@@ -43,7 +44,7 @@ class ActionList(OptionList):
             prompt.append_text(coloured_label(action.label, palette))
             if index == hint:
                 prompt.append("  ◆ hint", style="bold green")
-            options.append(Option(prompt, id=str(index)))
+            options.append(Option(Hanging(prompt), id=str(index)))  # wraps under its label
         self.clear_options()
         self.add_options(options)
         if options:

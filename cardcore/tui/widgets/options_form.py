@@ -45,16 +45,19 @@ def _plain(value: Any) -> Any:
 
 
 class OptionsForm(Vertical):
-    """One row per field: its name, a control holding the default, and pydantic's message."""
+    """One row per field: its name and a control holding the default on one line, and
+    under them its whole description (wrapped to the width) or pydantic's message."""
 
     DEFAULT_CSS = """
     OptionsForm { height: auto; }
     OptionsForm .opt-row { height: auto; }
-    OptionsForm .opt-name { width: 22; padding: 0 1 0 0; }
+    OptionsForm .opt-line { height: 1; }
+    OptionsForm .opt-name { width: 24; padding: 0 1 0 0; }
     OptionsForm .opt-control { width: 24; }
     OptionsForm Input.opt-control { width: 24; }
-    OptionsForm .opt-help { width: 1fr; color: $text-muted; padding: 0 0 0 1; }
-    OptionsForm .opt-error { width: 1fr; color: $error; text-style: bold; padding: 0 0 0 1; }
+    OptionsForm .opt-help { width: 1fr; height: auto; color: $text-muted; padding: 0 0 0 2; }
+    OptionsForm .opt-error { width: 1fr; height: auto; color: $error; text-style: bold;
+                             padding: 0 0 0 2; }
     """
 
     class Changed(Message):
@@ -88,20 +91,20 @@ class OptionsForm(Vertical):
             default = _plain(info.get_default(call_default_factory=True))
             value = _plain(self.initial.get(name, default))
             wid = f"opt-{name}"
-            with Horizontal(classes="opt-row"):
-                yield Label(name.replace("_", " "), classes="opt-name")
-                if kind == "bool":
-                    yield Checkbox(yes_no(bool(value)), bool(value), id=wid, classes="opt-control",
-                                   compact=True)
-                elif kind == "choice":
-                    yield Select([(str(c), c) for c in choices], value=value, allow_blank=False,
-                                 id=wid, classes="opt-control", compact=True)
-                else:
-                    yield Input("" if value is None else str(value), id=wid, classes="opt-control",
-                                compact=True, placeholder=str(default))
-                help_text = info.description or ""
-                help_text = f"{help_text} (default {default})" if help_text else f"default {default}"
-                yield Static(help_text, id=f"help-{name}", classes="opt-help")
+            with Vertical(classes="opt-row"):
+                with Horizontal(classes="opt-line"):
+                    yield Label(name.replace("_", " "), classes="opt-name")
+                    if kind == "bool":
+                        yield Checkbox(yes_no(bool(value)), bool(value), id=wid,
+                                       classes="opt-control", compact=True)
+                    elif kind == "choice":
+                        yield Select([(str(c), c) for c in choices], value=value,
+                                     allow_blank=False, id=wid, classes="opt-control", compact=True)
+                    else:
+                        yield Input("" if value is None else str(value), id=wid,
+                                    classes="opt-control", compact=True, placeholder=str(default))
+                yield Static(help_line(info.description, default, kind), id=f"help-{name}",
+                             classes="opt-help", markup=False)
                 yield Static("", id=f"err-{name}", classes="opt-error")
         yield Static("", id="err-general", classes="opt-error")
 
@@ -183,6 +186,12 @@ class OptionsForm(Vertical):
         if name and not self._shows_model(name, widget):
             self.touched.add(name)
         self.validate_now()
+
+
+def help_line(description: str | None, default: Any, kind: str) -> str:
+    """A field's description and its default, as the form shows them (a bool's as yes/no)."""
+    shown = yes_no(bool(default)) if kind == "bool" else default
+    return f"{description} (default {shown})" if description else f"default {shown}"
 
 
 def yes_no(value: bool) -> str:

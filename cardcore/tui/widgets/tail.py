@@ -13,6 +13,9 @@ class TailStatic(Static):
     ``scroll_end`` called right after ``update`` scrolls to the old end; a resize comes
     after layout, with the new height."""
 
+    #: The text last shown, without styles (set by the owner when it shows renderables).
+    plain = ""
+
     def on_resize(self) -> None:
         parent = self.parent
         if isinstance(parent, ScrollableContainer):

@@ -9,9 +9,10 @@ from rich.console import Group as RichGroup
 from rich.text import Text
 from textual.widgets import Static
 
-from cardcore.game import Zone
+from cardcore.game import Group, Zone
 from cardcore.tui.marks import Moved, TableInfo, moved
 from cardcore.tui.widgets.cards import FACE_DOWN, card_text, cards_text
+from cardcore.tui.widgets.wrap import Flow, Hanging, Tail
 
 __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
@@ -25,7 +26,7 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
             title += " (you)"
         elif (side is not None and side == info.viewer_side and zone.kind == "hand"
               and seat != info.viewer):
-            title += " (partner)"
+            return title + " (partner)"  # the side goes without saying (80 columns are few)
         if zone.kind == "hand" and side is not None and 0 <= side < len(info.side_names) \
                 and len(info.side_names) < len(info.names):
             title += f" — {info.side_names[side]}"
@@ -97,6 +98,16 @@ def _table_cards(cards: list[str | None], places: tuple[str, ...], info: TableIn
 
 
 def render_zone(zone: Zone, info: TableInfo) -> Text:
+    """The zone as text: its title line, its cards, then one line per group."""
+    return _joined(*zone_parts(zone, info))
+
+
+def _joined(lines: list[Text], groups: list[Text]) -> Text:
+    return Text("\n").join([*lines, *(Text.assemble("    ", g) for g in groups)])
+
+
+def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
+    """The zone's title line and card row, and its groups (builds, melds) one by one."""
     targeted = zone.id in info.targets or (None, zone.id) in info.taken
     head = Text()
     head.append("▶ " if targeted else "  ", style="bold yellow")
@@ -124,33 +135,34 @@ def render_zone(zone: Zone, info: TableInfo) -> Text:
         row.append_text(_table_cards(zone.cards, (zone.id,), info,
                                      info.last_move.cards.get(zone.id, set())))
         lines.append(row)
+    if not zone.cards and not zone.groups:  # on the title's line: 80x24 has no line to spare
+        head.append("  (empty)", style="dim")
     changed = info.last_move.groups.get(zone.id, set())
-    for i, group in enumerate(zone.groups):
-        g_targeted = group.id in info.targets or (None, group.id) in info.taken
-        row = Text("    ")
-        row.append("▶ " if g_targeted else "", style="bold yellow")
-        row.append_text(_letter(group.id, info))
-        if group.cards:
-            inner = Text("⟨")
-            inner.append_text(_table_cards(list(group.cards), (group.id, zone.id), info, set(),
-                                           group.parts))
-            inner.append("⟩")
-            if g_targeted:
-                inner.stylize("reverse")
-            row.append_text(inner)
-        badges = [badge_text(b) for b in group.badges]
-        if group.seat is not None and 0 <= group.seat < len(info.names):
-            badges.append(info.names[group.seat])
-        if badges:
-            row.append(" " + " · ".join(badges), style="italic")
-        if i in changed:
-            row.append("  ◀ last move", style="bold cyan")
-        lines.append(row)
-    if not zone.cards and not zone.groups:
-        empty = Text("    ")
-        empty.append("(empty)", style="dim")
-        lines.append(empty)
-    return Text("\n").join(lines)
+    return lines, [_group(zone, group, info, i in changed) for i, group in enumerate(zone.groups)]
+
+
+def _group(zone: Zone, group: Group, info: TableInfo, changed: bool) -> Text:
+    """A build or meld: ``⟨cards⟩`` with its badges and owner, marked when targeted or moved."""
+    g_targeted = group.id in info.targets or (None, group.id) in info.taken
+    row = Text()
+    row.append("▶ " if g_targeted else "", style="bold yellow")
+    row.append_text(_letter(group.id, info))
+    if group.cards:
+        inner = Text("⟨")
+        inner.append_text(_table_cards(list(group.cards), (group.id, zone.id), info, set(),
+                                       group.parts))
+        inner.append("⟩")
+        if g_targeted:
+            inner.stylize("reverse")
+        row.append_text(inner)
+    badges = [badge_text(b) for b in group.badges]
+    if group.seat is not None and 0 <= group.seat < len(info.names):
+        badges.append(info.names[group.seat])
+    if badges:
+        row.append(" " + " · ".join(badges), style="italic")
+    if changed:
+        row.append("  ◀ last move", style="bold cyan")
+    return row
 
 
 class ZonesView(Static):
@@ -160,6 +172,13 @@ class ZonesView(Static):
     plain = ""
 
     def show(self, zones: list[Zone], info: TableInfo) -> None:
-        texts = [render_zone(z, info) for z in zones]
-        self.plain = "\n".join(t.plain for t in texts)
-        self.update(RichGroup(*texts) if texts else Text(""))
+        parts = [zone_parts(z, info) for z in zones]
+        self.plain = "\n".join(_joined(*p).plain for p in parts)
+        shown: list[Hanging | Flow | Tail] = []
+        for zone, (lines, groups) in zip(zones, parts, strict=True):
+            # a pile's cards (a long discard pile, a casino capture) in two lines at most
+            piled = zone.kind == "pile" and len(lines) > 1
+            shown.extend(Tail(line) if piled and i else Hanging(line) for i, line in enumerate(lines))
+            if groups:
+                shown.append(Flow(groups))
+        self.update(RichGroup(*shown) if shown else Text(""))

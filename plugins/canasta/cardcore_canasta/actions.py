@@ -1,8 +1,9 @@
 """Canasta's steps as small immutable actions, interned so the hot path reuses them.
 
 ``key`` identifies the JSON (card ids are canonical, so equal JSON = equal key);
-``side`` (for targets) and ``out`` (the step ends the hand: label "Go out") ride
-along without taking part in equality.
+``side`` (for targets), ``out`` (the step ends the hand: label "Go out") and
+``need`` (a side's first meld: the minimum it meets, shown in the label beside its
+count) ride along without taking part in equality.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ from typing import Any
 from cardcore.cards import glyph, glyphs
 from cardcore.game import Action
 
-from .rules import CARD_IDS, DEUCE, ID_TEXT, MOST_SEATS, SLOT_NAMES
+from .rules import CARD_IDS, CARD_VALUE, DEUCE, ID_TEXT, MOST_SEATS, SLOT_NAMES
 
 
 class Kind(IntEnum):
@@ -50,15 +51,18 @@ _STEPS = ("draw", "take", "take", None, None, "discard", "decline")
 
 class CanastaAction(Action):
     """One step. ``data`` by kind: TAKE (with, melds), ONTO slot, MELD melds,
-    ADD (slot, cards), DISCARD card; melds are tuples of sorted card-id tuples."""
+    ADD (slot, cards), DISCARD card; melds are tuples of sorted card-id tuples.
+    ``need``: 0, or the minimum this first meld of the side meets (D36)."""
 
-    __slots__ = ("kind", "data", "side", "out")
+    __slots__ = ("kind", "data", "side", "out", "need")
 
-    def __init__(self, kind: Kind, data: Any, side: int = 0, out: bool = False) -> None:
+    def __init__(self, kind: Kind, data: Any, side: int = 0, out: bool = False,
+                 need: int = 0) -> None:
         self.kind = kind
         self.data = data
         self.side = side
         self.out = out
+        self.need = need
         self.key = (kind, data)
 
     # --- for people ----------------------------------------------------------
@@ -82,7 +86,21 @@ class CanastaAction(Action):
             text = "Meld " + " + ".join(_glyphs(m) for m in data)
         else:
             text = f"Add {_glyphs(data[1])} to the {_plural(data[0])}"
+        if self.need:
+            text += " · " + first_meld_count(self.melds, self.need)
         return f"Go out: {text[0].lower()}{text[1:]}" if self.out else text
+
+    @property
+    def melds(self) -> tuple[tuple[int, ...], ...]:
+        """The melds it lays, as card ids (taking the pile: the top card's meld first,
+        with the top card, which is of the rank of its natural pair, D29)."""
+        kind, data = self.kind, self.data
+        if kind == MELD:
+            return data
+        if kind == TAKE:
+            with_cards, others = data
+            return ((*with_cards, with_cards[0]), *others)
+        return ()
 
     @property
     def hand_cards(self) -> tuple[str, ...]:
@@ -156,7 +174,16 @@ DISCARDS = tuple(CanastaAction(DISCARD, c) for c in CARD_IDS)
 DISCARDS_OUT = tuple(CanastaAction(DISCARD, c, out=True) for c in CARD_IDS)
 ONTOS = tuple(tuple(CanastaAction(ONTO, s, side) for s in range(DEUCE)) for side in range(MOST_SEATS))
 
-_INTERNED: dict[tuple[Kind, Any, int, bool], CanastaAction] = {}
+def first_meld_count(melds: tuple[tuple[int, ...], ...], need: int) -> str:
+    """What a first meld counts beside the minimum it must meet: "15 + 30 = 45 of 50"
+    (a concealed hand going out below it, where the options allow it: "45, under 50")."""
+    values = [sum(CARD_VALUE[c] for c in meld) for meld in melds]
+    total = sum(values)
+    text = " + ".join(map(str, values)) + (f" = {total}" if len(values) > 1 else "")
+    return f"{text} of {need}" if total >= need else f"{text}, under {need}"
+
+
+_INTERNED: dict[tuple[Any, ...], CanastaAction] = {}
 
 
 def interned(kind: Kind, data: Any, side: int, out: bool) -> CanastaAction:
@@ -167,4 +194,16 @@ def interned(kind: Kind, data: Any, side: int, out: bool) -> CanastaAction:
         if len(_INTERNED) > 200_000:
             _INTERNED.clear()
         action = _INTERNED[k] = CanastaAction(kind, data, side, out)
+    return action
+
+
+def interned_first(kind: Kind, data: Any, side: int, out: bool, need: int) -> CanastaAction:
+    """``interned`` for a side's first meld (a meld, or taking the pile), which also
+    carries the minimum it meets (D36)."""
+    k = (kind, data, side, out, need)
+    action = _INTERNED.get(k)
+    if action is None:
+        if len(_INTERNED) > 200_000:
+            _INTERNED.clear()
+        action = _INTERNED[k] = CanastaAction(kind, data, side, out, need)
     return action

@@ -159,3 +159,34 @@ def _spread(nat: list[int], cnt: list[int], top: int, jokers: int, deuces: int,
 
     go(0, jokers, deuces, [])
     return out
+
+
+def best_first_meld(rank_counts: list[int], classic: bool, top: int = -1) -> int:
+    """The most a first meld from this hand can count (0: no meld at all): every natural
+    rank melded with as many wild cards as the meld rule lets in. With ``top`` (taking
+    the pile), the top card's meld holds a natural pair from the hand and the top card.
+    Black threes never count (D35, D36). For explanations, off the hot path."""
+    jokers, deuces = rank_counts[JOKER], rank_counts[DEUCE]
+    slots = [s for s in NATURALS if rank_counts[s] >= 2 and s != top]
+    memo: dict[tuple[int, int, int], int] = {}
+
+    def best(i: int, jk: int, du: int) -> int:
+        key = (i, jk, du)
+        if key in memo:
+            return memo[key]
+        found = best(i + 1, jk, du) if i < len(slots) else 0
+        if i < len(slots):
+            for _k, j, d, value, _r in options(slots[i], rank_counts[slots[i]], jk, du, classic,
+                                              False):
+                if j <= jk and d <= du:
+                    found = max(found, value + best(i + 1, jk - j, du - d))
+        memo[key] = found
+        return found
+
+    if top < 0:
+        return best(0, jokers, deuces)
+    if rank_counts[top] < 2:
+        return 0
+    return max((value + best(0, jokers - j, deuces - d)
+                for _k, j, d, value, _r in options(top, rank_counts[top], jokers, deuces, classic,
+                                                  True) if j <= jokers and d <= deuces), default=0)

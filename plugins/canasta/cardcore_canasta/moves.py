@@ -27,6 +27,7 @@ from .actions import (
     TAKE,
     CanastaAction,
     interned,
+    interned_first,
 )
 from .melds import Spec, first_meld_sets, going_out_sets
 from .rules import (
@@ -238,7 +239,8 @@ def _take_first_meld(st: CanastaState, p: int, side: int, top: int, rest: int) -
             found[_take_data(hand, specs)] = False
     if rest <= 1:
         _take_first_going_out(st, p, side, top, rest, found)
-    return [interned(TAKE, data, side, is_out) for data, is_out in found.items()]
+    need = st.setup.minimums[side]
+    return [interned_first(TAKE, data, side, is_out, need) for data, is_out in found.items()]
 
 
 def _take_first_going_out(st: CanastaState, p: int, side: int, top: int, rest: int,
@@ -451,4 +453,4 @@ def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
               and _first_lone_ok(hand, pile, 0, specs, -1, valid)):
             found[_specs_cards(hand, specs)] = False
     for data, is_out in found.items():
-        out.append(interned(MELD, data, side, is_out))
+        out.append(interned_first(MELD, data, side, is_out, need))

@@ -9,10 +9,12 @@ from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zon
 from cardcore.seating import Seating
 
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
+from .explain import draw_line, why_not
 from .moves import DRAW_PHASE, OVER, PLAY_PHASE, legal_actions, take_actions
 from .rules import (
     CANASTA,
     CANASTAS_TO_GO_OUT,
+    CARD_VALUE,
     DRAW_COUNT,
     FIRST_WILD,
     FREEZES,
@@ -383,6 +385,15 @@ class CanastaState(GameState):
     def score(self) -> ScoreRow:
         return score_row(self)
 
+    def why_not(self, card: str) -> str | None:
+        """Why ``card`` melds, adds or takes the pile in no step now (the rule and the
+        numbers: "your best first meld counts 70: 70 is below the 90 minimum")."""
+        return why_not(self, card)
+
+    def log_line(self, action: Action) -> str:
+        """The label; a draw or a taken pile also names the red threes it lays out."""
+        return draw_line(self, action) if isinstance(action, CanastaAction) else action.label
+
     def zones(self, seat: int | None) -> list[Zone]:
         data = self.export() if seat is None else self.view(seat)
         zones = []
@@ -402,23 +413,29 @@ class CanastaState(GameState):
         sides = range(self.setup.sides)
         for side in sides:
             zones.append(self._melds_zone(side, data))
-        for side in sides:
-            red = data["red_threes"][side]
-            zones.append(Zone(f"red-threes-{side}", "row", "Red threes", side=side,
-                              cards=list(red), badges=[f"red threes {len(red)}"] if red else []))
         return zones
 
     def _melds_zone(self, side: int, data: dict[str, Any]) -> Zone:
+        """The side's melds, its red threes beside them, and what it has melded (the count
+        of its cards, its canastas once it has one) or the minimum its first meld must
+        meet (D36)."""
+        melds = data["melds"][side]
         groups = []
-        for meld in data["melds"][side]:
+        for meld in melds:
             cards = meld["cards"]
             badges = [meld["rank"]]
             if len(cards) >= CANASTA:
                 wild = any(is_wild(TEXT_ID[c]) for c in cards)
                 badges.append("mixed canasta" if wild else "natural canasta")
             groups.append(Group(f"meld-{side}-{meld['rank']}", list(cards), badges))
+        red = data["red_threes"][side]
+        if red:  # laid out in front of the side, beside its melds (a line less at 80x24)
+            groups.append(Group(f"red-threes-{side}", list(red),
+                                ["red three" if len(red) == 1 else "red threes"]))
         if data["initial_meld_done"][side]:
-            badges = [f"canastas {sum(1 for g in groups if len(g.cards) >= CANASTA)}"]
+            melded = sum(CARD_VALUE[TEXT_ID[c]] for m in melds for c in m["cards"])
+            canastas = sum(1 for m in melds if len(m["cards"]) >= CANASTA)
+            badges = [f"melded {melded}"] + ([f"canastas {canastas}"] if canastas else [])
         else:
             badges = [f"first meld {minimum(data['totals_before'][side])}"]
         return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)

@@ -89,6 +89,11 @@ class FishingAction(Action):
 _TRAILS: tuple[FishingAction, ...] = tuple(FishingAction((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
 
 
+def trail(card: int) -> FishingAction:
+    """The trail of card id ``card`` (one shared object)."""
+    return _TRAILS[card]
+
+
 def _display_order(bits: int) -> list[int]:
     return sorted(ids_of(bits), key=lambda c: (RANK[c], NAMES[c][-1]))
 

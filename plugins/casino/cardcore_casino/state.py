@@ -11,6 +11,7 @@ import gc
 import random
 from typing import Any
 
+from cardcore.cards import glyph
 from cardcore.deal import deal
 from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
 from cardcore.seating import Seating
@@ -268,10 +269,37 @@ class FishingState(GameState):
         if card not in hand:
             return f"{data.get('card')} is not in the hand of seat {self.to_play}"
         if data.get("type") == "trail":
-            if any(b.owner == self.to_play for b in self.builds):
-                return "the owner of a build may not trail"
-            return f"{data['card']} may not be trailed here"
+            return self._no_trail(card)
         return f"not a legal action here: {data}"
+
+    def why_not(self, card: str) -> str | None:
+        """Why ``card`` (from the hand of the seat to play) may not be trailed now (D11,
+        D12), or None when it may: the front end says it when the player picks the card."""
+        c = ID.get(card)
+        seat = self.to_play
+        if c is None or seat is None or c not in self.hands[seat]:
+            return None
+        if moves.trail(c) in self.legal_actions():
+            return None
+        return self._no_trail(c)
+
+    def _no_trail(self, c: int) -> str:
+        """Why card ``c`` may not be trailed (it is in the hand and its trail is not legal),
+        short enough for the message line at 80 columns."""
+        own = sorted({b.value for b in self.builds if b.owner == self.to_play})
+        if own:
+            builds = " and ".join(map(str, own))
+            return f"the owner of a build may not trail: you own the {builds} (D12)"
+        rules = self.rules
+        if rules.trail_rule == "no_match":
+            value = rules.value[c]
+            same = next((x for x in self.loose if rules.value[x] == value), None)
+            if same is not None:
+                return f"a card of a loose card's value may not be trailed: {glyph(NAMES[same])} " \
+                       "is loose (D11)"
+        if rules.trail_rule == "no_capture":
+            return "a card that could capture may not be trailed (D11)"
+        return f"{glyph(NAMES[c])} may not be trailed here"
 
     def log_line(self, action: Action) -> str:
         text = action.label
@@ -382,6 +410,23 @@ class FishingState(GameState):
     def score(self) -> ScoreRow:
         return scoring.score_row(self)
 
+    def _captured_zone(self, view: dict[str, Any], seats: tuple[int, ...]) -> Zone:
+        """What a side captured: partners pool their captures (D19), so a side of two has
+        one zone ("captured-side-N": both piles, the counts that score); a player alone,
+        "captured-S"."""
+        pile = [c for p in seats for c in view["captured"][p]]
+        sweeps = sum(view["sweeps"][p] for p in seats)
+        badges = [f"cards {len(pile)}", f"spades {sum(1 for c in pile if c.endswith('S'))}",
+                  f"sweeps {sweeps}"]
+        if view["last_capture"] in seats:
+            badges.append("last capture")
+        side = self.seats.side[seats[0]]
+        if len(seats) > 1:
+            return Zone(f"captured-side-{side}", "pile", "Captured", side=side, cards=pile,
+                        badges=badges)
+        return Zone(f"captured-{seats[0]}", "pile", "Captured", seat=seats[0], side=side,
+                    cards=pile, badges=badges)
+
     def zones(self, seat: int | None) -> list[Zone]:
         """The table as ``seat`` sees it; ``None``: the open table (every card shown)."""
         view = self.export() if seat is None else self.view(seat)
@@ -410,18 +455,6 @@ class FishingState(GameState):
                 badges.append("to play")
             zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
                               cards=view["hands"][s], badges=badges))
-        side_seats = self.seats.side_seats
-        for s in range(n):
-            pile = view["captured"][s]
-            spades = sum(1 for c in pile if c.endswith("S"))
-            badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
-            partners = side_seats[side_of[s]]
-            if len(partners) > 1:  # partners pool their captures: the side's counts
-                pooled = [c for p in partners for c in view["captured"][p]]
-                badges.append(f"side: cards {len(pooled)}, spades "
-                              f"{sum(1 for c in pooled if c.endswith('S'))}")
-            if view["last_capture"] == s:
-                badges.append("last capture")
-            zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,
-                              side=side_of[s], cards=pile, badges=badges))
+        for seats in self.seats.side_seats:
+            zones.append(self._captured_zone(view, seats))
         return zones

@@ -30,12 +30,18 @@ def cancel_sweeps(sweeps: list[int]) -> list[int]:
 
 def royal_row(state: FishingState, row: ScoreRow) -> None:
     """The score hook of Royal Casino: the near-target rule, then each side's scored aces
-    listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds."""
+    listed as ``ace_cards`` in the order spades, clubs, hearts, diamonds (and the aces
+    it took, in its ``counts``, in that order too)."""
     near_target(state, row)
     for seats, entry in zip(state.seats.side_seats, row["sides"], strict=True):
         taken = {c for s in seats for c in state.captured[s]}
         entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
                               if entry["items"]["aces"] else [])
+        counts = entry.get("counts")
+        aces = counts.get("aces") if isinstance(counts, dict) else None
+        if isinstance(counts, dict) and isinstance(aces, list):
+            # the sheet's "aces 2 (A♠ A♥)" in the same order
+            counts["aces"] = [a for a in ACE_ORDER if a in aces]
 
 
 def near_target(state: FishingState, row: ScoreRow) -> None:

@@ -1,0 +1,96 @@
+"""Lines that wrap the way a narrow terminal needs: under their own start (Hanging), and
+short items side by side, as many to a line as fit (Flow)."""
+
+from __future__ import annotations
+
+from rich.cells import cell_len
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.text import Text
+
+
+class Flow:
+    """A zone's groups side by side, as many to a line as the width takes (a side's melds
+    in two or three lines, not one each), each line four columns in."""
+
+    GAP = 3
+
+    def __init__(self, groups: list[Text], indent: int = 4) -> None:
+        self.groups = groups
+        self.indent = indent
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line: Text | None = None
+        for group in self.groups:
+            if line is not None and cell_len(line.plain) + self.GAP + cell_len(group.plain) <= width:
+                line.append(" " * self.GAP)
+                line.append_text(group)
+                continue
+            if line is not None:
+                yield Hanging(line)
+            line = Text.assemble(" " * self.indent, group)
+        if line is not None:
+            yield Hanging(line)
+
+
+class Hanging:
+    """One line of a zone that, too long for the width, goes on under its own start two
+    columns further in (a zone's badges wrap under its title, not at the left edge)."""
+
+    def __init__(self, line: Text) -> None:
+        self.line = line
+        plain = line.plain
+        self.lead = len(plain) - len(plain.lstrip(" ▶"))
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width, lead = options.max_width, self.lead
+        indent = lead + 2
+        if cell_len(self.line.plain) <= width or width < indent + 8:
+            yield self.line
+            return
+        body = self.line[lead:]
+        first = body.wrap(console, width - lead)[0]
+        yield Text.assemble(self.line[:lead], first)
+        rest = body[len(first.plain):]
+        rest = rest[len(rest.plain) - len(rest.plain.lstrip(" ")):]
+        for part in rest.wrap(console, width - indent):
+            yield Text.assemble(" " * indent, part)
+
+
+class Tail:
+    """A row of cards shown in at most ``most`` lines: when it would take more, its first
+    cards (the bottom of a pile) give way to "…N more" and the newest stay in view."""
+
+    def __init__(self, row: Text, most: int = 2) -> None:
+        plain = row.plain
+        lead = len(plain) - len(plain.lstrip(" ▶"))
+        self.head = row[:lead]
+        self.cards = [t for t in row[lead:].split(" ") if t.plain]
+        self.most = most
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        rows: list[Text] = []
+        for drop in range(len(self.cards)):
+            more = [Text(f"…{drop} more", style="dim")] if drop else []
+            rows = self._packed(more + self.cards[drop:], width)
+            if len(rows) <= self.most:
+                break
+        yield from rows
+
+    def _packed(self, items: list[Text], width: int) -> list[Text]:
+        """``items`` a space apart, as many to a line as fit; later lines two columns in."""
+        indent = " " * (len(self.head.plain) + 2)
+        rows = [self.head.copy()]
+        fresh = True  # nothing on the line yet
+        for item in items:
+            line = rows[-1]
+            if not fresh and cell_len(line.plain) + 1 + cell_len(item.plain) > width:
+                line = Text(indent)
+                rows.append(line)
+                fresh = True
+            if not fresh:
+                line.append(" ")
+            line.append_text(item)
+            fresh = False
+        return rows
