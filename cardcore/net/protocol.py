@@ -331,6 +331,8 @@ class SeatStatus(_Reply):
     seat: int
     connected: bool
     bot_playing: bool = False
+    #: The seat's name now (added in 1: a player who joins names the seat).
+    name: str | None = None
 
 
 class ChatLine(_Reply):

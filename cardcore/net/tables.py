@@ -28,6 +28,7 @@ from cardcore.net import views
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import PROTOCOL_VERSION, encode
 from cardcore.plugins import Registry
+from cardcore.seating import default_side_names
 
 HUMAN = "human"
 log = logging.getLogger("cardcore.serve")
@@ -227,9 +228,13 @@ class Table:
             self.schedule()
 
     def _rename(self, seat: int, name: str) -> None:
-        names = list(self.match.seating.names)
+        old = self.match.seating
+        names = list(old.names)
         names[seat] = name
-        self.match.seating = replace(self.match.seating, names=tuple(names))
+        # side names that were the seats' own (or their partners') follow the new name
+        sides = () if old.side_names == default_side_names(old) else old.side_names
+        self.match.seating = replace(old, names=tuple(names), side_names=sides)
+        self.match.sheet.side_names = list(self.match.seating.side_names)
         self._snapshot = self.match.snapshot()
         self.writer.commit(self.match_id, [], self._snapshot)
 
@@ -417,7 +422,8 @@ class Table:
     def _seat_status(self, seat: int) -> None:
         held = self.seats[seat]
         frame = _frame({"type": "seat_status", "code": self.code, "seat": seat,
-                        "connected": held.peer is not None, "bot_playing": held.standin})
+                        "connected": held.peer is not None, "bot_playing": held.standin,
+                        "name": self.match.seating.names[seat]})
         for peer in self.watchers:
             peer.send(frame)
 

@@ -316,6 +316,8 @@ class RemoteSession:
     def _seat_status(self, s: p.SeatStatus) -> None:
         if not 0 <= s.seat < len(self._u.names):
             return
+        if s.name is not None:
+            self._u.names[s.seat] = s.name
         who = self._u.names[s.seat]
         if s.bot_playing:
             text = f"{who} is away: a bot plays the seat until they are back"

@@ -112,7 +112,7 @@ def check_no_leak(update: dict[str, Any], record: str) -> None:
     seat = update["seat"]
     may = allowed(export, seat)
     parts = {"zones": zone_cards(update), "view": Counter(view_cards(update["view"])),
-             "why_not": Counter(update["why_not"])}
+             "why_not": Counter(list(update["why_not"]))}
     for i, action in enumerate(update["actions"]):
         parts[f"action {i}"] = Counter(view_cards(action["action"]))
         parts[f"cards of action {i}"] = Counter(action["cards"])

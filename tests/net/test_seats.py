@@ -175,3 +175,21 @@ async def test_a_chosen_seed_is_ignored_unless_the_server_allows_it(tmp_path):
                 code, _ = await table(server.port, ["human", "greedy"])
                 seeds.append(server.tables[code].match.seed)
             assert (seeds == [8, 8]) is same and (seeds[0] == seeds[1]) is same
+
+
+@pytest.mark.asyncio
+async def test_a_joining_player_names_the_seat_and_their_side(tmp_path):
+    """Two players without partners: each side is named after its seat, so a name given on
+    joining shows in seat_status and the sheet's side names; partners' sides read 'A & B'."""
+    async with running(tmp_path / "library.sqlite") as server:
+        code, links = await table(server.port, ["human", "human"])
+        ann = await join(server.port, code, links[0], name="Ann")
+        await join(server.port, code, links[1], name="Bob")
+        status = await ann.next(lambda m: m["type"] == "seat_status" and m["seat"] == 1)
+        assert status["name"] == "Bob"
+        update = await ann.update(lambda m: m["names"] == ["Ann", "Bob"])
+        assert update["side_names"] == ["Ann", "Bob"]
+        assert server.tables[code].match.sheet.side_names == ["Ann", "Bob"]
+        code4, links4 = await table(server.port, ["human", "greedy", "greedy", "greedy"])
+        await join(server.port, code4, links4[0], name="Ann")
+        assert server.tables[code4].match.seating.side_names == ("Ann & North", "West & East")
