@@ -261,7 +261,7 @@ class TableScreen(Screen[None]):
             if seat is not None and self.session.is_bot(seat):
                 title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
             elif seat is not None and seat != self.viewer:
-                title.append("  (waiting for the next player)", style="dim")
+                title.append(f"  (waiting for {self.session.name(seat)})", style="dim")
         elif pages > 1:
             title.append(f"  page {self.page + 1}/{pages} ([ ])", style="dim")
         if self.legal and len(self.shown) < len(self.legal):
