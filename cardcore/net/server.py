@@ -128,13 +128,14 @@ class Connection:
         self.bad_secrets = 0
         self.closing = False
 
-    def send(self, frame: str) -> None:
+    def send(self, frame: bytes) -> None:
+        """Write one frame (UTF-8 JSON, sent as a text frame) now, without a task."""
         if self.closing:
             return
         if self.ws.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
             self.close(CLOSE_POLICY, "too slow: too many messages waiting")
             return
-        broadcast([self.ws], frame)
+        broadcast([self.ws], frame, text=True)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
@@ -289,21 +290,21 @@ class Server:
             if conn.strikes >= MAX_STRIKES:
                 conn.close(CLOSE_POLICY, "flooding")
             else:
-                conn.send(protocol.encode(protocol.error("rate_limited", "too many messages; slow down")))
+                conn.send(protocol.frame(protocol.error("rate_limited", "too many messages; slow down")))
             return
         conn.strikes = 0
         if isinstance(raw, bytes):
-            conn.send(protocol.encode(protocol.error("bad_json", "send text frames (JSON)")))
+            conn.send(protocol.frame(protocol.error("bad_json", "send text frames (JSON)")))
             return
         try:
             message = protocol.decode(raw)
         except ProtocolError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, exc.message, _id_of(raw))))
+            conn.send(protocol.frame(protocol.error(exc.code, exc.message, _id_of(raw))))
             return
         try:
             self._dispatch(conn, message)
         except TableError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             if exc.code == "bad_secret":
                 conn.bad_secrets += 1
                 if conn.bad_secrets >= MAX_BAD_SECRETS:
@@ -341,8 +342,8 @@ class Server:
         return table
 
     @staticmethod
-    def _reply(request: Any, body: dict[str, Any]) -> str:
-        return protocol.encode({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
+    def _reply(request: Any, body: dict[str, Any]) -> bytes:
+        return protocol.frame({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
 
     def _welcome(self) -> dict[str, Any]:
         games = []
@@ -363,10 +364,10 @@ class Server:
         try:
             reply = await self._new_table(conn, message)
         except TableError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             return
         except StoreError as exc:
-            conn.send(protocol.encode(protocol.error("server_error", str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error("server_error", str(exc), message.id)))
             return
         conn.send(self._reply(message, reply))
 

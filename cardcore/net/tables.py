@@ -20,13 +20,15 @@ from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
 
+import orjson
+
 from cardcore.bots.base import Bot, InfoSet
 from cardcore.faults import describe
 from cardcore.game import Action, GameState, IllegalAction
 from cardcore.match import Match
 from cardcore.net import views
 from cardcore.net.persist import Writer
-from cardcore.net.protocol import PROTOCOL_VERSION, encode
+from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.plugins import Registry
 
 HUMAN = "human"
@@ -46,8 +48,8 @@ class Peer(Protocol):
 
     name: str | None
 
-    def send(self, frame: str) -> None:
-        """Queue one encoded frame (never blocks)."""
+    def send(self, frame: bytes) -> None:
+        """Queue one frame, its JSON as UTF-8 (never blocks)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -119,7 +121,7 @@ class Table:
         match.on_event = self._events.append
         self._snapshot = match.snapshot()
         self._bot_task: asyncio.Task[None] | None = None
-        self._sheet_json: tuple[tuple[int, tuple[str, ...]], str] | None = None
+        self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
 
     # --- who is here --------------------------------------------------------------------
 
@@ -379,39 +381,46 @@ class Table:
         return Shown(match.state, match.hand_no, match.seating.dealer, False)
 
     def broadcast(self, shown: Shown | None = None) -> None:
-        """Each connection's own update (built once per seat and log position)."""
-        shown = shown or self.shown()
-        built: dict[tuple[int | None, int], str] = {}
-        seats = self.seats_json()
-        end = len(self.log)
-        for peer, seat in list(self.watchers.items()):
-            start = self._cursor.get(peer, end)
-            key = (seat, start)
-            if key not in built:
-                built[key] = self._update(seat, shown, seats, self.log[start:end])
-            self._cursor[peer] = end
-            peer.send(built[key])
+        """Each connection's own update: what all have in common built once, each seat's
+        own part once, the log lines once per position a connection has read to."""
+        self._send(list(self.watchers), shown or self.shown())
 
     def _send_update(self, peer: Peer) -> None:
-        start, end = self._cursor.get(peer, len(self.log)), len(self.log)
-        self._cursor[peer] = end
-        peer.send(self._update(self.watchers[peer], self.shown(), self.seats_json(), self.log[start:end]))
+        self._send([peer], self.shown())
 
-    def _update(self, seat: int | None, shown: Shown, seats: list[dict[str, Any]],
-                log_lines: list[dict[str, Any]]) -> str:
-        may_act = (seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
-                   and self.status == "playing")
-        body = views.update(self.code, self.match, shown.state, seat, seats=seats, log=log_lines,
-                            hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
-                            may_act=may_act)
-        return views.encode_update(body, self._sheet())
+    def _send(self, peers: list[Peer], shown: Shown) -> None:
+        common = views.shared(self.match, shown.state, seats=self.seats_json(),
+                              hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
+                              sheet=self._sheet())
+        mine: dict[int | None, dict[str, Any]] = {}
+        logs: dict[int, orjson.Fragment] = {}
+        built: dict[tuple[int | None, int], bytes] = {}
+        end = len(self.log)
+        playing = self.status == "playing"
+        for peer in peers:
+            seat = self.watchers[peer]
+            start = self._cursor.get(peer, end)
+            self._cursor[peer] = end
+            key = (seat, start)
+            if key not in built:
+                if seat not in mine:
+                    mine[seat] = views.own(shown.state, seat, hand_over=shown.hand_over,
+                                           may_act=playing and self._here(seat))
+                if start not in logs:
+                    logs[start] = orjson.Fragment(frame(self.log[start:end]))
+                built[key] = views.update(self.code, seat, common, mine[seat], logs[start])
+            peer.send(built[key])
 
-    def _sheet(self) -> str:
+    def _here(self, seat: int | None) -> bool:
+        """The seat's player is here to play it (its update carries its actions)."""
+        return seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
+
+    def _sheet(self) -> orjson.Fragment:
         """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
         sheet = self.match.sheet
         key = (len(sheet.hands), tuple(sheet.side_names))
         if self._sheet_json is None or self._sheet_json[0] != key:
-            self._sheet_json = (key, encode(views.sheet_json(self.match)))
+            self._sheet_json = (key, orjson.Fragment(frame(views.sheet_json(self.match))))
         return self._sheet_json[1]
 
     def _seat_status(self, seat: int) -> None:
@@ -437,5 +446,5 @@ class Table:
             self._bot_task.cancel()
 
 
-def _frame(message: dict[str, Any]) -> str:
-    return encode({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})
+def _frame(message: dict[str, Any]) -> bytes:
+    return frame({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})
