@@ -323,12 +323,22 @@ class FishingState(GameState):
     # --- the outside world ---------------------------------------------------------
 
     def export(self) -> dict:
+        return self._data([[NAMES[c] for c in h] for h in self.hands], [NAMES[c] for c in self.stock])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
+        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
+        hands = [[NAMES[c] for c in h] if s == seat else [None] * len(h) for s, h in enumerate(self.hands)]
+        return self._data(hands, [None] * len(self.stock))
+
+    def _data(self, hands: list[list[Any]], stock: list[Any]) -> dict[str, Any]:
+        """The export with these hands and stock (the export's, or a view's hidden ones)."""
         return {
             "game": self.rules.game_id,
             "players": self.players,
             "dealer": self.dealer,
             "to_play": self.to_play,
-            "hands": [[NAMES[c] for c in h] for h in self.hands],
+            "hands": hands,
             "table": {
                 "loose": [NAMES[c] for c in self.loose],
                 "builds": [{"value": b.value, "owner": b.owner,
@@ -337,19 +347,11 @@ class FishingState(GameState):
             },
             "captured": [[NAMES[c] for c in p] for p in self.captured],
             "sweeps": list(self.sweeps),
-            "stock": [NAMES[c] for c in self.stock],
+            "stock": stock,
             "last_capture": self.last_capture,
             "totals_before": list(self.totals_before),
             "options": dict(self.rules.options_json),
         }
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
-        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
-        data = self.export()
-        data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
-        data["stock"] = [None] * len(data["stock"])
-        return data
 
     def determinize(self, seat: int, rng: random.Random) -> FishingState:
         """The hidden cards (other hands, the stock) dealt again at random, every
@@ -411,15 +413,15 @@ class FishingState(GameState):
             zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
                               cards=view["hands"][s], badges=badges))
         side_seats = self.seats.side_seats
+        piles = view["captured"]
+        spades = [sum(1 for c in pile if c[-1] == "S") for pile in piles]
         for s in range(n):
-            pile = view["captured"][s]
-            spades = sum(1 for c in pile if c.endswith("S"))
-            badges = [f"cards {len(pile)}", f"spades {spades}", f"sweeps {view['sweeps'][s]}"]
+            pile = piles[s]
+            badges = [f"cards {len(pile)}", f"spades {spades[s]}", f"sweeps {view['sweeps'][s]}"]
             partners = side_seats[side_of[s]]
             if len(partners) > 1:  # partners pool their captures: the side's counts
-                pooled = [c for p in partners for c in view["captured"][p]]
-                badges.append(f"side: cards {len(pooled)}, spades "
-                              f"{sum(1 for c in pooled if c.endswith('S'))}")
+                badges.append(f"side: cards {sum(len(piles[p]) for p in partners)}, spades "
+                              f"{sum(spades[p] for p in partners)}")
             if view["last_capture"] == s:
                 badges.append("last capture")
             zones.append(Zone(f"captured-{s}", "pile", "Captured", seat=s,
