@@ -34,15 +34,17 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
+from websockets.asyncio.server import broadcast
 
 CLK = os.sysconf("SC_CLK_TCK")
 # The clients read most updates without parsing them (the client process shares the machine
 # with the server): the server writes the top-level keys in this order, "turn" before "view".
-UPDATE = '{"v":1,"type":"update"'
-NO_ACTIONS = '"actions":[],"why_not"'
-HAND_OVER = '"hand_over":true'
-TURN = re.compile(r'"turn":(\d+)')
+UPDATE = b'{"v":1,"type":"update"'
+NO_ACTIONS = b'"actions":[],"why_not"'
+HAND_OVER = b'"hand_over":true'
+TURN = re.compile(rb'"turn":(\d+)')
 TARGET = 400  # casino: matches last far longer than a run
 
 
@@ -71,42 +73,39 @@ class TableRun:
 
 
 async def client(port: int, table: TableRun, secret: str, stop: asyncio.Event) -> None:
+    """One seat: frames read as bytes, most with a look for their turn only; an answer is
+    a timer and a frame written at once (no task per action)."""
+    loop = asyncio.get_running_loop()
     async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**20) as ws:
-        await ws.send(json.dumps({"v": 1, "type": "join", "code": table.code, "secret": secret}))
+        await ws.send(orjson.dumps({"v": 1, "type": "join", "code": table.code, "secret": secret}),
+                      text=True)
 
-        async def act(update: dict[str, Any]) -> None:
-            if table.think:
-                await asyncio.sleep(table.think)
+        def act(update: dict[str, Any]) -> None:
             if stop.is_set():
                 return
             action = table.rng.choice(update["actions"])["action"]
             table.sent[update["turn"] + 1] = time.perf_counter()
             table.actions += 1
-            await ws.send(json.dumps({"v": 1, "type": "act", "code": table.code, "action": action,
-                                      "turn": update["turn"]}))
+            broadcast([ws], orjson.dumps({"v": 1, "type": "act", "code": table.code, "action": action,
+                                          "turn": update["turn"]}), text=True)
 
-        tasks = set()
-        async for raw in ws:
-            assert isinstance(raw, str)
+        while not stop.is_set():
+            raw = await ws.recv(decode=False)
             now = time.perf_counter()
             if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
                 if HAND_OVER not in raw:
                     found = TURN.search(raw)
                     assert found is not None
                     table.arrived(int(found.group(1)), now)
-            else:
-                msg = json.loads(raw)
-                if msg["type"] == "update":
-                    if not msg["hand_over"]:
-                        table.arrived(msg["turn"], now)
-                    if msg["actions"] and not stop.is_set():
-                        task = asyncio.ensure_future(act(msg))
-                        tasks.add(task)
-                        task.add_done_callback(tasks.discard)
-                elif msg["type"] == "error":
-                    raise RuntimeError(f"table {table.code}: {msg}")
-            if stop.is_set() and not tasks:
-                return
+                continue
+            msg = orjson.loads(raw)
+            if msg["type"] == "update":
+                if not msg["hand_over"]:
+                    table.arrived(msg["turn"], now)
+                if msg["actions"]:
+                    loop.call_later(table.think, act, msg)
+            elif msg["type"] == "error":
+                raise RuntimeError(f"table {table.code}: {msg}")
 
 
 async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]]]:
@@ -123,14 +122,22 @@ async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]
     return made
 
 
-async def start_server(library: Path, home: Path) -> tuple[asyncio.subprocess.Process, int]:
+#: The packages of a tree, for ``--server-tree``.
+PACKAGES = ("", "plugins/casino", "plugins/royal_casino", "plugins/canasta")
+
+
+async def start_server(library: Path, home: Path, tree: Path | None = None
+                       ) -> tuple[asyncio.subprocess.Process, int]:
     profile = os.environ.get("SERVE_LOAD_PROFILE")  # a file: the server runs under cProfile
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    env = {**os.environ, "CARDCORE_HOME": str(home)}
+    if tree is not None:  # another checkout's server (before / after), this venv
+        env["PYTHONPATH"] = os.pathsep.join(str(tree / p) for p in PACKAGES)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *prefix, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
         "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "CARDCORE_HOME": str(home)})
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
+        cwd=tree)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
     return proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0])
@@ -143,14 +150,16 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def cpu_s(pid: int) -> float:
+def cpu_s(pid: int) -> tuple[float, float]:
+    """The process's CPU time so far: (user, system) seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK
+    return int(fields[11]) / CLK, int(fields[12]) / CLK
 
 
-async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path) -> dict[str, Any]:
+async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path,
+                    tree: Path | None = None) -> dict[str, Any]:
     library = workdir / "library.sqlite"
-    proc, port = await start_server(library, workdir / "home")
+    proc, port = await start_server(library, workdir / "home", tree)
     base_rss = rss_mb(proc.pid)
     latencies: list[float] = []
     stop = asyncio.Event()
@@ -163,7 +172,9 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     actions0 = sum(r.actions for r in runs)
     cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
-    elapsed, cpu = time.perf_counter() - t0, cpu_s(proc.pid) - cpu0
+    (user, system), elapsed = cpu_s(proc.pid), time.perf_counter() - t0
+    user, system = user - cpu0[0], system - cpu0[1]
+    cpu = user + system
     client_cpu = time.process_time() - mine0
     actions = sum(r.actions for r in runs) - actions0
     rss = rss_mb(proc.pid)
@@ -184,6 +195,9 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
         "tables": tables, "clients": 4 * tables, "think_s": think, "seconds": round(elapsed, 1),
         "actions": actions, "actions_per_s": round(actions / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": {"user": round(1000 * user / max(actions, 1), 3),
+                                     "system": round(1000 * system / max(actions, 1), 3),
+                                     "total": round(1000 * cpu / max(actions, 1), 3)},
         "latency_ms": {"n": len(lat), "p50": _ms(lat, 0.50), "p90": _ms(lat, 0.90),
                        "p99": _ms(lat, 0.99), "max": _ms(lat, 1.0)},
         "server_loop_lag_ms": lag,
@@ -237,16 +251,19 @@ async def main() -> None:
     p.add_argument("--game", default="casino")
     p.add_argument("--saturation-tables", type=int, default=50)
     p.add_argument("--saturation-seconds", type=float, default=20)
+    p.add_argument("--server-tree", type=Path, help="run the server of another checkout (before/after)")
     args = p.parse_args()
-    out: dict[str, Any] = {"game": args.game, "load_before": load()}
+    out: dict[str, Any] = {"game": args.game, "server_tree": str(args.server_tree or "this one"),
+                           "load_before": load()}
     with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
         (Path(tmp) / "a").mkdir()
-        out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a")
+        out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a",
+                                        args.server_tree)
         out["load_between"] = load()
         if args.saturation_tables:
             (Path(tmp) / "b").mkdir()
             out["saturation"] = await run_phase(args.saturation_tables, args.saturation_seconds, 0.0,
-                                                args.game, Path(tmp) / "b")
+                                                args.game, Path(tmp) / "b", args.server_tree)
     out["load_after"] = load()
     print(json.dumps(out, indent=1))
 
