@@ -135,12 +135,19 @@ async def start_server(library: Path, home: Path, tree: Path | None = None
         env["PYTHONPATH"] = os.pathsep.join(str(tree / p) for p in PACKAGES)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *prefix, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
-        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0",
+        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0", *new_flags(tree),
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
         cwd=tree)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
     return proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0])
+
+
+def new_flags(tree: Path | None) -> list[str]:
+    """No limit of connections per address (every client is on 127.0.0.1), when the server
+    has that limit (an older tree's, with ``--server-tree``, may not)."""
+    cli = (tree or Path(__file__).resolve().parent.parent) / "cardcore" / "net" / "cli.py"
+    return ["--max-per-ip", "0"] if "--max-per-ip" in cli.read_text() else []
 
 
 def rss_mb(pid: int) -> float:

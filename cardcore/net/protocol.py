@@ -112,6 +112,9 @@ class CreateTable(_Request):
     seats: list[Annotated[str, Field(max_length=64)]] = Field(min_length=2, max_length=8)
     names: list[Name] | None = Field(None, max_length=8)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    #: Listed by ``list_tables`` for everyone. Private (the default): listed only for the
+    #: connection that made it and those at it; joined or watched with its code.
+    public: bool = False
 
 
 class Join(_Request):
@@ -199,6 +202,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "over"]
     hand_no: int
+    public: bool = False
 
 
 class Tables(_Reply):

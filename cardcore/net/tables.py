@@ -15,6 +15,7 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
@@ -102,8 +103,13 @@ class Shown:
 class Table:
     def __init__(self, code: str, match: Match, seats: list[Seat], match_id: int, *,
                  registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
-                 lock: Any = None, on_empty: Callable[[Table], None] | None = None):
+                 lock: Any = None, on_empty: Callable[[Table], None] | None = None,
+                 public: bool = False):
         self.code = code
+        #: Listed for everyone (else only for whoever made it or sits at it).
+        self.public = public
+        #: When something last happened here (``time.monotonic()``): an idle table expires.
+        self.active = time.monotonic()
         self.match = match
         self.seats = seats
         self.match_id = match_id
@@ -145,14 +151,35 @@ class Table:
 
     def info(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
-                "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no}
+                "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
+                "public": self.public}
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
-        return {"seats": [s.to_json() for s in self.seats]}
+        return {"seats": [s.to_json() for s in self.seats], "public": self.public}
 
-    def save_row(self) -> None:
-        self.writer.put_table(self.code, self.match_id, self.status, self.row())
+    def save_row(self, status: str | None = None) -> None:
+        self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
+
+    def idle_for(self, now: float) -> float | None:
+        """How long nobody has been at the table and nothing happened at it (seconds), or
+        None while someone is at it."""
+        return None if self.watchers else now - self.active
+
+    def abandon(self) -> None:
+        """Nobody came back: the table closes. Its row says ``abandoned`` (a restarted server
+        leaves it), its match stays in the library, unfinished, and its lock is released."""
+        self.close()
+        self.save_row("abandoned")
+        self._release()
+
+    def restore_log(self, events: list[dict[str, Any]]) -> None:
+        """The move log of a resumed table, from its record's action events (a stand-in's
+        moves are not marked as a bot's: the record does not say who chose them)."""
+        self.log = []
+        for event in events:
+            if event.get("event") == "action":
+                self._log_action(event, bot=False)
 
     def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
         """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
@@ -168,6 +195,7 @@ class Table:
             raise TableError("seat_taken", f"you are already at table {self.code}")
         first = not held.joined
         held.peer, held.joined = peer, True
+        self.active = time.monotonic()
         if held.grace is not None:
             held.grace.cancel()
             held.grace = None
@@ -194,6 +222,7 @@ class Table:
         if sum(1 for s in self.watchers.values() if s is None) >= self.config.max_watchers:
             raise TableError("too_many", f"table {self.code} has as many spectators as it takes")
         self.watchers[peer] = None
+        self.active = time.monotonic()
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
         self._send_update(peer)
@@ -203,6 +232,7 @@ class Table:
         """The peer leaves (or its connection dropped): a seat is held for the grace period."""
         seat = self.watchers.pop(peer, None)
         self._cursor.pop(peer, None)
+        self.active = time.monotonic()
         if seat is not None and self.seats[seat].peer is peer:
             held = self.seats[seat]
             held.peer = None
@@ -284,14 +314,12 @@ class Table:
             raise TableError("server_error", message) from None
         events = list(self._events)
         self._events.clear()
+        self.active = time.monotonic()
         self._snapshot = match.snapshot()
         self.writer.commit(self.match_id, events, self._snapshot)
         for event in events:
             if event["event"] == "action":
-                who = match.seating.names[event["seat"]]
-                self.log.append({"hand": event["hand"], "seat": event["seat"],
-                                 "text": f"{who}: {event['label']}",
-                                 "bot": bot or not self.seats[event["seat"]].human})
+                self._log_action(event, bot)
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
@@ -303,10 +331,22 @@ class Table:
             self.broadcast()
         self.schedule()
 
+    def _log_action(self, event: dict[str, Any], bot: bool) -> None:
+        seat = event["seat"]
+        self.log.append({"hand": event["hand"], "seat": seat,
+                         "text": f"{self.match.seating.names[seat]}: {event['label']}",
+                         "bot": bot or not self.seats[seat].human})
+
     def _restore(self) -> None:
         self._events.clear()
         self.match = Match.from_snapshot(self.match.game, self._snapshot, pm=self.registry.pm)
         self.match.on_event = self._events.append
+
+    def release_now(self) -> None:
+        """The match's lock released at once (the server stops, its writes are done)."""
+        if self.lock is not None:
+            lock, self.lock = self.lock, None
+            lock.close()
 
     def _release(self) -> None:
         if self.lock is not None:
