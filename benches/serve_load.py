@@ -36,7 +36,10 @@ from typing import Any
 
 import orjson
 import websockets
-from websockets.asyncio.server import broadcast
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 CLK = os.sysconf("SC_CLK_TCK")
 # The clients read most updates without parsing them (the client process shares the machine
@@ -72,40 +75,80 @@ class TableRun:
                 self.latencies.append(now - sent)
 
 
-async def client(port: int, table: TableRun, secret: str, stop: asyncio.Event) -> None:
-    """One seat: frames read as bytes, most with a look for their turn only; an answer is
-    a timer and a frame written at once (no task per action)."""
-    loop = asyncio.get_running_loop()
-    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**20) as ws:
-        await ws.send(orjson.dumps({"v": 1, "type": "join", "code": table.code, "secret": secret}),
-                      text=True)
+class SeatClient(asyncio.Protocol):
+    """One seat, as light as a WebSocket client gets: websockets' Sans-I/O protocol on a
+    plain transport (no task or future per frame). Frames are read as bytes, most with a
+    look for their turn only; an answer is a timer and a frame written at once."""
 
-        def act(update: dict[str, Any]) -> None:
-            if stop.is_set():
-                return
-            action = table.rng.choice(update["actions"])["action"]
-            table.sent[update["turn"] + 1] = time.perf_counter()
-            table.actions += 1
-            broadcast([ws], orjson.dumps({"v": 1, "type": "act", "code": table.code, "action": action,
-                                          "turn": update["turn"]}), text=True)
+    def __init__(self, port: int, table: TableRun, secret: str, stop: asyncio.Event,
+                 errors: list[str]):
+        self.ws = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=2**20)
+        self.table, self.secret, self.stop, self.errors = table, secret, stop, errors
+        self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()
 
-        while not stop.is_set():
-            raw = await ws.recv(decode=False)
-            now = time.perf_counter()
-            if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
-                if HAND_OVER not in raw:
-                    found = TURN.search(raw)
-                    assert found is not None
-                    table.arrived(int(found.group(1)), now)
-                continue
-            msg = orjson.loads(raw)
-            if msg["type"] == "update":
-                if not msg["hand_over"]:
-                    table.arrived(msg["turn"], now)
-                if msg["actions"]:
-                    loop.call_later(table.think, act, msg)
-            elif msg["type"] == "error":
-                raise RuntimeError(f"table {table.code}: {msg}")
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    self.errors.append(f"handshake: {self.ws.handshake_exc}")
+                    continue
+                self.send({"v": 1, "type": "join", "code": self.table.code, "secret": self.secret})
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                self.frame(bytes(event.data), now)
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.stop.is_set():
+            self.errors.append(f"table {self.table.code}: connection lost ({exc})")
+
+    def frame(self, raw: bytes, now: float) -> None:
+        table = self.table
+        if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
+            if HAND_OVER not in raw:
+                found = TURN.search(raw)
+                assert found is not None
+                table.arrived(int(found.group(1)), now)
+            return
+        msg = orjson.loads(raw)
+        if msg["type"] == "update":
+            if not msg["hand_over"]:
+                table.arrived(msg["turn"], now)
+            if msg["actions"]:
+                self.loop.call_later(table.think, self.act, msg)
+        elif msg["type"] == "error":
+            self.errors.append(f"table {table.code}: {msg}")
+
+    def act(self, update: dict[str, Any]) -> None:
+        if self.stop.is_set():
+            return
+        table = self.table
+        action = table.rng.choice(update["actions"])["action"]
+        table.sent[update["turn"] + 1] = time.perf_counter()
+        table.actions += 1
+        self.send({"v": 1, "type": "act", "code": table.code, "action": action, "turn": update["turn"]})
+        self._flush()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(orjson.dumps(message))
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]]]:
@@ -172,8 +215,14 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     stop = asyncio.Event()
     made = await make_tables(port, tables, game)
     runs = [TableRun(code, think, latencies) for code, _ in made]
-    clients = [asyncio.ensure_future(client(port, run, secret, stop))
-               for run, (_, secrets) in zip(runs, made, strict=True) for secret in secrets]
+    errors: list[str] = []
+    loop = asyncio.get_running_loop()
+    clients = []
+    for run, (_, secrets) in zip(runs, made, strict=True):
+        for secret in secrets:
+            seat = SeatClient(port, run, secret, stop, errors)
+            await loop.create_connection(lambda: seat, "127.0.0.1", port)  # noqa: B023 - called at once
+            clients.append(seat)
     await asyncio.sleep(min(5.0, seconds / 4))  # everyone seated and playing
     latencies.clear()
     actions0 = sum(r.actions for r in runs)
@@ -187,10 +236,8 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     rss = rss_mb(proc.pid)
     stop.set()
     await asyncio.sleep(think + 1.0)  # the last actions land
-    for task in clients:
-        task.cancel()
-    await asyncio.gather(*clients, return_exceptions=True)
-    failed = [t.exception() for t in clients if not t.cancelled() and t.exception() is not None]
+    for seat in clients:
+        seat.close()
     proc.send_signal(signal.SIGTERM)
     assert proc.stdout is not None
     tail = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
@@ -210,7 +257,7 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
         "server_loop_lag_ms": lag,
         "server_rss_mb": {"before_tables": round(base_rss, 1), "with_tables": round(rss, 1),
                           "per_table_kb": round((rss - base_rss) * 1024 / tables, 1)},
-        "client_errors": [str(e)[:200] for e in failed[:3]], "records": lost,
+        "client_errors": [e[:200] for e in errors[:3]], "records": lost,
     }
 
 

@@ -429,11 +429,11 @@ class Table:
         self._send([peer], self.shown())
 
     def _send(self, peers: list[Peer], shown: Shown) -> None:
-        common = views.shared(self.match, shown.state, seats=self.seats_json(),
+        common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
                               hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
                               sheet=self._sheet())
-        mine: dict[int | None, dict[str, Any]] = {}
-        logs: dict[int, orjson.Fragment] = {}
+        mine: dict[int | None, bytes] = {}
+        logs: dict[int, bytes] = {}
         built: dict[tuple[int | None, int], bytes] = {}
         end = len(self.log)
         playing = self.status == "playing"
@@ -444,11 +444,11 @@ class Table:
             key = (seat, start)
             if key not in built:
                 if seat not in mine:
-                    mine[seat] = views.own(shown.state, seat, hand_over=shown.hand_over,
-                                           may_act=playing and self._here(seat))
+                    mine[seat] = views.inner(views.own(shown.state, seat, hand_over=shown.hand_over,
+                                                       may_act=playing and self._here(seat)))
                 if start not in logs:
-                    logs[start] = orjson.Fragment(frame(self.log[start:end]))
-                built[key] = views.update(self.code, seat, common, mine[seat], logs[start])
+                    logs[start] = frame(self.log[start:end])
+                built[key] = views.update(seat, common, mine[seat], logs[start])
             peer.send(built[key])
 
     def _here(self, seat: int | None) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
 import orjson
 
@@ -63,19 +63,26 @@ def sheet_json(match: Match) -> dict[str, Any]:
             "target": sheet.target, "variant": sheet.variant}
 
 
-Common = tuple[dict[str, Any], dict[str, Any]]
+class Common(NamedTuple):
+    """The JSON every connection's update of one moment shares, encoded once: the frame's
+    start (up to ``code``), the fields between ``seat`` and the seat's own, and those after
+    the log."""
+
+    start: bytes
+    before: bytes
+    after: bytes
 
 
-def shared(match: Match, state: GameState, *, seats: list[dict[str, Any]], hand_no: int,
+def shared(code: str, match: Match, state: GameState, *, seats: list[dict[str, Any]], hand_no: int,
            dealer: int | None, hand_over: bool, sheet: orjson.Fragment) -> Common:
-    """What every connection's update showing ``state`` has in common, built once for all
-    of them: the fields before the seat's own and those after (``sheet``: its JSON)."""
+    """What every connection's update showing ``state`` has in common (``sheet``: its JSON)."""
     before = {"turn": match.decisions, "game": match.game.id, "hand_no": hand_no, "dealer": dealer,
               "to_play": None if hand_over else state.to_play,
               "names": list(match.seating.names), "side_names": list(match.seating.side_names),
               "seats": seats}
     after = {"hand_over": hand_over, "over": match.over, "winner": match.winner, "sheet": sheet}
-    return before, after
+    start = frame({"v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code})[:-1]
+    return Common(start, inner(before), inner(after))
 
 
 def own(state: GameState, seat: int | None, *, hand_over: bool, may_act: bool) -> dict[str, Any]:
@@ -91,13 +98,17 @@ def own(state: GameState, seat: int | None, *, hand_over: bool, may_act: bool) -
             "why_not": why_not}
 
 
-def update(code: str, seat: int | None, common: Common,
-           mine: dict[str, Any], log: list[dict[str, Any]] | orjson.Fragment) -> bytes:
-    """The ``update`` frame for ``seat``: the shared fields (``shared``), the seat's own
-    (``own``) and the log lines since the connection's previous update."""
-    before, after = common
-    return frame({"v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code, "seat": seat,
-                  **before, **mine, "log": log, **after})
+def inner(fields: dict[str, Any]) -> bytes:
+    """The fields' JSON without the braces: a piece of a frame."""
+    return frame(fields)[1:-1]
+
+
+def update(seat: int | None, common: Common, mine: bytes, log: bytes) -> bytes:
+    """The ``update`` frame for ``seat``: the shared pieces (``shared``) spliced around the
+    seat's own fields (``inner(own(...))``) and the JSON of the log lines since the
+    connection's previous update."""
+    return b"".join((common.start, b',"seat":', b"null" if seat is None else str(seat).encode(), b",",
+                     common.before, b",", mine, b',"log":', log, b",", common.after, b"}"))
 
 
 def _zone(zone: Zone) -> Zone | dict[str, Any]:
