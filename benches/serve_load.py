@@ -1,7 +1,7 @@
 """Load on one ``cardcore serve`` process: many tables of four client connections each.
 
     python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--game casino]
-                                 [--saturation-tables 50] [--saturation-seconds 20]
+                                 [--saturation-tables 50] [--saturation-seconds 20] [--server-tree DIR]
 
 Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
 client answers ``--think`` seconds after an update asks it to play, with a random legal
@@ -14,9 +14,14 @@ exactly the actions the clients saw played, and replays through the engine.
 Phase 2 (saturation): ``--saturation-tables`` tables whose clients answer at once; the
 actions per second the server applies, and its CPU share meanwhile.
 
-The server runs in its own process (``cardcore serve``), the clients in this one. Prints
-one JSON object, with the machine's load average before and after (the machine may be
-shared: figures move with it).
+The server runs in its own process (``cardcore serve``), the clients in this one, each a
+websockets Sans-I/O protocol on a plain asyncio transport that reads most updates without
+parsing them (the clients share the machine with the server: they must cost it little).
+Reported besides: the server's CPU per action (user and system: the figure that moves
+least with the machine's load), its event loop's lag, the clients' CPU share. Prints one
+JSON object, with the machine's load average before and after (the machine may be
+shared: figures move with it). ``--server-tree DIR`` runs another checkout's server
+(PYTHONPATH set to it), for before/after comparisons under the same load.
 """
 
 from __future__ import annotations

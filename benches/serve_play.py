@@ -1,6 +1,7 @@
 """What one action costs a ``cardcore serve`` table, in process (no sockets): prints JSON.
 
-    python benches/serve_play.py [--game casino] [--players 4] [--actions 3000] [--profile FILE]
+    python benches/serve_play.py [--game casino] [--players 4] [--actions 3000] [--tables 1]
+                                 [--profile FILE]
 
 A table with a peer in every seat (each peer keeps the frames it is sent, as a
 connection's queue would) plays random legal actions; per action: ``Table.act`` (the
@@ -57,20 +58,31 @@ def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, p
     return table, peers
 
 
-async def run(game_id: str, players: int, actions: int, profile: str | None, home: Path) -> dict[str, Any]:
+async def run(game_id: str, players: int, actions: int, tables: int, profile: str | None,
+              home: Path) -> dict[str, Any]:
     registry = load_registry()
     store = SqliteStore(home / "library.sqlite")
     writer = Writer(store)
     rng = random.Random(2)
-    tables = [new_table(registry, store, writer, game_id, players, 1)]
+    made = 0
+
+    def fresh() -> tuple[Table, list[Peer]]:
+        nonlocal made
+        made += 1
+        return new_table(registry, store, writer, game_id, players, made)
+
+    live = [fresh() for _ in range(tables)]
+    every = list(live)
     prof = cProfile.Profile() if profile else None
     done, wall0, cpu0 = 0, time.perf_counter(), time.process_time()
     if prof:
         prof.enable()
     while done < actions:
-        table, peers = tables[-1]
+        i = done % tables  # one action at each table in turn, as many tables' players would
+        table, peers = live[i]
         if table.match.over:  # a new match: the load bench's tables are in their first hands
-            tables.append(new_table(registry, store, writer, game_id, players, len(tables) + 1))
+            live[i] = fresh()
+            every.append(live[i])
             continue
         seat = table.match.to_play
         assert seat is not None
@@ -84,13 +96,13 @@ async def run(game_id: str, players: int, actions: int, profile: str | None, hom
         prof.disable()
         prof.dump_stats(profile)
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    frames = [f for _, peers in tables for p in peers for f in p.frames]
+    frames = [f for _, peers in every for p in peers for f in p.frames]
     writer.close()
-    for table, _ in tables:
+    for table, _ in every:
         if table.lock is not None:  # a match not over holds its lock
             table.lock.close()
     store.close()
-    return {"game": game_id, "players": players, "actions": done, "matches": len(tables),
+    return {"game": game_id, "players": players, "tables": tables, "actions": done, "matches": made,
             "cpu_ms_per_action": round(1000 * cpu / done, 3),
             "wall_ms_per_action": round(1000 * wall / done, 3),
             "frames_per_action": round(len(frames) / done, 2),
@@ -103,10 +115,11 @@ def main() -> None:
     p.add_argument("--game", default="casino")
     p.add_argument("--players", type=int, default=4)
     p.add_argument("--actions", type=int, default=3000)
+    p.add_argument("--tables", type=int, default=1, help="tables played in turn (one action each)")
     p.add_argument("--profile", metavar="FILE")
     args = p.parse_args()
     with tempfile.TemporaryDirectory(prefix="serve-play-") as tmp:
-        out = asyncio.run(run(args.game, args.players, args.actions, args.profile, Path(tmp)))
+        out = asyncio.run(run(args.game, args.players, args.actions, args.tables, args.profile, Path(tmp)))
     print(json.dumps(out))
 
 
