@@ -1,7 +1,7 @@
 """Load on one ``cardcore serve`` process: many tables of four client connections each.
 
     python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--game casino]
-                                 [--saturation-tables 50] [--saturation-seconds 20]
+                                 [--saturation-tables 50] [--saturation-seconds 20] [--server-tree DIR]
 
 Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
 client answers ``--think`` seconds after an update asks it to play, with a random legal
@@ -14,9 +14,14 @@ exactly the actions the clients saw played, and replays through the engine.
 Phase 2 (saturation): ``--saturation-tables`` tables whose clients answer at once; the
 actions per second the server applies, and its CPU share meanwhile.
 
-The server runs in its own process (``cardcore serve``), the clients in this one. Prints
-one JSON object, with the machine's load average before and after (the machine may be
-shared: figures move with it).
+The server runs in its own process (``cardcore serve``), the clients in this one, each a
+websockets Sans-I/O protocol on a plain asyncio transport that reads most updates without
+parsing them (the clients share the machine with the server: they must cost it little).
+Reported besides: the server's CPU per action (user and system: the figure that moves
+least with the machine's load), its event loop's lag, the clients' CPU share. Prints one
+JSON object, with the machine's load average before and after (the machine may be
+shared: figures move with it). ``--server-tree DIR`` runs another checkout's server
+(PYTHONPATH set to it), for before/after comparisons under the same load.
 """
 
 from __future__ import annotations
@@ -34,15 +39,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+import orjson
 import websockets
+from websockets.client import ClientProtocol
+from websockets.frames import Frame, Opcode
+from websockets.http11 import Response
+from websockets.uri import parse_uri
 
 CLK = os.sysconf("SC_CLK_TCK")
 # The clients read most updates without parsing them (the client process shares the machine
 # with the server): the server writes the top-level keys in this order, "turn" before "view".
-UPDATE = '{"v":1,"type":"update"'
-NO_ACTIONS = '"actions":[],"why_not"'
-HAND_OVER = '"hand_over":true'
-TURN = re.compile(r'"turn":(\d+)')
+UPDATE = b'{"v":1,"type":"update"'
+NO_ACTIONS = b'"actions":[],"why_not"'
+HAND_OVER = b'"hand_over":true'
+TURN = re.compile(rb'"turn":(\d+)')
 TARGET = 400  # casino: matches last far longer than a run
 
 
@@ -70,43 +80,80 @@ class TableRun:
                 self.latencies.append(now - sent)
 
 
-async def client(port: int, table: TableRun, secret: str, stop: asyncio.Event) -> None:
-    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**20) as ws:
-        await ws.send(json.dumps({"v": 1, "type": "join", "code": table.code, "secret": secret}))
+class SeatClient(asyncio.Protocol):
+    """One seat, as light as a WebSocket client gets: websockets' Sans-I/O protocol on a
+    plain transport (no task or future per frame). Frames are read as bytes, most with a
+    look for their turn only; an answer is a timer and a frame written at once."""
 
-        async def act(update: dict[str, Any]) -> None:
-            if table.think:
-                await asyncio.sleep(table.think)
-            if stop.is_set():
-                return
-            action = table.rng.choice(update["actions"])["action"]
-            table.sent[update["turn"] + 1] = time.perf_counter()
-            table.actions += 1
-            await ws.send(json.dumps({"v": 1, "type": "act", "code": table.code, "action": action,
-                                      "turn": update["turn"]}))
+    def __init__(self, port: int, table: TableRun, secret: str, stop: asyncio.Event,
+                 errors: list[str]):
+        self.ws = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=2**20)
+        self.table, self.secret, self.stop, self.errors = table, secret, stop, errors
+        self.transport: asyncio.Transport | None = None
+        self.loop = asyncio.get_running_loop()
 
-        tasks = set()
-        async for raw in ws:
-            assert isinstance(raw, str)
-            now = time.perf_counter()
-            if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
-                if HAND_OVER not in raw:
-                    found = TURN.search(raw)
-                    assert found is not None
-                    table.arrived(int(found.group(1)), now)
-            else:
-                msg = json.loads(raw)
-                if msg["type"] == "update":
-                    if not msg["hand_over"]:
-                        table.arrived(msg["turn"], now)
-                    if msg["actions"] and not stop.is_set():
-                        task = asyncio.ensure_future(act(msg))
-                        tasks.add(task)
-                        task.add_done_callback(tasks.discard)
-                elif msg["type"] == "error":
-                    raise RuntimeError(f"table {table.code}: {msg}")
-            if stop.is_set() and not tasks:
-                return
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        self.ws.send_request(self.ws.connect())
+        self._flush()
+
+    def data_received(self, data: bytes) -> None:
+        now = time.perf_counter()
+        self.ws.receive_data(data)
+        for event in self.ws.events_received():
+            if isinstance(event, Response):
+                if self.ws.handshake_exc is not None:
+                    self.errors.append(f"handshake: {self.ws.handshake_exc}")
+                    continue
+                self.send({"v": 1, "type": "join", "code": self.table.code, "secret": self.secret})
+            elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
+                self.frame(bytes(event.data), now)
+        self._flush()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        if not self.stop.is_set():
+            self.errors.append(f"table {self.table.code}: connection lost ({exc})")
+
+    def frame(self, raw: bytes, now: float) -> None:
+        table = self.table
+        if raw.startswith(UPDATE) and NO_ACTIONS in raw:  # 3 updates in 4: read lightly
+            if HAND_OVER not in raw:
+                found = TURN.search(raw)
+                assert found is not None
+                table.arrived(int(found.group(1)), now)
+            return
+        msg = orjson.loads(raw)
+        if msg["type"] == "update":
+            if not msg["hand_over"]:
+                table.arrived(msg["turn"], now)
+            if msg["actions"]:
+                self.loop.call_later(table.think, self.act, msg)
+        elif msg["type"] == "error":
+            self.errors.append(f"table {table.code}: {msg}")
+
+    def act(self, update: dict[str, Any]) -> None:
+        if self.stop.is_set():
+            return
+        table = self.table
+        action = table.rng.choice(update["actions"])["action"]
+        table.sent[update["turn"] + 1] = time.perf_counter()
+        table.actions += 1
+        self.send({"v": 1, "type": "act", "code": table.code, "action": action, "turn": update["turn"]})
+        self._flush()
+
+    def send(self, message: dict[str, Any]) -> None:
+        self.ws.send_text(orjson.dumps(message))
+
+    def _flush(self) -> None:
+        assert self.transport is not None
+        for data in self.ws.data_to_send():
+            if data:
+                self.transport.write(data)
+
+    def close(self) -> None:
+        if self.transport is not None:
+            self.transport.close()
 
 
 async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]]]:
@@ -123,17 +170,32 @@ async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]
     return made
 
 
-async def start_server(library: Path, home: Path) -> tuple[asyncio.subprocess.Process, int]:
+#: The packages of a tree, for ``--server-tree``.
+PACKAGES = ("", "plugins/casino", "plugins/royal_casino", "plugins/canasta")
+
+
+async def start_server(library: Path, home: Path, tree: Path | None = None
+                       ) -> tuple[asyncio.subprocess.Process, int]:
     profile = os.environ.get("SERVE_LOAD_PROFILE")  # a file: the server runs under cProfile
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
+    env = {**os.environ, "CARDCORE_HOME": str(home)}
+    if tree is not None:  # another checkout's server (before / after), this venv
+        env["PYTHONPATH"] = os.pathsep.join(str(tree / p) for p in PACKAGES)
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *prefix, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
-        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0",
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "CARDCORE_HOME": str(home)})
+        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0", *new_flags(tree),
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
+        cwd=tree)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
     return proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0])
+
+
+def new_flags(tree: Path | None) -> list[str]:
+    """No limit of connections per address (every client is on 127.0.0.1), when the server
+    has that limit (an older tree's, with ``--server-tree``, may not)."""
+    cli = (tree or Path(__file__).resolve().parent.parent) / "cardcore" / "net" / "cli.py"
+    return ["--max-per-ip", "0"] if "--max-per-ip" in cli.read_text() else []
 
 
 def rss_mb(pid: int) -> float:
@@ -143,36 +205,44 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def cpu_s(pid: int) -> float:
+def cpu_s(pid: int) -> tuple[float, float]:
+    """The process's CPU time so far: (user, system) seconds."""
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / CLK
+    return int(fields[11]) / CLK, int(fields[12]) / CLK
 
 
-async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path) -> dict[str, Any]:
+async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path,
+                    tree: Path | None = None) -> dict[str, Any]:
     library = workdir / "library.sqlite"
-    proc, port = await start_server(library, workdir / "home")
+    proc, port = await start_server(library, workdir / "home", tree)
     base_rss = rss_mb(proc.pid)
     latencies: list[float] = []
     stop = asyncio.Event()
     made = await make_tables(port, tables, game)
     runs = [TableRun(code, think, latencies) for code, _ in made]
-    clients = [asyncio.ensure_future(client(port, run, secret, stop))
-               for run, (_, secrets) in zip(runs, made, strict=True) for secret in secrets]
+    errors: list[str] = []
+    loop = asyncio.get_running_loop()
+    clients = []
+    for run, (_, secrets) in zip(runs, made, strict=True):
+        for secret in secrets:
+            seat = SeatClient(port, run, secret, stop, errors)
+            await loop.create_connection(lambda: seat, "127.0.0.1", port)  # noqa: B023 - called at once
+            clients.append(seat)
     await asyncio.sleep(min(5.0, seconds / 4))  # everyone seated and playing
     latencies.clear()
     actions0 = sum(r.actions for r in runs)
     cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
     await asyncio.sleep(seconds)
-    elapsed, cpu = time.perf_counter() - t0, cpu_s(proc.pid) - cpu0
+    (user, system), elapsed = cpu_s(proc.pid), time.perf_counter() - t0
+    user, system = user - cpu0[0], system - cpu0[1]
+    cpu = user + system
     client_cpu = time.process_time() - mine0
     actions = sum(r.actions for r in runs) - actions0
     rss = rss_mb(proc.pid)
     stop.set()
     await asyncio.sleep(think + 1.0)  # the last actions land
-    for task in clients:
-        task.cancel()
-    await asyncio.gather(*clients, return_exceptions=True)
-    failed = [t.exception() for t in clients if not t.cancelled() and t.exception() is not None]
+    for seat in clients:
+        seat.close()
     proc.send_signal(signal.SIGTERM)
     assert proc.stdout is not None
     tail = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
@@ -184,12 +254,15 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
         "tables": tables, "clients": 4 * tables, "think_s": think, "seconds": round(elapsed, 1),
         "actions": actions, "actions_per_s": round(actions / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
+        "server_cpu_ms_per_action": {"user": round(1000 * user / max(actions, 1), 3),
+                                     "system": round(1000 * system / max(actions, 1), 3),
+                                     "total": round(1000 * cpu / max(actions, 1), 3)},
         "latency_ms": {"n": len(lat), "p50": _ms(lat, 0.50), "p90": _ms(lat, 0.90),
                        "p99": _ms(lat, 0.99), "max": _ms(lat, 1.0)},
         "server_loop_lag_ms": lag,
         "server_rss_mb": {"before_tables": round(base_rss, 1), "with_tables": round(rss, 1),
                           "per_table_kb": round((rss - base_rss) * 1024 / tables, 1)},
-        "client_errors": [str(e)[:200] for e in failed[:3]], "records": lost,
+        "client_errors": [e[:200] for e in errors[:3]], "records": lost,
     }
 
 
@@ -237,16 +310,19 @@ async def main() -> None:
     p.add_argument("--game", default="casino")
     p.add_argument("--saturation-tables", type=int, default=50)
     p.add_argument("--saturation-seconds", type=float, default=20)
+    p.add_argument("--server-tree", type=Path, help="run the server of another checkout (before/after)")
     args = p.parse_args()
-    out: dict[str, Any] = {"game": args.game, "load_before": load()}
+    out: dict[str, Any] = {"game": args.game, "server_tree": str(args.server_tree or "this one"),
+                           "load_before": load()}
     with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
         (Path(tmp) / "a").mkdir()
-        out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a")
+        out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a",
+                                        args.server_tree)
         out["load_between"] = load()
         if args.saturation_tables:
             (Path(tmp) / "b").mkdir()
             out["saturation"] = await run_phase(args.saturation_tables, args.saturation_seconds, 0.0,
-                                                args.game, Path(tmp) / "b")
+                                                args.game, Path(tmp) / "b", args.server_tree)
     out["load_after"] = load()
     print(json.dumps(out, indent=1))
 

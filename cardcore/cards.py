@@ -84,7 +84,7 @@ def parse_cards(texts: Iterable[str]) -> list[str]:
 
 def glyph(text: str) -> str:
     """Display text of a card in notation: ``10D`` -> ``10♦``."""
-    return _PARSED[text].glyph if text in _PARSED else text
+    return _GLYPH_OF.get(text, text)
 
 
 def glyphs(texts: Iterable[str]) -> str:
@@ -151,3 +151,5 @@ _PARSED: dict[str, Card] = {JOKER: Card(0, None)}
 for _s in Suit:
     for _i, _r in enumerate(RANKS, start=1):
         _PARSED[_r + _s.value] = Card(_i, _s)
+#: Each card's display text (``glyph`` is read for every action a table labels).
+_GLYPH_OF: dict[str, str] = {text: c.glyph for text, c in _PARSED.items()}

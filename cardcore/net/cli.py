@@ -46,6 +46,13 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
     q.add_argument("--max-tables", type=count, default=1000)
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
+    q.add_argument("--max-per-ip", type=number_type(int, 0, 1_000_000, "a whole number"), default=20,
+                   metavar="N", help="connections one address may hold at once (default 20; 0: no "
+                   "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)")
+    q.add_argument("--expire-after", type=number_type(float, 0, 365 * 86400, "seconds"),
+                   default=48 * 3600.0, metavar="SECONDS",
+                   help="abandon a table nobody has been at for this long (default 172800, two days; "
+                   "0: never); its match stays in the library, unfinished")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
@@ -81,7 +88,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
         table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
-        public_url=args.public_url, web_url=args.web_url, compression=args.compression)
+        public_url=args.public_url, web_url=args.web_url, compression=args.compression,
+        max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:

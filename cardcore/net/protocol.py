@@ -17,6 +17,7 @@ import re
 import typing
 from typing import Annotated, Any, Literal
 
+import orjson
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -111,6 +112,9 @@ class CreateTable(_Request):
     seats: list[Annotated[str, Field(max_length=64)]] = Field(min_length=2, max_length=8)
     names: list[Name] | None = Field(None, max_length=8)
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
+    #: Listed by ``list_tables`` for everyone. Private (the default): listed only for the
+    #: connection that made it and those at it; joined or watched with its code.
+    public: bool = False
 
 
 class Join(_Request):
@@ -198,6 +202,7 @@ class TableInfo(BaseModel):
     seats: list[SeatInfo]
     status: Literal["waiting", "playing", "over"]
     hand_no: int
+    public: bool = False
 
 
 class Tables(_Reply):
@@ -353,15 +358,21 @@ _SERVER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ServerMessage)
 # --- encode / decode ------------------------------------------------------------------
 
 
-#: Compact UTF-8 JSON; no check for cycles (messages are trees), which saves a sixth.
-_ENCODER = json.JSONEncoder(separators=(",", ":"), ensure_ascii=False, check_circular=False)
+#: orjson: dict keys that are not strings written as strings, as ``json`` does.
+_ORJSON = orjson.OPT_NON_STR_KEYS
 
 
 def encode(message: BaseModel | dict[str, Any]) -> str:
     """One frame: compact JSON, ``v`` and ``type`` included (a dict is sent as it is)."""
     if isinstance(message, BaseModel):
         return message.model_dump_json()
-    return _ENCODER.encode(message)
+    return orjson.dumps(message, option=_ORJSON).decode()
+
+
+def frame(message: dict[str, Any] | list[Any]) -> bytes:
+    """``encode`` as UTF-8 bytes, what the server sends (as a text frame): a dict, where
+    ``orjson.Fragment`` values are JSON already encoded (parts shared by several frames)."""
+    return orjson.dumps(message, option=_ORJSON)
 
 
 def decode(raw: str | bytes, *, sent_by: Literal["client", "server"] = "client") -> Any:

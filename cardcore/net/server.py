@@ -48,7 +48,7 @@ from cardcore.net.protocol import (
 )
 from cardcore.net.tables import HUMAN, Seat, Table, TableConfig, TableError, hash_secret, new_secret
 from cardcore.plugins import Registry
-from cardcore.records import first_error
+from cardcore.records import first_error, parse_record_lines
 from cardcore.store import StoreError, checks
 from cardcore.store.sqlite import SqliteStore
 
@@ -66,8 +66,8 @@ MAX_STRIKES = 20
 MAX_BAD_SECRETS = 3
 #: Tables a ``list_tables`` returns at most (the most recent first).
 MAX_LISTED = 200
-#: The event loop's lag is sampled this often (seconds).
-LAG_TICK = 0.01
+#: The event loop's lag is sampled this often (seconds; 20 a second cost an idle server 0.4% of a core).
+LAG_TICK = 0.05
 
 
 @dataclass
@@ -94,6 +94,12 @@ class ServerConfig:
     #: Honour a ``create_table``'s seed. Off: whoever chose the seed would know every hand
     #: (tests and the benchmark turn it on, for matches that replay exactly).
     allow_seed: bool = False
+    #: Connections one address may hold at once (0: no limit). Behind a reverse proxy every
+    #: connection comes from the proxy's address: raise it, or limit there (docs/hosting.md).
+    max_connections_per_ip: int = 20
+    #: A table not over that nobody has been at, with nothing happening, for this long
+    #: (seconds) is abandoned: closed, its match kept unfinished in the library (0: never).
+    expire_after: float = 48 * 3600.0
 
 
 class TokenBucket:
@@ -123,18 +129,21 @@ class Connection:
         self.name: str | None = None
         self.tables: set[str] = set()
         self.created = 0
+        #: The codes of the tables this connection made (listed for it even when private).
+        self.made: set[str] = set()
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
         self.closing = False
 
-    def send(self, frame: str) -> None:
+    def send(self, frame: bytes) -> None:
+        """Write one frame (UTF-8 JSON, sent as a text frame) now, without a task."""
         if self.closing:
             return
         if self.ws.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
             self.close(CLOSE_POLICY, "too slow: too many messages waiting")
             return
-        broadcast([self.ws], frame)
+        broadcast([self.ws], frame, text=True)
 
     def close(self, code: int, reason: str) -> None:
         if not self.closing:
@@ -155,10 +164,15 @@ class Server:
         self.port = self.config.port
         self.resumed: list[str] = []
         self.skipped: list[str] = []
-        #: How late the event loop wakes a 10 ms sleep (seconds; the last samples): whether
+        #: How late the event loop wakes a LAG_TICK sleep (seconds; the last samples): whether
         #: anything (a store write, a bot, a big update) holds the loop up.
         self.lag: deque[float] = deque(maxlen=20_000)
         self._lag_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
+        #: Open connections per remote address.
+        self.per_ip: dict[str, int] = {}
+        #: The codes of the tables abandoned since the start.
+        self.abandoned: list[str] = []
 
     # --- starting and stopping ------------------------------------------------------------
 
@@ -167,11 +181,13 @@ class Server:
         await self._resume_tables()
         config = self.config
         self._ws = await serve(self._handle, config.host, config.port, max_size=MAX_MESSAGE_BYTES,
-                               process_request=self._check_origin, ssl=config.ssl,
+                               process_request=self._check_request, ssl=config.ssl,
                                compression="deflate" if config.compression else None,
                                server_header=f"cardcore/{cardcore.__version__}", logger=ws_log)
         self.port = self._ws.sockets[0].getsockname()[1]
         self._lag_task = asyncio.ensure_future(self._watch_lag())
+        if config.expire_after > 0:
+            self._sweep_task = asyncio.ensure_future(self._sweep())
 
     async def _watch_lag(self) -> None:
         loop = asyncio.get_running_loop()
@@ -189,9 +205,30 @@ class Server:
                 "p99": round(1000 * lags[min(len(lags) - 1, int(0.99 * len(lags)))], 2),
                 "max": round(1000 * lags[-1], 2)}
 
+    async def _sweep(self) -> None:
+        """Now and then, abandon the tables idle for longer than ``expire_after``."""
+        every = min(60.0, self.config.expire_after / 4)
+        while True:
+            await asyncio.sleep(every)
+            self.expire_idle()
+
+    def expire_idle(self) -> list[str]:
+        """Abandon every table nobody has been at for ``expire_after`` (its codes)."""
+        now, limit = time.monotonic(), self.config.expire_after
+        gone = [t for t in self.tables.values() if (idle := t.idle_for(now)) is not None and idle >= limit]
+        for table in gone:
+            del self.tables[table.code]
+            if table.match.over:
+                continue  # finished and kept: only its place on the server goes
+            table.abandon()
+            self.abandoned.append(table.code)
+            log.info("table %s: abandoned, nobody came for %.0f s", table.code, limit)
+        return [t.code for t in gone]
+
     async def close(self) -> None:
-        if self._lag_task is not None:
-            self._lag_task.cancel()
+        for task in (self._lag_task, self._sweep_task):
+            if task is not None:
+                task.cancel()
         if self._ws is not None:
             self._ws.close()
             await self._ws.wait_closed()
@@ -203,6 +240,8 @@ class Server:
             except TimeoutError:
                 log.warning("the last writes did not reach the match library")
             self.writer.close()
+        for table in self.tables.values():
+            table.release_now()  # written: another server (or this one again) may take them
         self.bot_pool.shutdown(wait=False, cancel_futures=True)
 
     async def _resume_tables(self) -> None:
@@ -211,7 +250,7 @@ class Server:
         for code, match_id, _status, data in await writer.call(self.store.net_tables):
             try:
                 table = await self._resume_table(code, match_id, data)
-            except (StoreError, KeyError, TypeError, ValueError) as exc:
+            except (StoreError, KeyError, TypeError, ValueError) as exc:  # a RecordError is a ValueError
                 log.warning("table %s (match %d) is not resumed: %s", code, match_id, exc)
                 self.skipped.append(code)
                 continue
@@ -233,15 +272,18 @@ class Server:
             seats = [Seat(str(s["kind"]), s.get("secret"), bool(s.get("joined"))) for s in data["seats"]]
             if len(seats) != len(match.seats):
                 raise ValueError(f"{len(seats)} seats for a match of {len(match.seats)}")
+            record = parse_record_lines(await writer.call(play.record), f"table {code}")
         except BaseException:
             await writer.call(play.close)
             raise
-        return self._table(code, match, seats, play)
+        table = self._table(code, match, seats, play, public=bool(data.get("public")))
+        table.restore_log([event for _, event in record])
+        return table
 
-    def _table(self, code: str, match: Match, seats: list[Seat], play: Any) -> Table:
+    def _table(self, code: str, match: Match, seats: list[Seat], play: Any, public: bool) -> Table:
         return Table(code, match, seats, play.id, registry=self.registry, config=self.config.table,
                      writer=self._writer(), bot_pool=self.bot_pool, lock=play,
-                     on_empty=self._forget)
+                     on_empty=self._forget, public=public)
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
@@ -252,6 +294,15 @@ class Server:
         return self.writer
 
     # --- connections -----------------------------------------------------------------------
+
+    def _check_request(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Not too many connections from one address; browsers only from this host."""
+        limit = self.config.max_connections_per_ip
+        if limit and self.per_ip.get(_address(connection), 0) >= limit:
+            log.info("refused a connection: too many from one address")
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                      "cardcore: too many connections from your address\n")
+        return self._check_origin(connection, request)
 
     def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
         """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
@@ -270,7 +321,12 @@ class Server:
 
     async def _handle(self, ws: ServerConnection) -> None:
         conn = Connection(ws, self.config)
+        address = _address(ws)
+        self.per_ip[address] = self.per_ip.get(address, 0) + 1
         try:
+            limit = self.config.max_connections_per_ip
+            if limit and self.per_ip[address] > limit:  # several handshakes at once got past the check
+                conn.close(CLOSE_POLICY, "too many connections from your address")
             async for raw in ws:
                 if not conn.closing:  # once closing, frames are read (so the close can be) and dropped
                     self._receive(conn, raw)
@@ -278,6 +334,11 @@ class Server:
             pass
         finally:
             conn.closing = True
+            left = self.per_ip[address] - 1
+            if left:
+                self.per_ip[address] = left
+            else:
+                del self.per_ip[address]
             for code in list(conn.tables):
                 table = self.tables.get(code)
                 if table is not None:
@@ -289,21 +350,21 @@ class Server:
             if conn.strikes >= MAX_STRIKES:
                 conn.close(CLOSE_POLICY, "flooding")
             else:
-                conn.send(protocol.encode(protocol.error("rate_limited", "too many messages; slow down")))
+                conn.send(protocol.frame(protocol.error("rate_limited", "too many messages; slow down")))
             return
         conn.strikes = 0
         if isinstance(raw, bytes):
-            conn.send(protocol.encode(protocol.error("bad_json", "send text frames (JSON)")))
+            conn.send(protocol.frame(protocol.error("bad_json", "send text frames (JSON)")))
             return
         try:
             message = protocol.decode(raw)
         except ProtocolError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, exc.message, _id_of(raw))))
+            conn.send(protocol.frame(protocol.error(exc.code, exc.message, _id_of(raw))))
             return
         try:
             self._dispatch(conn, message)
         except TableError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             if exc.code == "bad_secret":
                 conn.bad_secrets += 1
                 if conn.bad_secrets >= MAX_BAD_SECRETS:
@@ -314,7 +375,7 @@ class Server:
             conn.name = message.name
             conn.send(self._reply(message, self._welcome()))
         elif isinstance(message, ListTables):
-            conn.send(self._reply(message, {"type": "tables", "tables": self._listing()}))
+            conn.send(self._reply(message, {"type": "tables", "tables": self._listing(conn)}))
         elif isinstance(message, CreateTable):
             _background(self._create(conn, message))
         elif isinstance(message, Join):
@@ -341,8 +402,8 @@ class Server:
         return table
 
     @staticmethod
-    def _reply(request: Any, body: dict[str, Any]) -> str:
-        return protocol.encode({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
+    def _reply(request: Any, body: dict[str, Any]) -> bytes:
+        return protocol.frame({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
 
     def _welcome(self) -> dict[str, Any]:
         games = []
@@ -353,9 +414,10 @@ class Server:
         return {"type": "welcome", "server": f"cardcore {cardcore.__version__}",
                 "protocol": protocol.PROTOCOL_VERSION, "games": games}
 
-    def _listing(self) -> list[dict[str, Any]]:
-        tables = list(self.tables.values())[-MAX_LISTED:]
-        return [t.info() for t in reversed(tables)]
+    def _listing(self, conn: Connection) -> list[dict[str, Any]]:
+        """The public tables, and the private ones this connection made or is at."""
+        tables = [t for t in self.tables.values() if t.public or t.code in conn.made or t.code in conn.tables]
+        return [t.info() for t in reversed(tables[-MAX_LISTED:])]
 
     # --- new tables ------------------------------------------------------------------------
 
@@ -363,10 +425,10 @@ class Server:
         try:
             reply = await self._new_table(conn, message)
         except TableError as exc:
-            conn.send(protocol.encode(protocol.error(exc.code, str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             return
         except StoreError as exc:
-            conn.send(protocol.encode(protocol.error("server_error", str(exc), message.id)))
+            conn.send(protocol.frame(protocol.error("server_error", str(exc), message.id)))
             return
         conn.send(self._reply(message, reply))
 
@@ -391,8 +453,9 @@ class Server:
             seats.append(Seat(kind, hash_secret(secret) if secret else None))
             if secret:
                 links.append({"seat": i, "secret": secret, **self._links(code, secret)})
-        table = self._table(code, match, seats, play)
+        table = self._table(code, match, seats, play, public=message.public)
         self.tables[code] = table
+        conn.made.add(code)
         writer.commit(play.id, events, table._snapshot)
         table.save_row()
         table.schedule()
@@ -455,6 +518,12 @@ def _background(coro: Any) -> None:
     task = asyncio.ensure_future(coro)
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
+
+
+def _address(ws: ServerConnection) -> str:
+    """The remote address of a connection ("" when the socket does not say)."""
+    peer = ws.remote_address
+    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
 
 
 def _id_of(raw: str) -> int | None:

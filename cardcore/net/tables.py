@@ -15,10 +15,13 @@ import hashlib
 import hmac
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any, Protocol
+
+import orjson
 
 from cardcore.bots.base import Bot, InfoSet
 from cardcore.faults import describe
@@ -26,7 +29,7 @@ from cardcore.game import Action, GameState, IllegalAction
 from cardcore.match import Match
 from cardcore.net import views
 from cardcore.net.persist import Writer
-from cardcore.net.protocol import PROTOCOL_VERSION, encode
+from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.plugins import Registry
 from cardcore.seating import default_side_names
 
@@ -47,8 +50,8 @@ class Peer(Protocol):
 
     name: str | None
 
-    def send(self, frame: str) -> None:
-        """Queue one encoded frame (never blocks)."""
+    def send(self, frame: bytes) -> None:
+        """Queue one frame, its JSON as UTF-8 (never blocks)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -101,8 +104,13 @@ class Shown:
 class Table:
     def __init__(self, code: str, match: Match, seats: list[Seat], match_id: int, *,
                  registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
-                 lock: Any = None, on_empty: Callable[[Table], None] | None = None):
+                 lock: Any = None, on_empty: Callable[[Table], None] | None = None,
+                 public: bool = False):
         self.code = code
+        #: Listed for everyone (else only for whoever made it or sits at it).
+        self.public = public
+        #: When something last happened here (``time.monotonic()``): an idle table expires.
+        self.active = time.monotonic()
         self.match = match
         self.seats = seats
         self.match_id = match_id
@@ -120,7 +128,7 @@ class Table:
         match.on_event = self._events.append
         self._snapshot = match.snapshot()
         self._bot_task: asyncio.Task[None] | None = None
-        self._sheet_json: tuple[tuple[int, tuple[str, ...]], str] | None = None
+        self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
 
     # --- who is here --------------------------------------------------------------------
 
@@ -144,14 +152,35 @@ class Table:
 
     def info(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
-                "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no}
+                "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
+                "public": self.public}
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
-        return {"seats": [s.to_json() for s in self.seats]}
+        return {"seats": [s.to_json() for s in self.seats], "public": self.public}
 
-    def save_row(self) -> None:
-        self.writer.put_table(self.code, self.match_id, self.status, self.row())
+    def save_row(self, status: str | None = None) -> None:
+        self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
+
+    def idle_for(self, now: float) -> float | None:
+        """How long nobody has been at the table and nothing happened at it (seconds), or
+        None while someone is at it."""
+        return None if self.watchers else now - self.active
+
+    def abandon(self) -> None:
+        """Nobody came back: the table closes. Its row says ``abandoned`` (a restarted server
+        leaves it), its match stays in the library, unfinished, and its lock is released."""
+        self.close()
+        self.save_row("abandoned")
+        self._release()
+
+    def restore_log(self, events: list[dict[str, Any]]) -> None:
+        """The move log of a resumed table, from its record's action events (a stand-in's
+        moves are not marked as a bot's: the record does not say who chose them)."""
+        self.log = []
+        for event in events:
+            if event.get("event") == "action":
+                self._log_action(event, bot=False)
 
     def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
         """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
@@ -167,6 +196,7 @@ class Table:
             raise TableError("seat_taken", f"you are already at table {self.code}")
         first = not held.joined
         held.peer, held.joined = peer, True
+        self.active = time.monotonic()
         if held.grace is not None:
             held.grace.cancel()
             held.grace = None
@@ -193,6 +223,7 @@ class Table:
         if sum(1 for s in self.watchers.values() if s is None) >= self.config.max_watchers:
             raise TableError("too_many", f"table {self.code} has as many spectators as it takes")
         self.watchers[peer] = None
+        self.active = time.monotonic()
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
         self._send_update(peer)
@@ -202,6 +233,7 @@ class Table:
         """The peer leaves (or its connection dropped): a seat is held for the grace period."""
         seat = self.watchers.pop(peer, None)
         self._cursor.pop(peer, None)
+        self.active = time.monotonic()
         if seat is not None and self.seats[seat].peer is peer:
             held = self.seats[seat]
             held.peer = None
@@ -287,14 +319,12 @@ class Table:
             raise TableError("server_error", message) from None
         events = list(self._events)
         self._events.clear()
+        self.active = time.monotonic()
         self._snapshot = match.snapshot()
         self.writer.commit(self.match_id, events, self._snapshot)
         for event in events:
             if event["event"] == "action":
-                who = match.seating.names[event["seat"]]
-                self.log.append({"hand": event["hand"], "seat": event["seat"],
-                                 "text": f"{who}: {event['label']}",
-                                 "bot": bot or not self.seats[event["seat"]].human})
+                self._log_action(event, bot)
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
@@ -306,10 +336,22 @@ class Table:
             self.broadcast()
         self.schedule()
 
+    def _log_action(self, event: dict[str, Any], bot: bool) -> None:
+        seat = event["seat"]
+        self.log.append({"hand": event["hand"], "seat": seat,
+                         "text": f"{self.match.seating.names[seat]}: {event['label']}",
+                         "bot": bot or not self.seats[seat].human})
+
     def _restore(self) -> None:
         self._events.clear()
         self.match = Match.from_snapshot(self.match.game, self._snapshot, pm=self.registry.pm)
         self.match.on_event = self._events.append
+
+    def release_now(self) -> None:
+        """The match's lock released at once (the server stops, its writes are done)."""
+        if self.lock is not None:
+            lock, self.lock = self.lock, None
+            lock.close()
 
     def _release(self) -> None:
         if self.lock is not None:
@@ -384,39 +426,46 @@ class Table:
         return Shown(match.state, match.hand_no, match.seating.dealer, False)
 
     def broadcast(self, shown: Shown | None = None) -> None:
-        """Each connection's own update (built once per seat and log position)."""
-        shown = shown or self.shown()
-        built: dict[tuple[int | None, int], str] = {}
-        seats = self.seats_json()
-        end = len(self.log)
-        for peer, seat in list(self.watchers.items()):
-            start = self._cursor.get(peer, end)
-            key = (seat, start)
-            if key not in built:
-                built[key] = self._update(seat, shown, seats, self.log[start:end])
-            self._cursor[peer] = end
-            peer.send(built[key])
+        """Each connection's own update: what all have in common built once, each seat's
+        own part once, the log lines once per position a connection has read to."""
+        self._send(list(self.watchers), shown or self.shown())
 
     def _send_update(self, peer: Peer) -> None:
-        start, end = self._cursor.get(peer, len(self.log)), len(self.log)
-        self._cursor[peer] = end
-        peer.send(self._update(self.watchers[peer], self.shown(), self.seats_json(), self.log[start:end]))
+        self._send([peer], self.shown())
 
-    def _update(self, seat: int | None, shown: Shown, seats: list[dict[str, Any]],
-                log_lines: list[dict[str, Any]]) -> str:
-        may_act = (seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
-                   and self.status == "playing")
-        body = views.update(self.code, self.match, shown.state, seat, seats=seats, log=log_lines,
-                            hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
-                            may_act=may_act)
-        return views.encode_update(body, self._sheet())
+    def _send(self, peers: list[Peer], shown: Shown) -> None:
+        common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
+                              hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
+                              sheet=self._sheet())
+        mine: dict[int | None, bytes] = {}
+        logs: dict[int, bytes] = {}
+        built: dict[tuple[int | None, int], bytes] = {}
+        end = len(self.log)
+        playing = self.status == "playing"
+        for peer in peers:
+            seat = self.watchers[peer]
+            start = self._cursor.get(peer, end)
+            self._cursor[peer] = end
+            key = (seat, start)
+            if key not in built:
+                if seat not in mine:
+                    mine[seat] = views.inner(views.own(shown.state, seat, hand_over=shown.hand_over,
+                                                       may_act=playing and self._here(seat)))
+                if start not in logs:
+                    logs[start] = frame(self.log[start:end])
+                built[key] = views.update(seat, common, mine[seat], logs[start])
+            peer.send(built[key])
 
-    def _sheet(self) -> str:
+    def _here(self, seat: int | None) -> bool:
+        """The seat's player is here to play it (its update carries its actions)."""
+        return seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
+
+    def _sheet(self) -> orjson.Fragment:
         """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
         sheet = self.match.sheet
         key = (len(sheet.hands), tuple(sheet.side_names))
         if self._sheet_json is None or self._sheet_json[0] != key:
-            self._sheet_json = (key, encode(views.sheet_json(self.match)))
+            self._sheet_json = (key, orjson.Fragment(frame(views.sheet_json(self.match))))
         return self._sheet_json[1]
 
     def _seat_status(self, seat: int) -> None:
@@ -443,5 +492,5 @@ class Table:
             self._bot_task.cancel()
 
 
-def _frame(message: dict[str, Any]) -> str:
-    return encode({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})
+def _frame(message: dict[str, Any]) -> bytes:
+    return frame({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})

@@ -9,11 +9,13 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import replace
-from typing import Any, cast
+from typing import Any, NamedTuple, cast
 
-from cardcore.game import GameState, Zone
+import orjson
+
+from cardcore.game import GameState, Group, Zone
 from cardcore.match import Match
-from cardcore.net.protocol import PROTOCOL_VERSION, encode
+from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.net.wire import action_json, view_cards, zone_json
 
 
@@ -61,29 +63,60 @@ def sheet_json(match: Match) -> dict[str, Any]:
             "target": sheet.target, "variant": sheet.variant}
 
 
-def update(code: str, match: Match, state: GameState, seat: int | None, *,
-           seats: list[dict[str, Any]], log: list[dict[str, Any]], hand_no: int,
-           dealer: int | None, hand_over: bool, may_act: bool) -> dict[str, Any]:
-    """The ``update`` for ``seat`` (None: a spectator) showing ``state``, without its
-    ``sheet`` (the same for everyone: ``sheet_json``, added by ``encode_update``);
-    ``may_act``: the seat is to play and its player is here (actions and why_not are sent)."""
+class Common(NamedTuple):
+    """The JSON every connection's update of one moment shares, encoded once: the frame's
+    start (up to ``code``), the fields between ``seat`` and the seat's own, and those after
+    the log."""
+
+    start: bytes
+    before: bytes
+    after: bytes
+
+
+def shared(code: str, match: Match, state: GameState, *, seats: list[dict[str, Any]], hand_no: int,
+           dealer: int | None, hand_over: bool, sheet: orjson.Fragment) -> Common:
+    """What every connection's update showing ``state`` has in common (``sheet``: its JSON)."""
+    before = {"turn": match.decisions, "game": match.game.id, "hand_no": hand_no, "dealer": dealer,
+              "to_play": None if hand_over else state.to_play,
+              "names": list(match.seating.names), "side_names": list(match.seating.side_names),
+              "seats": seats}
+    after = {"hand_over": hand_over, "over": match.over, "winner": match.winner, "sheet": sheet}
+    start = frame({"v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code})[:-1]
+    return Common(start, inner(before), inner(after))
+
+
+def own(state: GameState, seat: int | None, *, hand_over: bool, may_act: bool) -> dict[str, Any]:
+    """The fields of ``seat``'s update (None: a spectator) that are its own: the table as it
+    sees it, its view, and, when ``may_act`` (the seat is to play and its player is here),
+    its legal actions and why_not."""
     zones = spectator_zones(state) if seat is None else state.zones(seat)
     actions: list[dict[str, Any]] = []
     why_not: dict[str, str] = {}
     if may_act and seat is not None and state.to_play == seat and not hand_over:
         actions, why_not = legal_for(state, seat, zones)
-    return {
-        "v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code, "seat": seat,
-        "turn": match.decisions, "game": match.game.id, "hand_no": hand_no, "dealer": dealer,
-        "to_play": None if hand_over else state.to_play,
-        "names": list(match.seating.names), "side_names": list(match.seating.side_names),
-        "seats": seats, "zones": [zone_json(z) for z in zones], "view": state.view(seat),
-        "actions": actions, "why_not": why_not, "log": log,
-        "hand_over": hand_over, "over": match.over, "winner": match.winner,
-    }
+    return {"zones": [_zone(z) for z in zones], "view": state.view(seat), "actions": actions,
+            "why_not": why_not}
 
 
-def encode_update(body: dict[str, Any], sheet: str) -> str:
-    """The update's frame with the sheet's JSON (encoded once for everyone) spliced in."""
-    text = encode(body)
-    return f'{text[:-1]},"sheet":{sheet}}}'
+def inner(fields: dict[str, Any]) -> bytes:
+    """The fields' JSON without the braces: a piece of a frame."""
+    return frame(fields)[1:-1]
+
+
+def update(seat: int | None, common: Common, mine: bytes, log: bytes) -> bytes:
+    """The ``update`` frame for ``seat``: the shared pieces (``shared``) spliced around the
+    seat's own fields (``inner(own(...))``) and the JSON of the log lines since the
+    connection's previous update."""
+    return b"".join((common.start, b',"seat":', b"null" if seat is None else str(seat).encode(), b",",
+                     common.before, b",", mine, b',"log":', log, b",", common.after, b"}"))
+
+
+def _zone(zone: Zone) -> Zone | dict[str, Any]:
+    """A zone as the encoder takes it: a plain Zone of plain Groups as it is (orjson writes
+    a dataclass's fields in C), anything else (a plugin's subclass) as ``zone_json``."""
+    if type(zone) is not Zone:
+        return zone_json(zone)
+    for group in zone.groups:
+        if type(group) is not Group:
+            return zone_json(zone)
+    return zone

@@ -33,6 +33,8 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
+import orjson
+
 from cardcore import records
 from cardcore.store import (
     Event,
@@ -115,8 +117,27 @@ def library_path() -> Path:
     return records.data_dir() / LIBRARY_NAME
 
 
+#: Sorted keys (a column's text is the same for the same value); keys that are not strings
+#: written as strings, as ``json`` does.
+_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+
 def _json(value: Any) -> str:
-    return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True)
+    """A column's JSON (read back with ``json.loads``): orjson, written for every action a
+    server plays; ``json`` for what orjson refuses (integers past 64 bits)."""
+    return _json_bytes(value).decode()
+
+
+def _json_bytes(value: Any) -> bytes:
+    try:
+        return orjson.dumps(value, option=_ORJSON)
+    except TypeError:
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
+
+
+def _blob(snapshot: dict[str, Any]) -> bytes:
+    """A snapshot as stored: its JSON, compressed."""
+    return zlib.compress(_json_bytes(snapshot))
 
 
 class _Damaged(Exception):
@@ -340,7 +361,7 @@ class SqliteStore:
     def _commit(self, cur: sqlite3.Cursor, match_id: int, events: list[Event],
                 snapshot: dict[str, Any]) -> None:
         over = bool(snapshot.get("over"))
-        blob = None if over else zlib.compress(_json(snapshot).encode())
+        blob = None if over else _blob(snapshot)
         row = cur.execute("SELECT n_events FROM matches WHERE id = ?", (match_id,)).fetchone()
         if row is None:
             raise NoSuchMatch(f"no match {match_id} in the library")
@@ -566,7 +587,7 @@ class SqliteStore:
                       snap.get("winner"))
         cur.execute("UPDATE matches SET n_events = ?, winner = ? WHERE id = ?", (seq, winner, match_id))
         if snapshot is not None:
-            blob = None if over else zlib.compress(_json(snapshot).encode())
+            blob = None if over else _blob(snapshot)
             cur.execute("UPDATE matches SET seats = ?, names = ?, side_names = ?, totals = ?, "
                         "hand = ?, decisions = ?, snapshot = ? WHERE id = ?",
                         (*_from_snapshot(snapshot), blob, match_id))

@@ -77,7 +77,8 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
     registry = load_registry()
     proc, port = await serve(library, home)
     host = await Client.connect(port)
-    made = [await host.request({"type": "create_table", "game": g, "seats": s, "options": o, "seed": 3})
+    made = [await host.request({"type": "create_table", "game": g, "seats": s, "options": o, "seed": 3,
+                                "public": True})  # listed for everyone after the restart
             for g, s, o in TABLES]
     sent: dict[str, list] = {m["code"]: [] for m in made}
     seated = {m["code"]: [await Client.connect(port) for _ in m["seats"]] for m in made}

@@ -28,6 +28,8 @@ from tests.net.helpers import Client, running
     ["--standin", "wizard"],
     ["--grace", "-1"],
     ["--origin", "evil.example"],
+    ["--max-per-ip", "-1"],
+    ["--expire-after", "soon"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, capsys):
     assert main(["serve", *args]) == 2
@@ -85,3 +87,15 @@ async def test_tls_serves_wss_and_links_say_so(tmp_path):
         await client.close()
         with pytest.raises(Exception):  # noqa: B017 - plain ws to a TLS port fails, whatever the error
             await asyncio.wait_for(Client.connect(server.port), 5)
+
+
+def test_the_limits_reach_the_server_settings():
+    from cardcore.cli import build_parser
+    from cardcore.net.cli import config_of
+    from cardcore.plugins import load_registry
+
+    args = build_parser().parse_args(["serve", "--max-per-ip", "0", "--expire-after", "90"])
+    config = config_of(load_registry(), args)
+    assert (config.max_connections_per_ip, config.expire_after) == (0, 90.0)
+    default = config_of(load_registry(), build_parser().parse_args(["serve"]))
+    assert (default.max_connections_per_ip, default.expire_after) == (20, 48 * 3600.0)

@@ -351,12 +351,22 @@ class FishingState(GameState):
     # --- the outside world ---------------------------------------------------------
 
     def export(self) -> dict:
+        return self._data([[NAMES[c] for c in h] for h in self.hands], [NAMES[c] for c in self.stock])
+
+    def view(self, seat: int | None) -> dict[str, Any]:
+        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
+        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
+        hands = [[NAMES[c] for c in h] if s == seat else [None] * len(h) for s, h in enumerate(self.hands)]
+        return self._data(hands, [None] * len(self.stock))
+
+    def _data(self, hands: list[list[Any]], stock: list[Any]) -> dict[str, Any]:
+        """The export with these hands and stock (the export's, or a view's hidden ones)."""
         return {
             "game": self.rules.game_id,
             "players": self.players,
             "dealer": self.dealer,
             "to_play": self.to_play,
-            "hands": [[NAMES[c] for c in h] for h in self.hands],
+            "hands": hands,
             "table": {
                 "loose": [NAMES[c] for c in self.loose],
                 "builds": [{"value": b.value, "owner": b.owner,
@@ -365,19 +375,11 @@ class FishingState(GameState):
             },
             "captured": [[NAMES[c] for c in p] for p in self.captured],
             "sweeps": list(self.sweeps),
-            "stock": [NAMES[c] for c in self.stock],
+            "stock": stock,
             "last_capture": self.last_capture,
             "totals_before": list(self.totals_before),
             "options": dict(self.rules.options_json),
         }
-
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
-        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
-        data = self.export()
-        data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
-        data["stock"] = [None] * len(data["stock"])
-        return data
 
     def determinize(self, seat: int, rng: random.Random) -> FishingState:
         """The hidden cards (other hands, the stock) dealt again at random, every

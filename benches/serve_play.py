@@ -1,0 +1,127 @@
+"""What one action costs a ``cardcore serve`` table, in process (no sockets): prints JSON.
+
+    python benches/serve_play.py [--game casino] [--players 4] [--actions 3000] [--tables 1]
+                                 [--profile FILE]
+
+A table with a peer in every seat (each peer keeps the frames it is sent, as a
+connection's queue would) plays random legal actions; per action: ``Table.act`` (the
+action's JSON found among the legal ones, applied, its events and snapshot queued for
+the library, each seat's update built and encoded), and the library's write of the
+batches on its thread (group commits, as the server does). Reported: CPU per action
+(this process's CPU time, both threads, over the actions), the bytes each seat is sent,
+and with ``--profile`` a cProfile of the loop (``python -m pstats FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import cProfile
+import json
+import os
+import random
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from cardcore.match import Match
+from cardcore.net.persist import Writer
+from cardcore.net.tables import HUMAN, Seat, Table, TableConfig
+from cardcore.plugins import load_registry
+from cardcore.store.sqlite import SqliteStore
+
+
+class Peer:
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.frames: list[bytes] = []
+
+    def send(self, frame: bytes) -> None:
+        self.frames.append(frame)
+
+
+def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, players: int,
+              seed: int) -> tuple[Table, list[Peer]]:
+    """A table of ``players`` human seats, all joined, a fresh match at its first deal."""
+    game = registry.games[game_id]
+    match = Match(game, seed=seed, seats=[HUMAN] * players, pm=registry.pm)
+    match.start()
+    play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * players)
+    table = Table(f"ABC-{seed % 1000:03d}", match, [Seat(HUMAN, joined=True) for _ in range(players)],
+                  play.id, registry=registry, config=TableConfig(bot_delay=0), writer=writer,
+                  bot_pool=None, lock=play)  # type: ignore[arg-type]
+    peers = [Peer() for _ in range(players)]
+    for seat, peer in enumerate(peers):
+        table.seats[seat].peer = peer
+        table.watchers[peer] = seat
+    return table, peers
+
+
+async def run(game_id: str, players: int, actions: int, tables: int, profile: str | None,
+              home: Path) -> dict[str, Any]:
+    registry = load_registry()
+    store = SqliteStore(home / "library.sqlite")
+    writer = Writer(store)
+    rng = random.Random(2)
+    made = 0
+
+    def fresh() -> tuple[Table, list[Peer]]:
+        nonlocal made
+        made += 1
+        return new_table(registry, store, writer, game_id, players, made)
+
+    live = [fresh() for _ in range(tables)]
+    every = list(live)
+    prof = cProfile.Profile() if profile else None
+    done, wall0, cpu0 = 0, time.perf_counter(), time.process_time()
+    if prof:
+        prof.enable()
+    while done < actions:
+        i = done % tables  # one action at each table in turn, as many tables' players would
+        table, peers = live[i]
+        if table.match.over:  # a new match: the load bench's tables are in their first hands
+            live[i] = fresh()
+            every.append(live[i])
+            continue
+        seat = table.match.to_play
+        assert seat is not None
+        action = rng.choice(table.match.legal_actions()).to_json()
+        table.act(peers[seat], action, table.match.decisions)
+        done += 1
+        if done % 8 == 0:
+            await asyncio.sleep(0)  # the writer's batches land meanwhile, as in the server
+    await writer.drain()
+    if prof:
+        prof.disable()
+        prof.dump_stats(profile)
+    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+    frames = [f for _, peers in every for p in peers for f in p.frames]
+    writer.close()
+    for table, _ in every:
+        if table.lock is not None:  # a match not over holds its lock
+            table.lock.close()
+    store.close()
+    return {"game": game_id, "players": players, "tables": tables, "actions": done, "matches": made,
+            "cpu_ms_per_action": round(1000 * cpu / done, 3),
+            "wall_ms_per_action": round(1000 * wall / done, 3),
+            "frames_per_action": round(len(frames) / done, 2),
+            "bytes_per_frame": round(sum(map(len, frames)) / len(frames)),
+            "store_batches": writer.batches, "load": [round(x, 2) for x in os.getloadavg()]}
+
+
+def main() -> None:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--game", default="casino")
+    p.add_argument("--players", type=int, default=4)
+    p.add_argument("--actions", type=int, default=3000)
+    p.add_argument("--tables", type=int, default=1, help="tables played in turn (one action each)")
+    p.add_argument("--profile", metavar="FILE")
+    args = p.parse_args()
+    with tempfile.TemporaryDirectory(prefix="serve-play-") as tmp:
+        out = asyncio.run(run(args.game, args.players, args.actions, args.tables, args.profile, Path(tmp)))
+    print(json.dumps(out))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,155 @@
+"""A table's life on a server: private unless made public, its move log after a restart,
+abandoned when nobody comes, and a limit of connections per address."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+import websockets
+
+from cardcore.store.sqlite import SqliteStore
+from tests.net.helpers import WAIT, Client, running, server_config
+
+
+async def create(client: Client, public: bool | None = None, seats: tuple[str, ...] = ("human", "human")
+                 ) -> dict:
+    extra = {} if public is None else {"public": public}
+    made = await client.request({"type": "create_table", "game": "casino", "seats": list(seats),
+                                 "seed": 5, **extra})
+    assert made["type"] == "table_created", made
+    return made
+
+
+async def listed(client: Client) -> set[str]:
+    return {t["code"] for t in (await client.request({"type": "list_tables"}))["tables"]}
+
+
+@pytest.mark.asyncio
+async def test_a_table_is_private_unless_made_public(tmp_path):
+    async with running(tmp_path / "library.sqlite") as server:
+        maker, stranger, player = [await Client.connect(server.port) for _ in range(3)]
+        private = await create(maker)
+        public = await create(maker, public=True)
+        assert await listed(maker) == {private["code"], public["code"]}  # the maker sees both
+        tables = (await stranger.request({"type": "list_tables"}))["tables"]
+        assert [(t["code"], t["public"]) for t in tables] == [(public["code"], True)]
+        # a private table is joined or watched with its code alone, and then listed for them
+        await player.request({"type": "join", "code": private["code"],
+                              "secret": private["seats"][1]["secret"]})
+        assert private["code"] in await listed(player)
+        assert (await stranger.request({"type": "watch", "code": private["code"]}))["type"] == "watching"
+        assert await listed(stranger) == {private["code"], public["code"]}
+        await stranger.request({"type": "leave", "code": private["code"]})
+        assert await listed(stranger) == {public["code"]}
+        for client in (maker, stranger, player):
+            await client.close()
+
+
+async def to_play_at(server, code: str, turn: int) -> int:
+    """The seat to play once the table is at ``turn``."""
+    match = server.tables[code].match
+    while match.decisions != turn:
+        await asyncio.sleep(0.01)
+        match = server.tables[code].match
+    return match.to_play
+
+
+async def play_some(server, code: str, players: list[Client], moves: int) -> list[dict]:
+    """Play ``moves`` random actions; the log lines the first player saw in this hand."""
+    rng = random.Random(1)
+    for turn in range(moves):
+        seat = await asyncio.wait_for(to_play_at(server, code, turn), WAIT)
+        update = await players[seat].update(lambda m, t=turn: m["turn"] == t and bool(m["actions"]))
+        await players[seat].send({"type": "act", "code": code, "turn": update["turn"],
+                                  "action": rng.choice(update["actions"])["action"]})
+    await players[0].update(lambda m: m["turn"] == moves)
+    hand = server.tables[code].match.hand_no
+    return [line for m in players[0].received if m["type"] == "update" for line in m["log"]
+            if line["hand"] == hand]
+
+
+@pytest.mark.asyncio
+async def test_a_resumed_table_shows_the_move_log_of_the_hand_in_play(tmp_path):
+    library = tmp_path / "library.sqlite"
+    async with running(library, server_config(grace=30)) as server:
+        host = await Client.connect(server.port)
+        made = await create(host)
+        code = made["code"]
+        players = []
+        for link in made["seats"]:
+            client = await Client.connect(server.port)
+            await client.request({"type": "join", "code": code, "secret": link["secret"]})
+            players.append(client)
+        seen = await play_some(server, code, players, 5)
+        assert len(seen) == 5
+        for client in (host, *players):
+            await client.close()
+    async with running(library, server_config(grace=30)) as server:  # the same library, again
+        assert server.resumed == [code]
+        back = await Client.connect(server.port)
+        await back.request({"type": "join", "code": code, "secret": made["seats"][0]["secret"]})
+        assert (await back.update())["log"] == seen
+        await back.close()
+
+
+@pytest.mark.asyncio
+async def test_a_table_nobody_is_at_is_abandoned_and_kept_unfinished(tmp_path):
+    library = tmp_path / "library.sqlite"
+    config = server_config()
+    config.expire_after = 0.3
+    async with running(library, config) as server:
+        host = await Client.connect(server.port)
+        empty = await create(host)  # nobody ever joins it
+        kept = await create(host)
+        sitter = await Client.connect(server.port)
+        await sitter.request({"type": "join", "code": kept["code"], "secret": kept["seats"][0]["secret"]})
+        await host.close()
+        for _ in range(int(WAIT / 0.05)):
+            if empty["code"] not in server.tables:
+                break
+            await asyncio.sleep(0.05)
+        assert empty["code"] in server.abandoned and kept["code"] in server.tables  # someone is there
+        late = await Client.connect(server.port)
+        reply = await late.request({"type": "join", "code": empty["code"],
+                                    "secret": empty["seats"][0]["secret"]})
+        assert reply["code"] == "no_table"
+        await server.writer.drain()
+        store = SqliteStore(library)
+        rows = {code: (match_id, status) for code, match_id, status, _ in
+                store.net_tables(("waiting", "playing", "abandoned"))}
+        match_id, status = rows[empty["code"]]
+        assert status == "abandoned" and not store.get(match_id).finished
+        assert store.load(match_id)["decisions"] == 0  # kept as it was, its lock released
+        store.close()
+        for client in (sitter, late):
+            await client.close()
+    async with running(library, config) as server:
+        assert empty["code"] not in server.resumed and kept["code"] in server.resumed
+
+
+@pytest.mark.asyncio
+async def test_one_address_holds_a_limited_number_of_connections(tmp_path):
+    config = server_config()
+    config.max_connections_per_ip = 3
+    async with running(tmp_path / "library.sqlite", config) as server:
+        clients = [await Client.connect(server.port) for _ in range(3)]
+        with pytest.raises(websockets.InvalidStatus) as refused:
+            await Client.connect(server.port)
+        assert refused.value.response.status_code == 429
+        assert (await clients[0].request({"type": "hello"}))["type"] == "welcome"  # the others go on
+        await clients[0].close()
+        for _ in range(int(WAIT / 0.05)):  # the server hears of the close
+            if server.per_ip.get("127.0.0.1") == 2:
+                break
+            await asyncio.sleep(0.05)
+        again = await Client.connect(server.port)
+        assert (await again.request({"type": "hello"}))["type"] == "welcome"
+        for client in (*clients[1:], again):
+            await client.close()
+        for _ in range(int(WAIT / 0.05)):
+            if not server.per_ip:
+                break
+            await asyncio.sleep(0.05)
+        assert server.per_ip == {}
