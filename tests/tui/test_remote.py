@@ -37,7 +37,8 @@ async def new_table(port: int, game: str = "casino", seats: tuple[str, ...] = ("
                     seed: int = 3) -> p.TableCreated:
     conn = await Connection.open(f"ws://127.0.0.1:{port}/")
     try:
-        created: p.TableCreated = await conn.call(p.CreateTable(game=game, seats=list(seats), seed=seed))
+        created: p.TableCreated = await conn.call(p.CreateTable(game=game, seats=list(seats), seed=seed,
+                                                                 public=True))
     finally:
         await conn.close()
     return created

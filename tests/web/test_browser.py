@@ -92,7 +92,8 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
     from selenium.webdriver.common.keys import Keys
 
     with serve() as server, web(server) as page:
-        created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"], seed=4))
+        created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"], seed=4,
+                                           public=True))
         code, secret = created.code, created.seats[0].secret
         browser.get(page + "/")
         wait("the list of tables", lambda: "Tables on" in (shown := screen_text(browser)) and code in shown)
