@@ -5,6 +5,8 @@
                                                            # the 95% interval is above zero
     .venv/bin/python benches/bots.py duel --pair hard,medium --games canasta:4 --minutes 5
     .venv/bin/python benches/bots.py speedup --deals 8     # tournament: 1 worker v 2 workers
+    .venv/bin/python benches/bots.py greedy                # greedy decisions/s (canonical sampling)
+    .venv/bin/python benches/bots.py calibrate             # microseconds of each engine call
 
 Figures go to stdout as one JSON line per measurement and a short table.
 """
@@ -17,6 +19,7 @@ import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -80,19 +83,100 @@ def times(args: argparse.Namespace) -> None:
             print(json.dumps(row), flush=True)
 
 
+def _timed(fn, *a):
+    t = time.perf_counter()
+    out = fn(*a)
+    return out, (time.perf_counter() - t) * 1e6
+
+
+def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
+    """Least squares ``us = a + b * n`` over (n, us) points."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    var = sum((x - mx) ** 2 for x, _ in points)
+    b = sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
+    return my - b * mx, b
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """What the search's work units stand for: microseconds of each engine call, per game
+    (random play from many deals; every listing fresh, as after an apply)."""
+    registry = load_registry()
+    for spec in args.games.split(","):
+        gid, players = spec.split(":")
+        game = registry.game(gid)
+        options = game.Options()
+        seating = game.seating(int(players), options)
+        rng = random.Random(5)
+        us: dict[str, list[float]] = {"sample": [], "clone": [], "apply": [], "heuristic": []}
+        listings: list[tuple[int, float]] = []
+        for h in range(args.hands):
+            state = game.new_hand(seating, options, random.Random(f"cal:{h}"), [0] * seating.sides)
+            step = 0
+            while not state.is_over:
+                actions, t = _timed(state.legal_actions)
+                listings.append((len(actions), t))
+                seat = state.to_play
+                if step % 5 == 0:
+                    canonical = InfoSet.of(game, state, seat).canonical()
+                    canonical.legal_actions()
+                    us["sample"].append(_timed(canonical.determinize, seat, rng)[1])
+                    us["clone"].append(_timed(state.clone)[1])
+                    us["heuristic"].append(_timed(game.heuristic, state, seat)[1])
+                us["apply"].append(_timed(state.apply, actions[rng.randrange(len(actions))])[1])
+                step += 1
+        a, b = _fit(listings)
+        row = {"game": spec, "calls": len(listings), "list_a_us": round(a, 2), "list_b_us": round(b, 3),
+               "max_listed": max(n for n, _ in listings), "load": os.getloadavg()[0]}
+        row.update({f"{k}_us": round(statistics.mean(v), 2) for k, v in us.items()})
+        print(json.dumps(row), flush=True)
+
+
+def greedy(args: argparse.Namespace) -> None:
+    """Greedy decisions per second through InfoSet.of (the canonical state and a sample
+    each), greedy in every seat; the best of ``--rounds`` (load only slows a run down)."""
+    from cardcore.bots.greedy import GreedyBot
+
+    registry = load_registry()
+    for spec in args.games.split(","):
+        gid, players = spec.split(":")
+        game = registry.game(gid)
+        options = game.Options()
+        seating = game.seating(int(players), options)
+        best = 0.0
+        for _ in range(args.rounds):
+            rng = random.Random(1)
+            decisions, start = 0, time.perf_counter()
+            for h in range(args.hands):
+                state = game.new_hand(seating, options, random.Random(f"greedy:{h}"),
+                                      [0] * seating.sides)
+                while not state.is_over:
+                    state.apply(GreedyBot().choose(InfoSet.of(game, state, state.to_play), rng))
+                    decisions += 1
+            best = max(best, decisions / (time.perf_counter() - start))
+        print(json.dumps({"game": spec, "greedy_decisions_per_s": round(best, 1),
+                          "decisions": decisions, "load": os.getloadavg()[0]}), flush=True)
+
+
 def duel(args: argparse.Namespace) -> None:
+    """``--batch`` more deals at a time until the 95% interval of the first bot's mean margin
+    lies above zero or ``--minutes`` have passed; finished deals are kept in a checkpoint
+    per game (``--dir``), so a round plays only its new deals and a rerun resumes."""
     from cardcore.tournament import Tournament, run_tournament
 
     registry = load_registry()
     a, b = args.pair.split(",")
+    folder = Path(args.dir)
+    folder.mkdir(parents=True, exist_ok=True)
     for spec in args.games.split(","):
         gid, players = spec.split(":")
-        game = registry.game(gid)
+        checkpoint = folder / f"{gid}-{players}p-{a}-{b}-seed{args.seed}.jsonl"
         deadline = time.monotonic() + args.minutes * 60
-        deals, done = args.batch, None
+        deals = args.batch
         while True:
             t = Tournament(game=gid, bots=[a, b], deals=deals, seed=args.seed, players=int(players))
-            done = run_tournament(registry, t, workers=args.workers, checkpoint=args.checkpoint,
+            done = run_tournament(registry, t, workers=args.workers, checkpoint=checkpoint,
                                   progress=False)
             lo, hi = done.interval(a)
             print(json.dumps({"game": spec, "pair": args.pair, "deals": deals,
@@ -103,7 +187,6 @@ def duel(args: argparse.Namespace) -> None:
             if lo > 0 or time.monotonic() >= deadline:
                 break
             deals += args.batch
-        del game
 
 
 def speedup(args: argparse.Namespace) -> None:
@@ -130,6 +213,13 @@ def main() -> None:
     q.add_argument("--levels", default="medium,hard")
     q.add_argument("--games", default=",".join(GAMES))
     q.add_argument("--played", type=int, default=20)
+    q = sub.add_parser("calibrate")
+    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--hands", type=int, default=60)
+    q = sub.add_parser("greedy")
+    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--hands", type=int, default=6)
+    q.add_argument("--rounds", type=int, default=5)
     q = sub.add_parser("duel")
     q.add_argument("--pair", default="medium,greedy")
     q.add_argument("--games", default=",".join(GAMES))
@@ -137,14 +227,16 @@ def main() -> None:
     q.add_argument("--batch", type=int, default=8, help="deals added per round")
     q.add_argument("--workers", type=int, default=2)
     q.add_argument("--seed", type=int, default=1)
-    q.add_argument("--checkpoint", default=None, help="resume file (deals already played are kept)")
+    q.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "cardcore-duels"),
+                   help="checkpoints, one per game (kept: a rerun resumes)")
     q = sub.add_parser("speedup")
     q.add_argument("--game", default="casino")
     q.add_argument("--players", type=int, default=2)
     q.add_argument("--bots", default="medium,greedy")
     q.add_argument("--deals", type=int, default=8)
     args = p.parse_args()
-    {"times": times, "duel": duel, "speedup": speedup}[args.cmd](args)
+    {"times": times, "calibrate": calibrate, "greedy": greedy, "duel": duel,
+     "speedup": speedup}[args.cmd](args)
 
 
 if __name__ == "__main__":

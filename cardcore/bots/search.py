@@ -25,14 +25,17 @@ from cardcore.game import Action, Game, GameState
 
 log = logging.getLogger("cardcore.bots")
 
-#: Work units (about a microsecond each on a quiet machine) of an apply, a heuristic
-#: evaluation and a sample; a legal_actions call costs one unit per action it lists.
-WORK_APPLY = 8
-#: A legal_actions call and an apply in the tree or a rollout: some games spend far more
-#: per listed action than others (canasta's melds), so each call costs a fixed part too.
-WORK_CALL = 60
-WORK_EVAL = 12
+#: Work units: about a microsecond each of engine time, as ``benches/bots.py calibrate``
+#: measures the built-in games (the dearest of them for each call, on a busy machine). A
+#: sample (determinize), a clone, an apply and one heuristic evaluation cost:
 WORK_SAMPLE = 60
+WORK_CLONE = 10
+WORK_APPLY = 10
+WORK_EVAL = 50
+#: A fresh legal_actions listing costs a fixed part and a part per action listed (long lists,
+#: a crowded casino table's thousands, cost less per action: see ``_listing``).
+WORK_CALL = 30
+WORK_LISTED = 6
 
 #: Without a game heuristic, rollouts play to the end of the hand (at most this many steps).
 FULL_ROLLOUT = 100_000
@@ -114,7 +117,7 @@ class _Search:
         """The one-ply heuristic of each root action on one sample (greedy's view)."""
         seat = self.info.seat
         out: dict[tuple, float] = {}
-        self.work += len(actions) * (WORK_APPLY + WORK_EVAL)
+        self.work += len(actions) * (WORK_CLONE + WORK_APPLY + WORK_EVAL)
         for action in actions:
             after = sample.clone()
             after.apply(action)
@@ -129,9 +132,14 @@ class _Search:
         path: list[_Node] = []
         rng = self.rng
         while not state.is_over:
-            # the root's actions are the seat's own (the view fixes them), in prior order
-            actions = self.root_actions if node is self.root else state.legal_actions()
-            self.work += _listing(len(actions))
+            # the root's actions are the seat's own (the view fixes them), in prior order;
+            # a sample keeps the listing of the seat to play (determinize's contract)
+            if node is self.root:
+                actions = self.root_actions
+                self.work += WORK_APPLY
+            else:
+                actions = state.legal_actions()
+                self.work += _listing(len(actions))
             if not actions:
                 break
             children = node.children
@@ -221,8 +229,10 @@ class SearchBot(Bot):
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
         """The root candidates, best first, with the side's expected hand margin (points)
         and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
-        info.canonical().legal_actions()  # warm: samples of a game that shares caches reuse it
+        # the one fresh listing of the root (samples keep it): charged once, as it is done once
+        listed = len(info.canonical().legal_actions())
         search = _Search(self, info, rng)
+        search.work += _listing(listed)
         first = info.sample(rng)
         # the sample's own action objects (the same keys as the info set's): applying
         # them needs no look-up by key
@@ -253,10 +263,8 @@ class SearchBot(Bot):
 
 
 def _listing(n: int) -> int:
-    """The work of listing ``n`` legal actions and applying one: long lists come from
-    costly generators (canasta's melds, a crowded casino table), so the charge grows
-    faster than the length."""
-    return WORK_CALL + n + int(n * math.sqrt(n)) // 2
+    """The work of a fresh listing of ``n`` legal actions (and applying one of them)."""
+    return WORK_CALL + WORK_APPLY + WORK_LISTED * min(n, 100) + 2 * max(0, n - 100)
 
 
 def _spread(actions: list[Action], cap: int) -> list[Action]:
@@ -274,17 +282,17 @@ class MediumBot(SearchBot):
     id = "medium"
     name = "Medium (search)"
     iterations = 400
-    work_budget = 60_000
+    work_budget = 250_000
     rollout_depth = 4
     root_width = 10
-    prior_cap = 1500
+    prior_cap = 1000
 
 
 class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
     iterations = 2000
-    work_budget = 300_000
+    work_budget = 1_200_000
     rollout_depth = 6
     root_width = 16
     prior_cap = 3000

@@ -152,7 +152,7 @@ class FishingState(GameState):
             legal = self._legal or []
         keys = self._keys
         if keys is not None:  # a long list (or a miss before): by key
-            act = keys.get(getattr(action, "key", None))  # type: ignore[assignment]
+            act = keys.get(getattr(action, "key", None))
             if act is None:
                 raise IllegalAction(self.why_illegal(action))
         else:
