@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
+from cardcore.bots.search import Estimate, MediumBot
 from cardcore.faults import describe
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, Zone
 from cardcore.match import Match
@@ -41,6 +42,9 @@ from cardcore.tui.marks import Moved, TableInfo, moved
 
 if TYPE_CHECKING:
     from cardcore.cli import MatchSetup
+
+#: The hint's search stops after this long on a slow machine (it runs at the table).
+HINT_SECONDS = 1.0
 
 HUMAN = "human"
 
@@ -458,18 +462,20 @@ class Session:
             self.undo_barrier = f"{reason} (going back past it would show you cards again)"
 
     def hint(self) -> Action | None:
-        """What the greedy bot would play for the human to play."""
+        """The search's best action for the human to play (see ``hints``)."""
+        best = self.hints(top=1)
+        return best[0].action if best else None
+
+    def hints(self, top: int = 3) -> list[Estimate]:
+        """The search's best few actions for the human to play, best first, each with its
+        estimate (the side's expected hand margin in points): the ``medium`` level, capped
+        at ``HINT_SECONDS`` on a slow machine. The bots' random streams are left alone."""
         seat = self.to_play
         if seat is None or self.is_bot(seat):
-            return None
-        greedy = self.registry.bots.get("greedy")
-        if greedy is None:
-            from cardcore.bots.greedy import GreedyBot
-
-            greedy = GreedyBot
+            return []
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        action: Action = greedy().choose(InfoSet.of(self.game, self.state, seat), rng)
-        return action
+        bot = MediumBot(max_seconds=HINT_SECONDS)
+        return bot.analyse(InfoSet.of(self.game, self.state, seat), rng, top=top)
 
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""
