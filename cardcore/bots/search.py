@@ -73,7 +73,11 @@ class _Search:
         self.rng = rng
         self.side_of = info.side_of
         sides = info.sides
+        # whose eyes judge each side: the seat itself for its own side (the heuristic reads
+        # the seat's hand, which it knows; a partner's hand is only sampled), else a seat of it
         self.rep = [self.side_of.index(s) for s in range(sides)]
+        self.rep[self.side_of[info.seat]] = info.seat
+        self.own = self.side_of[info.seat]
         self.has_heuristic = type(self.game).heuristic is not Game.heuristic
         self.depth = bot.rollout_depth if self.has_heuristic else FULL_ROLLOUT
         self.lo, self.hi = math.inf, -math.inf
@@ -90,7 +94,10 @@ class _Search:
         if state.is_over:
             totals = [float(side["total"]) for side in state.score()["sides"]]
         elif self.has_heuristic:
-            # heuristic(state, seat) is already a margin; turn it back to one number per side
+            # heuristic(state, seat) is already a margin: with two sides one call gives both
+            if len(self.rep) == 2:
+                mine = float(self.game.heuristic(state, self.info.seat))
+                return [mine, -mine] if self.own == 0 else [-mine, mine]
             return [float(self.game.heuristic(state, seat)) for seat in self.rep]
         else:
             return [0.0] * len(self.rep)
@@ -108,7 +115,7 @@ class _Search:
                 break
             self.work += _listing(len(actions))
             state.apply(actions[rng.randrange(len(actions))])
-        self.work += WORK_EVAL * len(self.rep)
+        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
         return self.evaluate(state)
 
     # --- the root ---------------------------------------------------------------------
@@ -151,13 +158,15 @@ class _Search:
                 else:
                     child.avail += 1
             mover = self.side_of[state.to_play] if state.to_play is not None else 0
-            if untried:
+            tried = len(actions) - len(untried)
+            if untried and (node is self.root or self.room(node, tried)):
                 action = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
                 child = children[action.key] = _Node(mover)
                 state.apply(action)
                 path.append(child)
                 break
-            action, child = self.select(node, actions)
+            action, child = self.select(node, [a for a in actions if a.key in children]
+                                        if untried else actions)
             state.apply(action)
             path.append(child)
             node = child
@@ -168,6 +177,13 @@ class _Search:
         for n in path:
             n.visits += 1
             n.total += values[n.side]
+
+    def room(self, node: _Node, tried: int) -> bool:
+        """Progressive widening below the root: a node with ``v`` visits tries about
+        ``widening * sqrt(v)`` of its actions (UCB among them), so a few random replies are
+        searched well rather than many once each (off: every action once first)."""
+        w = self.bot.widening
+        return w is None or tried == 0 or tried < w * math.sqrt(node.visits + 1)
 
     def select(self, node: _Node, actions: list[Action]) -> tuple[Action, _Node]:
         scale = self.hi - self.lo if self.hi > self.lo else 1.0
@@ -202,6 +218,8 @@ class SearchBot(Bot):
     root_width = 12
     #: The UCB constant, relative to the range of values seen in this search.
     exploration = 0.7
+    #: Progressive widening below the root (see ``_Search.room``); None: off.
+    widening: float | None = None
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
@@ -281,9 +299,10 @@ def _spread(actions: list[Action], cap: int) -> list[Action]:
 class MediumBot(SearchBot):
     id = "medium"
     name = "Medium (search)"
-    iterations = 400
+    iterations = 1000
     work_budget = 250_000
-    rollout_depth = 4
+    rollout_depth = 0
+    widening = 1.0
     root_width = 10
     prior_cap = 1000
 
@@ -291,8 +310,9 @@ class MediumBot(SearchBot):
 class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
-    iterations = 2000
+    iterations = 5000
     work_budget = 1_200_000
-    rollout_depth = 6
+    rollout_depth = 0
+    widening = 1.0
     root_width = 16
     prior_cap = 3000
