@@ -179,7 +179,9 @@ def duel(args: argparse.Namespace) -> None:
         gid, players = spec.split(":")
         checkpoint = folder / f"{gid}-{players}p-{a}-{b}-seed{args.seed}.jsonl"
         deadline = time.monotonic() + args.minutes * 60
-        deals = args.batch
+        # a rerun starts where the checkpoint ends
+        kept = len(checkpoint.read_text().splitlines()) - 1 if checkpoint.exists() else 0
+        deals = max(args.batch, kept)
         while True:
             t = Tournament(game=gid, bots=[a, b], deals=deals, seed=args.seed, players=int(players))
             done = run_tournament(registry, t, workers=args.workers, checkpoint=checkpoint,
