@@ -105,15 +105,20 @@ def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
     return my - b * mx, b
 
 
-def calibrate(args: argparse.Namespace) -> None:
-    """What the search's work units stand for: microseconds of each engine call, per game
-    (random play from many deals; every listing fresh, as after an apply)."""
+def _tables(games: str):
+    """For each ``game:players`` of ``games``: the spec, the game, its options, a seating."""
     registry = load_registry()
-    for spec in args.games.split(","):
+    for spec in games.split(","):
         gid, players = spec.split(":")
         game = registry.game(gid)
         options = game.Options()
-        seating = game.seating(int(players), options)
+        yield spec, game, options, game.seating(int(players), options)
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """What the search's work units stand for: microseconds of each engine call, per game
+    (random play from many deals; every listing fresh, as after an apply)."""
+    for spec, game, options, seating in _tables(args.games):
         rng = random.Random(5)
         us: dict[str, list[float]] = {"sample": [], "clone": [], "apply": [], "heuristic": []}
         listings: list[tuple[int, float]] = []
@@ -147,12 +152,7 @@ def greedy(args: argparse.Namespace) -> None:
     from cardcore.bots import base
     from cardcore.bots.greedy import GreedyBot
 
-    registry = load_registry()
-    for spec in args.games.split(","):
-        gid, players = spec.split(":")
-        game = registry.game(gid)
-        options = game.Options()
-        seating = game.seating(int(players), options)
+    for spec, game, options, seating in _tables(args.games):
         total = 0.0
         decisions = 0
         for h in range(args.hands):
