@@ -3,13 +3,16 @@
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deals
 the cards the seat cannot see at random (``InfoSet.sample``), walks one shared tree
 by UCB restricted to the actions legal in that deal (each child counts how often it
-was available), adds one node, plays a short random rollout and scores the position
-reached with the game's ``heuristic`` (or the score row, once the hand is over).
-Values are per side: a node holds the value of the side that chose its action, so a
-partner plays for the side and every side maximises its own estimate.
+was available; below the root a node widens progressively), adds one node, plays
+``rollout_depth`` random steps (none for the built-in levels) and scores the position
+reached with the game's ``heuristic`` (or the score row, once the hand is over; a
+game with no heuristic is played out). Values are per side: a node holds the value of
+the side that chose its action, so a partner plays for the side and every side
+maximises its own estimate.
 
-A level is an iteration budget, so a level replays exactly for a seed; ``max_seconds``
-(off by default) cuts a search short on a slow machine and says so in the log.
+A level is an iteration and work budget (work: a deterministic stand-in for time), so
+a level replays exactly for a seed; ``max_seconds`` (off by default) cuts a search
+short on a slow machine and says so in the log.
 """
 
 from __future__ import annotations
