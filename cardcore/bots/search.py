@@ -223,6 +223,8 @@ class SearchBot(Bot):
     exploration = 0.7
     #: Progressive widening below the root (see ``_Search.room``); None: off.
     widening: float | None = None
+    #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
+    table_seconds = 2.0
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
@@ -308,6 +310,7 @@ class MediumBot(SearchBot):
     widening = 1.0
     root_width = 10
     prior_cap = 1000
+    table_seconds = 1.0
 
 
 class HardBot(SearchBot):

@@ -30,7 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
-from cardcore.bots.search import Estimate, MediumBot
+from cardcore.bots.search import Estimate, MediumBot, SearchBot
 from cardcore.faults import describe
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, Zone
 from cardcore.match import Match
@@ -346,7 +346,11 @@ class Session:
         return self.match.seating.side_names[side]
 
     def bot(self, seat: int) -> Bot:
+        """The seat's bot; a search at the table stops at its level's time cap on a slow
+        machine (and logs it), a guard: the budgets keep far below it."""
         bot: Bot = self.registry.bots[self.match.seats[seat]]()
+        if isinstance(bot, SearchBot) and bot.max_seconds is None:
+            bot.max_seconds = bot.table_seconds
         return bot
 
     def last_move_zones(self, revealed: int | None) -> list[Zone] | None:

@@ -164,6 +164,14 @@ def test_hint_is_the_search_s_best_few_and_leaves_bot_streams_alone(registry):
     assert json.dumps(s.match.snapshot()["bot_rngs"]) == rngs
 
 
+def test_search_bots_at_the_table_have_their_level_s_time_cap(registry):
+    """A guard on a slow machine (a search it cuts short is logged); greedy has none."""
+    game = registry.games["casino"]
+    s = Session.new(registry, SessionSetup(game, game.Options(), ["medium", "hard", "greedy"], 3))
+    assert s.bot(0).max_seconds == 1.0 and s.bot(1).max_seconds == 2.0
+    assert not hasattr(s.bot(2), "max_seconds")
+
+
 def test_replay_steps_through_a_record(registry):
     s, _, _ = undoable(registry, target=20)
     s.undo()
