@@ -5,6 +5,8 @@
                                                            # the 95% interval is above zero
     .venv/bin/python benches/bots.py duel --pair hard,medium --games canasta:4 --minutes 5
     .venv/bin/python benches/bots.py speedup --deals 8     # tournament: 1 worker v 2 workers
+    .venv/bin/python benches/bots.py greedy                # greedy decisions/s (canonical sampling)
+    .venv/bin/python benches/bots.py calibrate             # microseconds of each engine call
 
 Figures go to stdout as one JSON line per measurement and a short table.
 """
@@ -13,10 +15,12 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import os
 import random
 import statistics
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -67,32 +71,128 @@ def times(args: argparse.Namespace) -> None:
                 states = []  # the crowded positions once per game
             crowded = len(states)
             states += played_positions(game, int(players), args.played, 1)
-            secs = []
+            secs, cpu = [], []
+            load = os.getloadavg()[0]
             for i, state in enumerate(states):
                 info = InfoSet.of(game, state, state.to_play)
-                t = time.perf_counter()
+                t, c = time.perf_counter(), time.process_time()
                 bot_cls().choose(info, random.Random(i))
                 secs.append(time.perf_counter() - t)
+                cpu.append(time.process_time() - c)
+            # wall-clock time, and this process's CPU time: what the wall clock would read
+            # on an idle machine (the machine may be shared; the load is beside it)
             row = {"level": level, "game": spec, "crowded": crowded, "played": len(states) - crowded,
                    "median_s": round(statistics.median(secs), 3), "max_s": round(max(secs), 3),
                    "max_crowded_s": round(max(secs[:crowded], default=0), 3),
-                   "load": os.getloadavg()[0]}
+                   "cpu_median_s": round(statistics.median(cpu), 3),
+                   "cpu_max_s": round(max(cpu), 3), "load": round((load + os.getloadavg()[0]) / 2, 2)}
             print(json.dumps(row), flush=True)
 
 
+def _timed(fn, *a):
+    t = time.perf_counter()
+    out = fn(*a)
+    return out, (time.perf_counter() - t) * 1e6
+
+
+def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
+    """Least squares ``us = a + b * n`` over (n, us) points."""
+    n = len(points)
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    var = sum((x - mx) ** 2 for x, _ in points)
+    b = sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
+    return my - b * mx, b
+
+
+def _tables(games: str):
+    """For each ``game:players`` of ``games``: the spec, the game, its options, a seating."""
+    registry = load_registry()
+    for spec in games.split(","):
+        gid, players = spec.split(":")
+        game = registry.game(gid)
+        options = game.Options()
+        yield spec, game, options, game.seating(int(players), options)
+
+
+def calibrate(args: argparse.Namespace) -> None:
+    """What the search's work units stand for: microseconds of each engine call, per game
+    (random play from many deals; every listing fresh, as after an apply)."""
+    for spec, game, options, seating in _tables(args.games):
+        rng = random.Random(5)
+        us: dict[str, list[float]] = {"sample": [], "clone": [], "apply": [], "heuristic": []}
+        listings: list[tuple[int, float]] = []
+        for h in range(args.hands):
+            state = game.new_hand(seating, options, random.Random(f"cal:{h}"), [0] * seating.sides)
+            step = 0
+            while not state.is_over:
+                actions, t = _timed(state.legal_actions)
+                listings.append((len(actions), t))
+                seat = state.to_play
+                if step % 5 == 0:
+                    canonical = InfoSet.of(game, state, seat).canonical()
+                    canonical.legal_actions()
+                    us["sample"].append(_timed(canonical.determinize, seat, rng)[1])
+                    us["clone"].append(_timed(state.clone)[1])
+                    us["heuristic"].append(_timed(game.heuristic, state, seat)[1])
+                us["apply"].append(_timed(state.apply, actions[rng.randrange(len(actions))])[1])
+                step += 1
+        a, b = _fit(listings)
+        row = {"game": spec, "calls": len(listings), "list_a_us": round(a, 2), "list_b_us": round(b, 3),
+               "max_listed": max(n for n, _ in listings), "load": os.getloadavg()[0]}
+        row.update({f"{k}_us": round(statistics.mean(v), 2) for k, v in us.items()})
+        print(json.dumps(row), flush=True)
+
+
+def greedy(args: argparse.Namespace) -> None:
+    """Greedy decisions per second through InfoSet.of (the canonical state and a sample
+    each), greedy in every seat: over the positions of ``--hands`` hands of greedy play,
+    each decision timed ``--rounds`` times (the canonical cache emptied before each) and
+    its least time kept (load from other processes only ever slows a run down)."""
+    from cardcore.bots import base
+    from cardcore.bots.greedy import GreedyBot
+
+    for spec, game, options, seating in _tables(args.games):
+        total = 0.0
+        decisions = 0
+        for h in range(args.hands):
+            state = game.new_hand(seating, options, random.Random(f"greedy:{h}"), [0] * seating.sides)
+            while not state.is_over:
+                best = math.inf
+                for _ in range(args.rounds):
+                    getattr(base, "_CANONICAL", {}).clear()
+                    start = time.perf_counter()
+                    action = GreedyBot().choose(InfoSet.of(game, state, state.to_play),
+                                                random.Random(decisions))
+                    best = min(best, time.perf_counter() - start)
+                total += best
+                decisions += 1
+                state.apply(action)
+        print(json.dumps({"game": spec, "greedy_decisions_per_s": round(decisions / total, 1),
+                          "decisions": decisions, "load": os.getloadavg()[0]}), flush=True)
+
+
 def duel(args: argparse.Namespace) -> None:
+    """``--batch`` more deals at a time until the 95% interval of the first bot's mean margin
+    lies above zero (after ``--min-deals`` at least) or ``--minutes`` have passed; finished
+    deals are kept in a checkpoint per game (``--dir``), so a round plays only its new deals
+    and a rerun resumes."""
     from cardcore.tournament import Tournament, run_tournament
 
     registry = load_registry()
     a, b = args.pair.split(",")
+    folder = Path(args.dir)
+    folder.mkdir(parents=True, exist_ok=True)
     for spec in args.games.split(","):
         gid, players = spec.split(":")
-        game = registry.game(gid)
+        checkpoint = folder / f"{gid}-{players}p-{a}-{b}-seed{args.seed}.jsonl"
         deadline = time.monotonic() + args.minutes * 60
-        deals, done = args.batch, None
+        # a rerun starts where the checkpoint ends
+        kept = len(checkpoint.read_text().splitlines()) - 1 if checkpoint.exists() else 0
+        deals = max(args.batch, kept)
         while True:
             t = Tournament(game=gid, bots=[a, b], deals=deals, seed=args.seed, players=int(players))
-            done = run_tournament(registry, t, workers=args.workers, checkpoint=args.checkpoint,
+            done = run_tournament(registry, t, workers=args.workers, checkpoint=checkpoint,
                                   progress=False)
             lo, hi = done.interval(a)
             print(json.dumps({"game": spec, "pair": args.pair, "deals": deals,
@@ -100,27 +200,34 @@ def duel(args: argparse.Namespace) -> None:
                               "ci95": [round(lo, 3), round(hi, 3)],
                               "seconds": round(done.seconds, 1), "load": os.getloadavg()[0]}),
                   flush=True)
-            if lo > 0 or time.monotonic() >= deadline:
+            if (lo > 0 and deals >= args.min_deals) or time.monotonic() >= deadline:
                 break
             deals += args.batch
-        del game
 
 
 def speedup(args: argparse.Namespace) -> None:
+    """Tournament throughput, 2 workers over 1: rounds alternate the two, the best (least)
+    time of each counts (load from other processes only ever slows a run down)."""
     from cardcore.tournament import Tournament, run_tournament
 
     registry = load_registry()
     t = Tournament(game=args.game, bots=args.bots.split(","), deals=args.deals, seed=3,
                    players=args.players)
-    rows = {}
-    for workers in (1, 2):
-        start = time.perf_counter()
-        res = run_tournament(registry, t, workers=workers, progress=False)
-        rows[workers] = time.perf_counter() - start
-        print(json.dumps({"workers": workers, "seconds": round(rows[workers], 2),
-                          "deals": args.deals, "load": os.getloadavg()[0],
-                          "digest": res.digest()}), flush=True)
-    print(json.dumps({"speedup_2_over_1": round(rows[1] / rows[2], 2)}))
+    best: dict[int, float] = {}
+    digests = set()
+    for _ in range(args.rounds):
+        for workers in (1, 2):
+            load = os.getloadavg()[0]
+            start = time.perf_counter()
+            res = run_tournament(registry, t, workers=workers, progress=False)
+            secs = time.perf_counter() - start
+            best[workers] = min(best.get(workers, secs), secs)
+            digests.add(res.digest())
+            print(json.dumps({"workers": workers, "seconds": round(secs, 2), "deals": args.deals,
+                              "load_before": load, "load_after": os.getloadavg()[0],
+                              "digest": res.digest()}), flush=True)
+    print(json.dumps({"speedup_2_over_1": round(best[1] / best[2], 2),
+                      "best_seconds": best, "same_results": len(digests) == 1}))
 
 
 def main() -> None:
@@ -130,21 +237,32 @@ def main() -> None:
     q.add_argument("--levels", default="medium,hard")
     q.add_argument("--games", default=",".join(GAMES))
     q.add_argument("--played", type=int, default=20)
+    q = sub.add_parser("calibrate")
+    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--hands", type=int, default=60)
+    q = sub.add_parser("greedy")
+    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--hands", type=int, default=6)
+    q.add_argument("--rounds", type=int, default=5)
     q = sub.add_parser("duel")
     q.add_argument("--pair", default="medium,greedy")
     q.add_argument("--games", default=",".join(GAMES))
     q.add_argument("--minutes", type=float, default=30.0, help="cap per game")
     q.add_argument("--batch", type=int, default=8, help="deals added per round")
+    q.add_argument("--min-deals", type=int, default=32, help="no verdict on fewer deals")
     q.add_argument("--workers", type=int, default=2)
     q.add_argument("--seed", type=int, default=1)
-    q.add_argument("--checkpoint", default=None, help="resume file (deals already played are kept)")
+    q.add_argument("--dir", default=os.path.join(tempfile.gettempdir(), "cardcore-duels"),
+                   help="checkpoints, one per game (kept: a rerun resumes)")
     q = sub.add_parser("speedup")
     q.add_argument("--game", default="casino")
     q.add_argument("--players", type=int, default=2)
     q.add_argument("--bots", default="medium,greedy")
     q.add_argument("--deals", type=int, default=8)
+    q.add_argument("--rounds", type=int, default=2)
     args = p.parse_args()
-    {"times": times, "duel": duel, "speedup": speedup}[args.cmd](args)
+    {"times": times, "calibrate": calibrate, "greedy": greedy, "duel": duel,
+     "speedup": speedup}[args.cmd](args)
 
 
 if __name__ == "__main__":

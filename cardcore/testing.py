@@ -366,6 +366,9 @@ def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, 
     sample_cards = card_multiset(sample_data)
     _require(sample_cards == cards,
              f"{at}: determinize({seat}) changed the cards: {_card_change(cards, sample_cards)}")
+    if seat == state.to_play:  # a seat knows its own legal actions: a sample keeps them
+        _require([a.key for a in sample.legal_actions()] == [a.key for a in state.legal_actions()],
+                 f"{at}: determinize({seat}) changed the legal actions of the seat to play")
     sample_view = sample.view(seat)
     if sample_view == view:
         return

@@ -268,6 +268,34 @@ class _Checkpoint:
 # --- backends ---------------------------------------------------------------------------
 
 
+def play_jobs(spec: dict[str, Any], jobs: list[Job]) -> list[dict[str, Any]]:
+    """A batch of units, played in turn: one task of a worker process or of Ray."""
+    return [play_job(spec, job) for job in jobs]
+
+
+def batches(jobs: list[Job], workers: int) -> list[list[Job]]:
+    """``jobs`` in batches for ``workers``: large while much is left (few tasks, little
+    overhead), one unit each near the end (no worker idles while another finishes a long
+    batch). Guided self-scheduling: a batch is the work left over four times the workers,
+    at most ``MAX_BATCH``."""
+    out: list[list[Job]] = []
+    at = 0
+    while at < len(jobs):
+        size = max(1, min(MAX_BATCH, (len(jobs) - at) // (4 * max(1, workers))))
+        out.append(jobs[at:at + size])
+        at += size
+    return out
+
+
+#: The most units in one task.
+MAX_BATCH = 16
+
+
+def _warm() -> None:
+    """A worker's start: the plugins load once, before the first task."""
+    _registry()
+
+
 def _local(spec: dict[str, Any], jobs: list[Job], workers: int) -> Iterator[dict[str, Any]]:
     if workers <= 1:
         for job in jobs:
@@ -277,11 +305,11 @@ def _local(spec: dict[str, Any], jobs: list[Job], workers: int) -> Iterator[dict
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn" if os.name != "posix" else "forkserver")
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
     try:
-        futures = [pool.submit(play_job, spec, job) for job in jobs]
+        futures = [pool.submit(play_jobs, spec, batch) for batch in batches(jobs, workers)]
         for fut in cf.as_completed(futures):
-            yield fut.result()
+            yield from fut.result()
     finally:
         pool.shutdown(wait=False, cancel_futures=True)
 
@@ -295,13 +323,14 @@ def _ray(spec: dict[str, Any], jobs: list[Job], address: str | None,
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         else:
             ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(play_job)
-    pending = [remote.remote(spec, job) for job in jobs]
+    remote = ray.remote(play_jobs)
+    workers = int(ray.cluster_resources().get("CPU", num_cpus or 1))
+    pending = [remote.remote(spec, batch) for batch in batches(jobs, workers)]
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                yield ray.get(ref)
+                yield from ray.get(ref)
     finally:
         for ref in pending:
             ray.cancel(ref)

@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
-from collections.abc import Iterator
+from collections import Counter, OrderedDict
+from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
 
 from cardcore.game import Action, Game, GameState, StateError
@@ -24,6 +24,8 @@ Path = tuple[Any, ...]
 #: How many fillings of the hidden places ``InfoSet`` tries before giving up (a game's
 #: loader may refuse some, e.g. a red three in a canasta hand): sorted, rotated, shuffled.
 FILL_ATTEMPTS = 5000
+#: How many repairs of a place the loader refuses (see ``canonical_state``) before the rest.
+REPAIRS = 48
 
 
 class InfoSet:
@@ -98,8 +100,16 @@ def _sides(game: Game, view: dict) -> tuple[int, ...]:
     if not isinstance(players, int):
         hands = view.get("hands")
         players = len(hands) if isinstance(hands, list) else 2
-    seating = game.seating(players, game.Options())
-    return tuple(seating.side_of(s) for s in range(players))
+    key = (type(game), players)
+    sides = _SIDES.get(key)
+    if sides is None:
+        seating = game.seating(players, game.Options())
+        sides = _SIDES[key] = tuple(seating.side_of(s) for s in range(players))
+    return sides
+
+
+#: The sides of each seat by game class and player count (who partners whom never changes).
+_SIDES: dict[tuple[type, int], tuple[int, ...]] = {}
 
 
 def hidden_places(view: Any) -> list[Path]:
@@ -121,12 +131,20 @@ def _nulls(data: Any, path: Path) -> Iterator[Path]:
                 yield from _nulls(v, path + (i,))
 
 
+#: Canonical states of recent views (the hint and the bot at the table read the same view):
+#: a pure function of the view and the unseen cards, so caching it changes nothing.
+_CANONICAL: OrderedDict[tuple, GameState] = OrderedDict()
+CANONICAL_CACHE = 32
+
+
 def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
     """``view`` with its hidden places filled from ``unseen``, loaded (not strictly).
 
-    The first filling is the sorted cards in path order; a game whose loader refuses it
-    gets rotations of that order, then orders shuffled with fixed seeds: each depends
-    on the view and the multiset alone.
+    The first filling is the sorted cards in path order. When the game's loader refuses a
+    filling and names the place at fault (``hands.2: ...``), the cards there are swapped for
+    others (the largest other hidden place first), and so on; then rotations of the sorted
+    order, then orders shuffled with fixed seeds. Each try depends on the view, the multiset
+    and the refusals of the tries before it: on the view alone.
     """
     from cardcore.match import load_state
 
@@ -135,9 +153,16 @@ def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
     if len(cards) != len(places):
         raise ValueError(f"{game.id}: the view hides {len(places)} places but {len(cards)} "
                          "cards are unseen")
-    last: Exception | None = None
     frozen = json.dumps(view)
-    for order in _orders(cards):
+    key = (game.id, frozen, tuple(cards))
+    cached = _CANONICAL.get(key)
+    if cached is not None:
+        _CANONICAL.move_to_end(key)
+        return cached
+    last: Exception | None = None
+    tries = _fillings(cards, places)
+    order = next(tries)
+    while True:
         data = json.loads(frozen)
         for path, card in zip(places, order, strict=True):
             target = data
@@ -145,14 +170,70 @@ def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
                 target = target[p]
             target[path[-1]] = card
         try:
-            return load_state(game, data, strict=False)
+            state = load_state(game, data, strict=False)
         except (StateError, ValueError) as exc:
             last = exc
-    raise ValueError(f"{game.id}: no filling of the hidden cards loads ({last})")
+            try:
+                order = tries.send(exc)
+            except StopIteration:
+                raise ValueError(f"{game.id}: no filling of the hidden cards loads ({last})") from None
+            continue
+        _CANONICAL[key] = state
+        if len(_CANONICAL) > CANONICAL_CACHE:
+            _CANONICAL.popitem(last=False)
+        return state
+
+
+def _fillings(cards: list[str], places: list[Path]) -> Generator[list[str], Exception, None]:
+    """The orders to try, each after the refusal of the one before (sent in)."""
+    order = cards
+    refusal = yield order
+    turns: Counter = Counter()
+    for _ in range(REPAIRS):
+        region = _refused_region(places, refusal)
+        if region is None:
+            break
+        outside = _outside(places, region)
+        # the k-th repair of a place takes cards spread over the others (a run of equal
+        # ranks lies together in the sorted order): offset k, every ``stride``-th
+        stride = len(outside) // len(region)
+        k = turns[region[0]]
+        turns[region[0]] += 1
+        if k >= stride:  # every other place tried: give up repairing
+            break
+        order = order[:]
+        for j, i in enumerate(region):
+            o = outside[k + j * stride]
+            order[i], order[o] = order[o], order[i]
+        refusal = yield order
+    for order in _orders(cards):
+        yield order
+
+
+def _refused_region(places: list[Path], refusal: Exception) -> list[int] | None:
+    """The hidden places under the path a refusal names first (``hands.2: ...``), if any
+    (and not all of them)."""
+    head = str(refusal).split(":", 1)[0].strip()
+    if not head or " " in head:
+        return None
+    prefix = tuple(int(p) if p.isdigit() else p for p in head.split("."))
+    n = len(prefix)
+    region = [i for i, path in enumerate(places) if path[:n] == prefix]
+    return region if region and len(region) < len(places) else None
+
+
+def _outside(places: list[Path], region: list[int]) -> list[int]:
+    """The other hidden places, the largest group first (a stock), each group in path order."""
+    inside = set(region)
+    groups: dict[Path, list[int]] = {}
+    for i, path in enumerate(places):
+        if i not in inside:
+            groups.setdefault(path[:-1], []).append(i)
+    ordered = sorted(groups.values(), key=lambda g: (-len(g), g[0]))
+    return [i for g in ordered for i in g]
 
 
 def _orders(cards: list[str]) -> Iterator[list[str]]:
-    yield cards
     n = len(cards)
     if n < 2:
         return

@@ -3,13 +3,16 @@
 Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deals
 the cards the seat cannot see at random (``InfoSet.sample``), walks one shared tree
 by UCB restricted to the actions legal in that deal (each child counts how often it
-was available), adds one node, plays a short random rollout and scores the position
-reached with the game's ``heuristic`` (or the score row, once the hand is over).
-Values are per side: a node holds the value of the side that chose its action, so a
-partner plays for the side and every side maximises its own estimate.
+was available; below the root a node widens progressively), adds one node, plays
+``rollout_depth`` random steps (none for the built-in levels) and scores the position
+reached with the game's ``heuristic`` (or the score row, once the hand is over; a
+game with no heuristic is played out). Values are per side: a node holds the value of
+the side that chose its action, so a partner plays for the side and every side
+maximises its own estimate.
 
-A level is an iteration budget, so a level replays exactly for a seed; ``max_seconds``
-(off by default) cuts a search short on a slow machine and says so in the log.
+A level is an iteration and work budget (work: a deterministic stand-in for time), so
+a level replays exactly for a seed; ``max_seconds`` (off by default) cuts a search
+short on a slow machine and says so in the log.
 """
 
 from __future__ import annotations
@@ -25,14 +28,17 @@ from cardcore.game import Action, Game, GameState
 
 log = logging.getLogger("cardcore.bots")
 
-#: Work units (about a microsecond each on a quiet machine) of an apply, a heuristic
-#: evaluation and a sample; a legal_actions call costs one unit per action it lists.
-WORK_APPLY = 8
-#: A legal_actions call and an apply in the tree or a rollout: some games spend far more
-#: per listed action than others (canasta's melds), so each call costs a fixed part too.
-WORK_CALL = 60
-WORK_EVAL = 12
+#: Work units: about a microsecond each of engine time, as ``benches/bots.py calibrate``
+#: measures the built-in games (the dearest of them for each call, on a busy machine). A
+#: sample (determinize), a clone, an apply and one heuristic evaluation cost:
 WORK_SAMPLE = 60
+WORK_CLONE = 10
+WORK_APPLY = 10
+WORK_EVAL = 50
+#: A fresh legal_actions listing costs a fixed part and a part per action listed (long lists,
+#: a crowded casino table's thousands, cost less per action: see ``_listing``).
+WORK_CALL = 30
+WORK_LISTED = 6
 
 #: Without a game heuristic, rollouts play to the end of the hand (at most this many steps).
 FULL_ROLLOUT = 100_000
@@ -70,7 +76,11 @@ class _Search:
         self.rng = rng
         self.side_of = info.side_of
         sides = info.sides
+        # whose eyes judge each side: the seat itself for its own side (the heuristic reads
+        # the seat's hand, which it knows; a partner's hand is only sampled), else a seat of it
         self.rep = [self.side_of.index(s) for s in range(sides)]
+        self.rep[self.side_of[info.seat]] = info.seat
+        self.own = self.side_of[info.seat]
         self.has_heuristic = type(self.game).heuristic is not Game.heuristic
         self.depth = bot.rollout_depth if self.has_heuristic else FULL_ROLLOUT
         self.lo, self.hi = math.inf, -math.inf
@@ -87,7 +97,10 @@ class _Search:
         if state.is_over:
             totals = [float(side["total"]) for side in state.score()["sides"]]
         elif self.has_heuristic:
-            # heuristic(state, seat) is already a margin; turn it back to one number per side
+            # heuristic(state, seat) is already a margin: with two sides one call gives both
+            if len(self.rep) == 2:
+                mine = float(self.game.heuristic(state, self.info.seat))
+                return [mine, -mine] if self.own == 0 else [-mine, mine]
             return [float(self.game.heuristic(state, seat)) for seat in self.rep]
         else:
             return [0.0] * len(self.rep)
@@ -105,7 +118,7 @@ class _Search:
                 break
             self.work += _listing(len(actions))
             state.apply(actions[rng.randrange(len(actions))])
-        self.work += WORK_EVAL * len(self.rep)
+        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
         return self.evaluate(state)
 
     # --- the root ---------------------------------------------------------------------
@@ -114,7 +127,7 @@ class _Search:
         """The one-ply heuristic of each root action on one sample (greedy's view)."""
         seat = self.info.seat
         out: dict[tuple, float] = {}
-        self.work += len(actions) * (WORK_APPLY + WORK_EVAL)
+        self.work += len(actions) * (WORK_CLONE + WORK_APPLY + WORK_EVAL)
         for action in actions:
             after = sample.clone()
             after.apply(action)
@@ -129,9 +142,14 @@ class _Search:
         path: list[_Node] = []
         rng = self.rng
         while not state.is_over:
-            # the root's actions are the seat's own (the view fixes them), in prior order
-            actions = self.root_actions if node is self.root else state.legal_actions()
-            self.work += _listing(len(actions))
+            # the root's actions are the seat's own (the view fixes them), in prior order;
+            # a sample keeps the listing of the seat to play (determinize's contract)
+            if node is self.root:
+                actions = self.root_actions
+                self.work += WORK_APPLY
+            else:
+                actions = state.legal_actions()
+                self.work += _listing(len(actions))
             if not actions:
                 break
             children = node.children
@@ -143,13 +161,15 @@ class _Search:
                 else:
                     child.avail += 1
             mover = self.side_of[state.to_play] if state.to_play is not None else 0
-            if untried:
+            tried = len(actions) - len(untried)
+            if untried and (node is self.root or self.room(node, tried)):
                 action = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
                 child = children[action.key] = _Node(mover)
                 state.apply(action)
                 path.append(child)
                 break
-            action, child = self.select(node, actions)
+            action, child = self.select(node, [a for a in actions if a.key in children]
+                                        if untried else actions)
             state.apply(action)
             path.append(child)
             node = child
@@ -160,6 +180,13 @@ class _Search:
         for n in path:
             n.visits += 1
             n.total += values[n.side]
+
+    def room(self, node: _Node, tried: int) -> bool:
+        """Progressive widening below the root: a node with ``v`` visits tries about
+        ``widening * sqrt(v)`` of its actions (UCB among them), so a few random replies are
+        searched well rather than many once each (off: every action once first)."""
+        w = self.bot.widening
+        return w is None or tried == 0 or tried < w * math.sqrt(node.visits + 1)
 
     def select(self, node: _Node, actions: list[Action]) -> tuple[Action, _Node]:
         scale = self.hi - self.lo if self.hi > self.lo else 1.0
@@ -194,6 +221,10 @@ class SearchBot(Bot):
     root_width = 12
     #: The UCB constant, relative to the range of values seen in this search.
     exploration = 0.7
+    #: Progressive widening below the root (see ``_Search.room``); None: off.
+    widening: float | None = None
+    #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
+    table_seconds = 2.0
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
@@ -221,8 +252,10 @@ class SearchBot(Bot):
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
         """The root candidates, best first, with the side's expected hand margin (points)
         and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
-        info.canonical().legal_actions()  # warm: samples of a game that shares caches reuse it
+        # the one fresh listing of the root (samples keep it): charged once, as it is done once
+        listed = len(info.canonical().legal_actions())
         search = _Search(self, info, rng)
+        search.work += _listing(listed)
         first = info.sample(rng)
         # the sample's own action objects (the same keys as the info set's): applying
         # them needs no look-up by key
@@ -253,10 +286,8 @@ class SearchBot(Bot):
 
 
 def _listing(n: int) -> int:
-    """The work of listing ``n`` legal actions and applying one: long lists come from
-    costly generators (canasta's melds, a crowded casino table), so the charge grows
-    faster than the length."""
-    return WORK_CALL + n + int(n * math.sqrt(n)) // 2
+    """The work of a fresh listing of ``n`` legal actions (and applying one of them)."""
+    return WORK_CALL + WORK_APPLY + WORK_LISTED * min(n, 100) + 2 * max(0, n - 100)
 
 
 def _spread(actions: list[Action], cap: int) -> list[Action]:
@@ -273,18 +304,21 @@ def _spread(actions: list[Action], cap: int) -> list[Action]:
 class MediumBot(SearchBot):
     id = "medium"
     name = "Medium (search)"
-    iterations = 400
-    work_budget = 60_000
-    rollout_depth = 4
+    iterations = 1000
+    work_budget = 250_000
+    rollout_depth = 0
+    widening = 1.0
     root_width = 10
-    prior_cap = 1500
+    prior_cap = 1000
+    table_seconds = 1.0
 
 
 class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
-    iterations = 2000
-    work_budget = 300_000
-    rollout_depth = 6
+    iterations = 5000
+    work_budget = 1_200_000
+    rollout_depth = 0
+    widening = 1.0
     root_width = 16
     prior_cap = 3000

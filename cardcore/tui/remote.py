@@ -10,19 +10,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
+import json
+import random
 from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
 import pydantic
 
+from cardcore.bots.search import Estimate, MediumBot
 from cardcore.game import Action, Game, GameOptions, IllegalAction, Zone
 from cardcore.net import protocol as p
 from cardcore.net.client import TIMEOUT, ClientError, Connection
-from cardcore.net.wire import RemoteAction, zone_from_json
+from cardcore.net.wire import RemoteAction, info_of_view, zone_from_json
 from cardcore.plugins import Registry
 from cardcore.scoresheet import ScoreSheet
-from cardcore.tui.session import HUMAN, LogEntry, SessionSetup
+from cardcore.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup
 from cardcore.tui.table_session import Listener
 
 
@@ -204,7 +208,22 @@ class RemoteSession:
         return [max(fits, key=lambda a: len(a.hand_cards))] if fits else []
 
     def hint(self) -> Action | None:
-        return None  # the bots live on the server; it sends no hints
+        best = self.hints(top=1)
+        return best[0].action if best else None
+
+    def hints(self, top: int = 3) -> list[Estimate]:
+        """The search's best few, searched here from this seat's view alone (the hidden
+        places filled from the cards it cannot see: ``wire.info_of_view``), each given as
+        the server's own listing of that action."""
+        u = self._u
+        if u.seat is None or u.to_play != u.seat:
+            return []
+        mine = {json.dumps(a.to_json(), sort_keys=True): a for a in self.legal_actions()}
+        rng = random.Random(f"hint:{u.code}:{u.hand_no}:{u.turn}")
+        found = MediumBot(max_seconds=HINT_SECONDS).analyse(
+            info_of_view(self.game, u.seat, u.view), rng, top=top)
+        return [dataclasses.replace(e, action=mine[k]) for e in found
+                if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
 
     @property
     def drives_bots(self) -> bool:

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING, Any
 
 from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
+from cardcore.bots.search import Estimate, MediumBot, SearchBot
 from cardcore.faults import describe
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, Zone
 from cardcore.match import Match
@@ -45,6 +46,9 @@ if TYPE_CHECKING:
 
     from cardcore.cli import MatchSetup
     from cardcore.tui.table_session import Listener
+
+#: The hint's search stops after this long on a slow machine (it runs at the table).
+HINT_SECONDS = 1.0
 
 HUMAN = "human"
 
@@ -380,7 +384,11 @@ class Session:
         return self.match.seating.side_names[side]
 
     def bot(self, seat: int) -> Bot:
+        """The seat's bot; a search at the table stops at its level's time cap on a slow
+        machine (and logs it), a guard: the budgets keep far below it."""
         bot: Bot = self.registry.bots[self.match.seats[seat]]()
+        if isinstance(bot, SearchBot) and bot.max_seconds is None:
+            bot.max_seconds = bot.table_seconds
         return bot
 
     def last_move_zones(self, revealed: int | None) -> list[Zone] | None:
@@ -528,18 +536,20 @@ class Session:
         """A local match changes only when the screen moves: nothing to listen to."""
 
     def hint(self) -> Action | None:
-        """What the greedy bot would play for the human to play."""
+        """The search's best action for the human to play (see ``hints``)."""
+        best = self.hints(top=1)
+        return best[0].action if best else None
+
+    def hints(self, top: int = 3) -> list[Estimate]:
+        """The search's best few actions for the human to play, best first, each with its
+        estimate (the side's expected hand margin in points): the ``medium`` level, capped
+        at ``HINT_SECONDS`` on a slow machine. The bots' random streams are left alone."""
         seat = self.to_play
         if seat is None or self.is_bot(seat):
-            return None
-        greedy = self.registry.bots.get("greedy")
-        if greedy is None:
-            from cardcore.bots.greedy import GreedyBot
-
-            greedy = GreedyBot
+            return []
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        action: Action = greedy().choose(InfoSet.of(self.game, self.state, seat), rng)
-        return action
+        bot = MediumBot(max_seconds=HINT_SECONDS)
+        return bot.analyse(InfoSet.of(self.game, self.state, seat), rng, top=top)
 
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
+    from cardcore.bots.search import Estimate
     from cardcore.game import Action, Game, GameOptions, Zone
     from cardcore.scoresheet import ScoreSheet
     from cardcore.tui.session import LogEntry, SessionSetup
@@ -122,7 +123,11 @@ class TableSession(Protocol):
         """The legal plays that lay out ``cards`` one after the other (picks.lay_out)."""
 
     def hint(self) -> Action | None:
-        """What the greedy bot would play for the human to play (None: no hint)."""
+        """The search's best action for the human to play (None: no hint)."""
+
+    def hints(self, top: int = 3) -> list[Estimate]:
+        """The search's best few actions for the human to play, best first, each with the
+        side's expected hand margin; from the seat's own view only (``InfoSet``)."""
 
     @property
     def drives_bots(self) -> bool:

@@ -66,6 +66,17 @@ def test_it_catches_a_shallow_clone():
         check_game(broken("Shallow", clone=clone), seeds=range(2))
 
 
+def test_it_catches_legal_actions_that_read_the_stock():
+    def legal_actions(self):
+        actions = CrazyEightsState.legal_actions(self)
+        if len(actions) > 1 and self.stock and self.stock[0][-1] in "HD":
+            return actions[:-1]  # one action fewer when the next card is red: a peek
+        return actions
+
+    with pytest.raises(AssertionError, match="changed the legal actions of the seat to play"):
+        check_game(broken("Peeking", legal_actions=legal_actions), seeds=range(3))
+
+
 def test_it_catches_a_bad_total():
     def score(self):
         row = CrazyEightsState.score(self)

@@ -7,7 +7,7 @@ import pytest
 
 from cardcore.cli import main
 from cardcore.plugins import load_registry
-from cardcore.tournament import Results, Tournament, arrangements, run_tournament
+from cardcore.tournament import MAX_BATCH, Results, Tournament, arrangements, batches, run_tournament
 
 REGISTRY = load_registry()
 
@@ -28,6 +28,15 @@ def test_one_worker_and_two_give_the_same_json(capsys):
     data = json.loads(one)
     assert data["results"]["greedy"]["mean_margin"] == -data["results"]["random"]["mean_margin"]
     assert data["results"]["greedy"]["hands"] == 8  # 4 deals, each played in both seats
+
+
+def test_batches_cover_every_unit_once_and_shrink_towards_the_end():
+    jobs = Tournament("casino", ["a", "b", "c"], deals=200).jobs()
+    parts = batches(jobs, 2)
+    assert [j for b in parts for j in b] == jobs
+    sizes = [len(b) for b in parts]
+    assert sizes[0] == MAX_BATCH and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
+    assert batches(jobs[:3], 8) == [[j] for j in jobs[:3]]
 
 
 def test_the_table_names_every_bot(capsys):
@@ -66,17 +75,20 @@ def test_a_checkpoint_of_another_tournament_is_refused(tmp_path, capsys):
 
 
 @pytest.mark.slow
-def test_ray_gives_the_same_json(capsys):
-    """A local Ray instance (the `ray` extra, installed by make): same JSON as one worker."""
+def test_ray_and_any_worker_count_give_the_same_json(capsys):
+    """A local Ray instance (the `ray` extra, installed by make), one worker and two: the
+    same JSON, search bots included (each process has its own hash seed)."""
     ray = pytest.importorskip("ray")
+    t = Tournament("casino", ["random", "greedy", "medium"], deals=2, seed=2, players=2)
+    local = run_tournament(REGISTRY, t, workers=1, progress=False)
+    two = run_tournament(REGISTRY, t, workers=2, progress=False)
     start = time.perf_counter()
     ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
     started = time.perf_counter() - start
     try:
-        t = Tournament("casino", ["random", "greedy"], deals=3, seed=2, players=2)
         on_ray = run_tournament(REGISTRY, t, backend="ray", progress=False)
-        local = run_tournament(REGISTRY, t, workers=1, progress=False)
-        assert on_ray.to_json() == local.to_json()
     finally:
         ray.shutdown()
+    assert on_ray.to_json() == local.to_json() == two.to_json()
+    assert local.to_json()["results"]["medium"]["hands"] == 8  # two deals, two pairs, both seats
     print(f"ray start-up {started:.1f} s")

@@ -123,6 +123,24 @@ async def test_a_joined_table_plays_a_move_on_the_server_and_shows_only_its_own_
         assert not app.is_running
 
 
+async def test_a_hint_at_a_server_table_is_searched_from_the_seats_own_view(
+        tmp_path, cardcore_home, registry):
+    """The hint runs the search here, from what the server sent this seat (generic: no game imported),
+    names one of the seat's legal actions with its estimate, and plays nothing."""
+    async with seated(tmp_path, registry) as (server, code, session):
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await your_turn(pilot, app)
+            before = server.tables[code].match.decisions
+            best = session.hints(top=3)
+            assert best and all(e.action in table.legal for e in best)
+            await pilot.press("h")
+            message = str(table.query_one("#message").render())
+            assert message.startswith(f"Hint: {best[0].action.label}, about ") \
+                and "points for your side" in message
+            assert server.tables[code].match.decisions == before
+
+
 async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, cardcore_home, registry):
     async with seated(tmp_path, registry) as (_server, code, session):
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from textual.widgets import Button, Input, ListView, Static
 
@@ -278,8 +280,14 @@ async def test_hint_and_undo_keys(make_app, registry):
         assert session.match.state.export() == before
         await pilot.press("h")
         await pilot.pause()
-        assert "Hint" in text_of(app, "#message")
-        assert table.hint_index is not None and session.hint() == table.legal[table.hint_index]
+        message = text_of(app, "#message")
+        assert table.hint_index is not None
+        best = table.legal[table.hint_index]
+        # the best action first, with the search's estimate for the side, then the next ones
+        assert message.startswith(f"Hint: {best.label}, about ") and "points for your side" in message
+        assert re.search(r"about [+-]\d+\.\d points for your side \(\d+ samples\)", message)
+        if len(table.legal) > 1:
+            assert re.search(r"; next: .+ [+-]\d+\.\d", message)
         await pilot.press("1")
         await pilot.pause()
         assert session.can_undo()

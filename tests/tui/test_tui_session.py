@@ -151,12 +151,25 @@ def test_bots_only_table_is_open(registry):
     assert all(c is not None for z in zones if z.kind == "hand" for c in z.cards)
 
 
-def test_hint_is_greedy_and_leaves_bot_streams_alone(registry):
+def test_hint_is_the_search_s_best_few_and_leaves_bot_streams_alone(registry):
     s = new_session(registry)
     rngs = json.dumps(s.match.snapshot()["bot_rngs"])
-    hint = s.hint()
-    assert hint in s.legal_actions()
+    best = s.hints(top=3)
+    legal = s.legal_actions()
+    assert 1 <= len(best) <= 3 and all(e.action in legal for e in best)
+    assert len({e.action for e in best}) == len(best)
+    assert [e.visits for e in best] == sorted((e.visits for e in best), reverse=True)
+    assert all(isinstance(e.value, float) for e in best)
+    assert s.hint() == best[0].action  # the same seed: the same search
     assert json.dumps(s.match.snapshot()["bot_rngs"]) == rngs
+
+
+def test_search_bots_at_the_table_have_their_level_s_time_cap(registry):
+    """A guard on a slow machine (a search it cuts short is logged); greedy has none."""
+    game = registry.games["casino"]
+    s = Session.new(registry, SessionSetup(game, game.Options(), ["medium", "hard", "greedy"], 3))
+    assert s.bot(0).max_seconds == 1.0 and s.bot(1).max_seconds == 2.0
+    assert not hasattr(s.bot(2), "max_seconds")
 
 
 def test_replay_steps_through_a_record(registry):

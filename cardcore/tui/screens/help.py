@@ -27,7 +27,7 @@ HELP = """\
   ← → ↑ ↓    move in your hand       space / enter  pick a card (narrows the actions)
   esc        drop the picked cards   tab      to the action list and back
   1 … 9      play an action          [ ] / PgUp PgDn  more actions
-  h          hint (the greedy bot)   u        undo your last move (against bots)
+  h          hint (the best three)   u        undo your last move (against bots)
   s          score sheet             b        bot speed: instant / normal / slow
   q          leave (the match is saved; Resume continues it)
   Mouse: click a card to pick it, click an action to play it.

@@ -379,7 +379,8 @@ class CanastaState(GameState):
             for c in hand:
                 counts[RANK_OF[c]] += 1
             new.rank_counts[s] = counts
-        new._legal = None
+        # the seat to play knows its own legal actions: they stay (a search reuses them)
+        new._legal = self._legal if self.to_play == seat else None
         return new
 
     def score(self) -> ScoreRow:

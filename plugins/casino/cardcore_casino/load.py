@@ -222,7 +222,7 @@ def _check_play(state: FishingState) -> None:
         need = required_values(state, s)
         if need and not _holds(state.rules, hands[s], need):
             raise StateError(
-                f"table.builds: seat {s} owns a build of {', '.join(map(str, need))} but holds "
+                f"hands.{s}: seat {s} owns a build of {', '.join(map(str, need))} but holds "
                 "no card to capture it (D12)")
 
 

@@ -22,6 +22,8 @@ from cardcore_casino.rules import BIT, ID, NAMES, Rules
 
 #: Loose cards and builds from which a table counts as crowded (see legal_actions).
 CROWDED = 9
+#: A listing longer than this gets an index by key (apply would scan it otherwise).
+KEYED = 48
 
 
 class Seats:
@@ -140,6 +142,8 @@ class FishingState(GameState):
                     legal = self._legal = moves.generate(self)
                 finally:
                     gc.enable()
+            if len(legal) > KEYED:  # clones share the index: apply finds an action at once
+                self._keys = {a.key: a for a in legal}
         return [*legal]
 
     def apply(self, action: Action) -> None:
@@ -147,19 +151,23 @@ class FishingState(GameState):
         if legal is None:
             self.legal_actions()
             legal = self._legal or []
-        # usually the caller hands back one of the cached actions: find it by identity
-        # before building the dict of keys
-        for act in legal:
-            if act is action:
-                break
-        else:
-            keys = self._keys
-            if keys is None:
-                keys = self._keys = {a.key: a for a in legal}
-            found = keys.get(getattr(action, "key", None))
-            if found is None:
+        keys = self._keys
+        if keys is not None:  # a long list (or a miss before): by key
+            act = keys.get(getattr(action, "key", None))
+            if act is None:
                 raise IllegalAction(self.why_illegal(action))
-            act = found
+        else:
+            # a short list: the caller usually hands back one of the cached actions,
+            # found by identity before building the dict of keys
+            for act in legal:
+                if act is action:
+                    break
+            else:
+                keys = self._keys = {a.key: a for a in legal}
+                found = keys.get(getattr(action, "key", None))
+                if found is None:
+                    raise IllegalAction(self.why_illegal(action))
+                act = found
         seat = self.to_play
         assert seat is not None  # there was a legal action
         key = act.key
