@@ -21,7 +21,7 @@ import cardcore
 from cardcore.game import Action, Game, GameState, IllegalAction, StateError
 from cardcore.records import first_error
 from cardcore.scoresheet import ScoreSheet
-from cardcore.seating import Draw, partnership_draw, seats_from_draw
+from cardcore.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
 
 Event = dict[str, Any]
 
@@ -157,12 +157,24 @@ class Match:
         order = sorted(range(len(where)), key=where.__getitem__)  # player at each new seat
         self.seats = [self.seats[p] for p in order]
         names = tuple(self.seating.names[p] for p in order)
-        self.seating = replace(self.seating, names=names, side_names=(),
-                               draw=tuple(where[p] for p in draw.ranking))
-        self.sheet.side_names = list(self.seating.side_names)
+        self._reseat(replace(self.seating, names=names, side_names=(),
+                             draw=tuple(where[p] for p in draw.ranking)))
         self.draw = draw
         self._emit({"event": "draw", "cards": [{str(p): c for p, c in r.items()} for r in draw.rounds],
                     "seats": where})
+
+    def rename(self, seat: int, name: str) -> None:
+        """Give ``seat`` a new name; sides named after their seats (the default) follow it."""
+        old = self.seating
+        names = list(old.names)
+        names[seat] = name
+        sides = () if old.side_names == default_side_names(old) else old.side_names
+        self._reseat(replace(old, names=tuple(names), side_names=sides))
+
+    def _reseat(self, seating: Seating) -> None:
+        """The new seating, and the sheet's side names with it."""
+        self.seating = seating
+        self.sheet.side_names = list(seating.side_names)
 
     def _live_state(self) -> GameState:
         if self.over or self.state is None:

@@ -18,7 +18,7 @@ import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import orjson
@@ -31,7 +31,6 @@ from cardcore.net import views
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.plugins import Registry
-from cardcore.seating import default_side_names
 
 HUMAN = "human"
 log = logging.getLogger("cardcore.serve")
@@ -260,13 +259,7 @@ class Table:
             self.schedule()
 
     def _rename(self, seat: int, name: str) -> None:
-        old = self.match.seating
-        names = list(old.names)
-        names[seat] = name
-        # side names that were the seats' own (or their partners') follow the new name
-        sides = () if old.side_names == default_side_names(old) else old.side_names
-        self.match.seating = replace(old, names=tuple(names), side_names=sides)
-        self.match.sheet.side_names = list(self.match.seating.side_names)
+        self.match.rename(seat, name)
         self._snapshot = self.match.snapshot()
         self.writer.commit(self.match_id, [], self._snapshot)
 
