@@ -218,7 +218,7 @@ class RemoteSession:
         u = self._u
         if u.seat is None or u.to_play != u.seat:
             return []
-        mine = {json.dumps(a.to_json(), sort_keys=True): a for a in self.legal_actions()}
+        mine = {a.key[0]: a for a in self.legal_actions()}  # a RemoteAction's key: its JSON
         rng = random.Random(f"hint:{u.code}:{u.hand_no}:{u.turn}")
         found = MediumBot(max_seconds=HINT_SECONDS).analyse(
             info_of_view(self.game, u.seat, u.view), rng, top=top)
