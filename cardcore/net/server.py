@@ -1,10 +1,10 @@
 """``cardcore serve``: one asyncio process holding many tables (docs/protocol.md).
 
-Each connection is a ``Connection``: its frames are rate limited (a token bucket),
-decoded (``protocol.decode``: one-line errors), and handed to the table they name.
-What it is sent goes through its own queue and writer task, so a slow client never
-holds up a table; one that falls too far behind is closed. Browsers are let in only
-from the server's own host or a configured origin.
+Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.net.connection``):
+its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
+errors), and handed to the table they name, in the call that read them. What it is sent
+is written at once, so a table never waits on a client; one that falls too far behind is
+closed. Browsers are let in only from the server's own host or a configured origin.
 """
 
 from __future__ import annotations
@@ -24,14 +24,14 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import pydantic
-from websockets.asyncio.server import Server as WSServer
-from websockets.asyncio.server import ServerConnection, broadcast, serve
-from websockets.exceptions import ConnectionClosed
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
+from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 import cardcore
 from cardcore.match import Match
 from cardcore.net import protocol
+from cardcore.net.connection import CLOSE_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import (
     CLOSE_POLICY,
@@ -58,8 +58,6 @@ log = logging.getLogger("cardcore.serve")
 ws_log = logging.getLogger("cardcore.serve.ws")
 ws_log.setLevel(logging.WARNING)
 
-#: Bytes waiting to reach a slow client before it is closed.
-MAX_UNSENT_BYTES = 4 * 1024 * 1024
 #: Rate-limited messages in a row before the connection is closed (1008).
 MAX_STRIKES = 20
 #: Bad secrets one connection may try before it is closed (1008).
@@ -120,12 +118,13 @@ class TokenBucket:
         return False
 
 
-class Connection:
-    """One client: its tables and limits. Frames are written at once, in order (no task per
-    frame); a client that does not read, whose unsent frames pile up, is closed."""
+class Client(Connection):
+    """One client as the server sees it: its name, its tables, its limits."""
 
-    def __init__(self, ws: ServerConnection, config: ServerConfig):
-        self.ws = ws
+    def __init__(self, server: Server):
+        config = server.config
+        super().__init__(server, max_size=MAX_MESSAGE_BYTES, logger=ws_log,
+                         extensions=enable_server_permessage_deflate(None) if config.compression else None)
         self.name: str | None = None
         self.tables: set[str] = set()
         self.created = 0
@@ -134,21 +133,8 @@ class Connection:
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
-        self.closing = False
-
-    def send(self, frame: bytes) -> None:
-        """Write one frame (UTF-8 JSON, sent as a text frame) now, without a task."""
-        if self.closing:
-            return
-        if self.ws.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
-            self.close(CLOSE_POLICY, "too slow: too many messages waiting")
-            return
-        broadcast([self.ws], frame, text=True)
-
-    def close(self, code: int, reason: str) -> None:
-        if not self.closing:
-            self.closing = True
-            _background(self.ws.close(code, reason))
+        #: Counted among its address's connections (its handshake was let in).
+        self.counted = False
 
 
 class Server:
@@ -160,7 +146,9 @@ class Server:
         self.writer: Writer | None = None
         self.bot_pool = ThreadPoolExecutor(max_workers=self.config.bot_threads,
                                            thread_name_prefix="cardcore-bot")
-        self._ws: WSServer | None = None
+        self._listener: asyncio.Server | None = None
+        #: Every open connection (the keepalive pings them; stopping closes them).
+        self.clients: set[Client] = set()
         self.port = self.config.port
         self.resumed: list[str] = []
         self.skipped: list[str] = []
@@ -169,6 +157,7 @@ class Server:
         self.lag: deque[float] = deque(maxlen=20_000)
         self._lag_task: asyncio.Task[None] | None = None
         self._sweep_task: asyncio.Task[None] | None = None
+        self._keepalive_task: asyncio.Task[None] | None = None
         #: Open connections per remote address.
         self.per_ip: dict[str, int] = {}
         #: The codes of the tables abandoned since the start.
@@ -180,12 +169,12 @@ class Server:
         self.writer = Writer(self.store)
         await self._resume_tables()
         config = self.config
-        self._ws = await serve(self._handle, config.host, config.port, max_size=MAX_MESSAGE_BYTES,
-                               process_request=self._check_request, ssl=config.ssl,
-                               compression="deflate" if config.compression else None,
-                               server_header=f"cardcore/{cardcore.__version__}", logger=ws_log)
-        self.port = self._ws.sockets[0].getsockname()[1]
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(lambda: Client(self), config.host, config.port,
+                                                  ssl=config.ssl)
+        self.port = self._listener.sockets[0].getsockname()[1]
         self._lag_task = asyncio.ensure_future(self._watch_lag())
+        self._keepalive_task = asyncio.ensure_future(self._keepalive())
         if config.expire_after > 0:
             self._sweep_task = asyncio.ensure_future(self._sweep())
 
@@ -226,12 +215,16 @@ class Server:
         return [t.code for t in gone]
 
     async def close(self) -> None:
-        for task in (self._lag_task, self._sweep_task):
+        for task in (self._lag_task, self._sweep_task, self._keepalive_task):
             if task is not None:
                 task.cancel()
-        if self._ws is not None:
-            self._ws.close()
-            await self._ws.wait_closed()
+        if self._listener is not None:
+            self._listener.close()
+            for client in list(self.clients):
+                client.close(CloseCode.GOING_AWAY, "the server is stopping")
+            deadline = asyncio.get_running_loop().time() + CLOSE_TIMEOUT
+            while self.clients and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.01)
         for table in self.tables.values():
             table.close()
         if self.writer is not None:
@@ -295,16 +288,35 @@ class Server:
 
     # --- connections -----------------------------------------------------------------------
 
-    def _check_request(self, connection: ServerConnection, request: Request) -> Response | None:
-        """Not too many connections from one address; browsers only from this host."""
-        limit = self.config.max_connections_per_ip
-        if limit and self.per_ip.get(_address(connection), 0) >= limit:
-            log.info("refused a connection: too many from one address")
-            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                      "cardcore: too many connections from your address\n")
-        return self._check_origin(connection, request)
+    async def _keepalive(self) -> None:
+        """Now and then, ping the silent clients and close the ones silent for too long."""
+        while True:
+            await asyncio.sleep(PING_INTERVAL / 4)
+            for client in list(self.clients):
+                client.ping()
 
-    def _check_origin(self, connection: ServerConnection, request: Request) -> Response | None:
+    def server_header(self) -> str:
+        return f"cardcore/{cardcore.__version__}"
+
+    def admit(self, conn: Connection, request: Request) -> Response | None:
+        """Not too many connections from one address; browsers only from this host."""
+        assert isinstance(conn, Client)
+        if self._listener is None or not self._listener.is_serving():
+            return conn.ws.reject(HTTPStatus.SERVICE_UNAVAILABLE, "cardcore: the server is stopping\n")
+        limit = self.config.max_connections_per_ip
+        held = self.per_ip.get(conn.address, 0)
+        if limit and held >= limit:
+            log.info("refused a connection: too many from one address")
+            return conn.ws.reject(HTTPStatus.TOO_MANY_REQUESTS,
+                                  "cardcore: too many connections from your address\n")
+        refused = self._check_origin(conn, request)
+        if refused is None:
+            self.per_ip[conn.address] = held + 1
+            conn.counted = True
+            self.clients.add(conn)
+        return refused
+
+    def _check_origin(self, conn: Connection, request: Request) -> Response | None:
         """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
         origin = request.headers.get("Origin")
         if origin is None or origin in self.config.origins:
@@ -317,34 +329,28 @@ class Server:
         if origin_host and origin_host == host:
             return None
         log.info("refused a browser connection from another origin")
-        return connection.respond(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
+        return conn.ws.reject(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
 
-    async def _handle(self, ws: ServerConnection) -> None:
-        conn = Connection(ws, self.config)
-        address = _address(ws)
-        self.per_ip[address] = self.per_ip.get(address, 0) + 1
-        try:
-            limit = self.config.max_connections_per_ip
-            if limit and self.per_ip[address] > limit:  # several handshakes at once got past the check
-                conn.close(CLOSE_POLICY, "too many connections from your address")
-            async for raw in ws:
-                if not conn.closing:  # once closing, frames are read (so the close can be) and dropped
-                    self._receive(conn, raw)
-        except ConnectionClosed:
-            pass
-        finally:
-            conn.closing = True
-            left = self.per_ip[address] - 1
+    def lost(self, conn: Connection) -> None:
+        """A client is gone: its seats are held for the grace period."""
+        assert isinstance(conn, Client)
+        self.clients.discard(conn)
+        if conn.counted:
+            left = self.per_ip[conn.address] - 1
             if left:
-                self.per_ip[address] = left
+                self.per_ip[conn.address] = left
             else:
-                del self.per_ip[address]
-            for code in list(conn.tables):
-                table = self.tables.get(code)
-                if table is not None:
-                    table.leave(conn)
+                del self.per_ip[conn.address]
+        for code in list(conn.tables):
+            table = self.tables.get(code)
+            if table is not None:
+                table.leave(conn)
 
-    def _receive(self, conn: Connection, raw: str | bytes) -> None:
+    def received(self, conn: Connection, raw: str | None) -> None:
+        assert isinstance(conn, Client)
+        self._receive(conn, raw)
+
+    def _receive(self, conn: Client, raw: str | None) -> None:
         if not conn.bucket.take():
             conn.strikes += 1
             if conn.strikes >= MAX_STRIKES:
@@ -353,7 +359,7 @@ class Server:
                 conn.send(protocol.frame(protocol.error("rate_limited", "too many messages; slow down")))
             return
         conn.strikes = 0
-        if isinstance(raw, bytes):
+        if raw is None:
             conn.send(protocol.frame(protocol.error("bad_json", "send text frames (JSON)")))
             return
         try:
@@ -370,7 +376,7 @@ class Server:
                 if conn.bad_secrets >= MAX_BAD_SECRETS:
                     conn.close(CLOSE_POLICY, "too many bad secrets")
 
-    def _dispatch(self, conn: Connection, message: Any) -> None:
+    def _dispatch(self, conn: Client, message: Any) -> None:
         if isinstance(message, Hello):
             conn.name = message.name
             conn.send(self._reply(message, self._welcome()))
@@ -414,14 +420,14 @@ class Server:
         return {"type": "welcome", "server": f"cardcore {cardcore.__version__}",
                 "protocol": protocol.PROTOCOL_VERSION, "games": games}
 
-    def _listing(self, conn: Connection) -> list[dict[str, Any]]:
+    def _listing(self, conn: Client) -> list[dict[str, Any]]:
         """The public tables, and the private ones this connection made or is at."""
         tables = [t for t in self.tables.values() if t.public or t.code in conn.made or t.code in conn.tables]
         return [t.info() for t in reversed(tables[-MAX_LISTED:])]
 
     # --- new tables ------------------------------------------------------------------------
 
-    async def _create(self, conn: Connection, message: CreateTable) -> None:
+    async def _create(self, conn: Client, message: CreateTable) -> None:
         try:
             reply = await self._new_table(conn, message)
         except TableError as exc:
@@ -432,7 +438,7 @@ class Server:
             return
         conn.send(self._reply(message, reply))
 
-    async def _new_table(self, conn: Connection, message: CreateTable) -> dict[str, Any]:
+    async def _new_table(self, conn: Client, message: CreateTable) -> dict[str, Any]:
         if len(self.tables) >= self.config.max_tables:
             raise TableError("too_many", "this server holds as many tables as it may")
         if conn.created >= self.config.max_tables_per_connection:
@@ -518,12 +524,6 @@ def _background(coro: Any) -> None:
     task = asyncio.ensure_future(coro)
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
-
-
-def _address(ws: ServerConnection) -> str:
-    """The remote address of a connection ("" when the socket does not say)."""
-    peer = ws.remote_address
-    return str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
 
 
 def _id_of(raw: str) -> int | None:
