@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import os
 import random
@@ -229,6 +230,9 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
             await loop.create_connection(lambda: seat, "127.0.0.1", port)  # noqa: B023 - called at once
             clients.append(seat)
     await asyncio.sleep(min(5.0, seconds / 4))  # everyone seated and playing
+    gc.collect()
+    gc.freeze()
+    gc.disable()  # the clients' own collector pauses are not the server's latency
     latencies.clear()
     actions0 = sum(r.actions for r in runs)
     cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
@@ -240,6 +244,8 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     actions = sum(r.actions for r in runs) - actions0
     rss = rss_mb(proc.pid)
     stop.set()
+    gc.enable()
+    gc.unfreeze()
     await asyncio.sleep(think + 1.0)  # the last actions land
     for seat in clients:
         seat.close()
