@@ -9,7 +9,7 @@ message: at 200 tables, about half the server's CPU per action, and most of the 
 its garbage collector walks; benches/RESULTS.md.) What that server did besides is done
 here: the opening handshake within ``OPEN_TIMEOUT``, the closing handshake within
 ``CLOSE_TIMEOUT``, fragmented messages, keepalive pings (``Server`` sweeps every
-connection now and then: ``keepalive``), and a client that stops reading closed once
+connection now and then: ``ping``), and a client that stops reading closed once
 ``MAX_UNSENT_BYTES`` wait for it.
 """
 
@@ -58,8 +58,10 @@ class Connection(asyncio.Protocol):
     tables, limits) lives in ``Server``'s subclass (``cardcore.net.server.Client``)."""
 
     def __init__(self, host: Host, *, max_size: int, logger: logging.Logger,
-                 extensions: Sequence[ServerExtensionFactory] | None = None):
+                 extensions: Sequence[ServerExtensionFactory] | None = None,
+                 open_timeout: float = OPEN_TIMEOUT):
         self.host = host
+        self.open_timeout = open_timeout
         self.ws = ServerProtocol(max_size=max_size, extensions=extensions, logger=logger)
         self.transport: asyncio.Transport | None = None
         self.address = ""
@@ -78,7 +80,7 @@ class Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
-        self._deadline(OPEN_TIMEOUT)
+        self._deadline(self.open_timeout)
 
     def data_received(self, data: bytes) -> None:
         self.heard = time.monotonic()
@@ -140,13 +142,13 @@ class Connection(asyncio.Protocol):
         else:
             self.transport.close()
 
-    def ping(self) -> None:
-        """Keepalive: ping a client silent for ``PING_INTERVAL``; close one silent for twice
-        that (its pong, like anything it sends, counts as heard)."""
+    def ping(self, interval: float = PING_INTERVAL) -> None:
+        """Keepalive: ping a client silent for ``interval``; close one silent for twice that
+        (its pong, like anything it sends, counts as heard)."""
         silent = time.monotonic() - self.heard
-        if not self.open or silent < PING_INTERVAL:
+        if not self.open or silent < interval:
             return
-        if silent >= 2 * PING_INTERVAL:
+        if silent >= 2 * interval:
             self.close(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
         else:
             self.ws.send_ping(b"")

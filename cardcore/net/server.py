@@ -31,7 +31,7 @@ from websockets.http11 import Request, Response
 import cardcore
 from cardcore.match import Match
 from cardcore.net import protocol
-from cardcore.net.connection import CLOSE_TIMEOUT, PING_INTERVAL, Connection
+from cardcore.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import (
     CLOSE_POLICY,
@@ -98,6 +98,10 @@ class ServerConfig:
     #: A table not over that nobody has been at, with nothing happening, for this long
     #: (seconds) is abandoned: closed, its match kept unfinished in the library (0: never).
     expire_after: float = 48 * 3600.0
+    #: A client silent this long is pinged; one silent twice as long is closed (seconds).
+    ping_interval: float = PING_INTERVAL
+    #: A connection's opening handshake must be done within this (seconds).
+    open_timeout: float = OPEN_TIMEOUT
 
 
 class TokenBucket:
@@ -124,7 +128,8 @@ class Client(Connection):
     def __init__(self, server: Server):
         config = server.config
         super().__init__(server, max_size=MAX_MESSAGE_BYTES, logger=ws_log,
-                         extensions=enable_server_permessage_deflate(None) if config.compression else None)
+                         extensions=enable_server_permessage_deflate(None) if config.compression else None,
+                         open_timeout=config.open_timeout)
         self.name: str | None = None
         self.tables: set[str] = set()
         self.created = 0
@@ -290,10 +295,11 @@ class Server:
 
     async def _keepalive(self) -> None:
         """Now and then, ping the silent clients and close the ones silent for too long."""
+        interval = self.config.ping_interval
         while True:
-            await asyncio.sleep(PING_INTERVAL / 4)
+            await asyncio.sleep(interval / 4)
             for client in list(self.clients):
-                client.ping()
+                client.ping(interval)
 
     def server_header(self) -> str:
         return f"cardcore/{cardcore.__version__}"
