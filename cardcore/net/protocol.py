@@ -104,13 +104,17 @@ class ListTables(_Request):
 
 
 class CreateTable(_Request):
-    """A new table: ``seats`` is ``"human"`` or a bot id per seat; ``names`` optional."""
+    """A new table: ``seats`` is ``"human"`` or a bot id per seat; ``names`` (one per seat)
+    and ``side_names`` (one per side) optional; ``draw_for_partners``: the players draw
+    cards for partners before the first deal (a game with partnerships)."""
 
     type: Literal["create_table"] = "create_table"
     game: str = Field(max_length=64)
     options: dict[str, Any] = {}
     seats: list[Annotated[str, Field(max_length=64)]] = Field(min_length=2, max_length=8)
     names: list[Name] | None = Field(None, max_length=8)
+    side_names: list[Name] | None = Field(None, max_length=8)
+    draw_for_partners: bool = False
     seed: int | None = Field(None, ge=0, le=2**63 - 1)
     #: Listed by ``list_tables`` for everyone. Private (the default): listed only for the
     #: connection that made it and those at it; joined or watched with its code.

@@ -499,7 +499,13 @@ class Server:
             raise TableError("bad_game", f"{len(names)} names for {len(seats)} seats")
         chosen = message.seed if self.config.allow_seed else None
         seed = chosen if chosen is not None else secrets.randbelow(2**31)
-        return Match(game, options, seed=seed, seats=list(seats), names=names, pm=registry.pm)
+        match = Match(game, options, seed=seed, seats=list(seats), names=names,
+                      side_names=message.side_names, draw_for_partners=message.draw_for_partners,
+                      pm=registry.pm)
+        sides = match.seating.sides
+        if message.side_names is not None and len(message.side_names) != sides:
+            raise TableError("bad_game", f"{len(message.side_names)} side names for {sides} sides")
+        return match
 
     def _new_code(self) -> str:
         while True:

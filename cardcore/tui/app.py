@@ -404,7 +404,7 @@ class CardcoreApp(App[None]):
             if lobby is not None:
                 if self.screen is event.screen:
                     self.pop_screen()
-                lobby.create(event.setup)
+                lobby.create(event.setup, public=event.screen.public)
             return
         self.start_match(event.setup, replace=event.screen)
 

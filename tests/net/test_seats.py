@@ -193,3 +193,30 @@ async def test_a_joining_player_names_the_seat_and_their_side(tmp_path):
         code4, links4 = await table(server.port, ["human", "greedy", "greedy", "greedy"])
         await join(server.port, code4, links4[0], name="Ann")
         assert server.tables[code4].match.seating.side_names == ("Ann & North", "West & East")
+
+
+@pytest.mark.asyncio
+async def test_a_table_made_with_side_names_or_a_draw_for_partners(tmp_path):
+    async with running(tmp_path / "library.sqlite") as server:
+        host = await Client.connect(server.port)
+        made = await host.request({"type": "create_table", "game": "royal_casino", "seed": 8,
+                                   "seats": ["human", "greedy", "greedy", "greedy"],
+                                   "side_names": ["Us", "Them"]})
+        await join(server.port, made["code"], made["seats"][0], name="Ann")
+        match = server.tables[made["code"]].match
+        assert match.seating.side_names == ("Us", "Them")  # a joining player's name leaves them
+        assert match.sheet.side_names == ["Us", "Them"]
+        wrong = await host.request({"type": "create_table", "game": "royal_casino",
+                                    "seats": ["human", "greedy", "greedy", "greedy"],
+                                    "side_names": ["Us"]})
+        assert (wrong["type"], wrong["code"]) == ("error", "bad_game")
+        assert wrong["message"] == "1 side names for 2 sides"
+        drawn = await host.request({"type": "create_table", "game": "canasta", "seed": 8,
+                                    "seats": ["human", "greedy", "human", "greedy"],
+                                    "names": ["Ann", "Rob", "Bob", "Bot"], "draw_for_partners": True})
+        match = server.tables[drawn["code"]].match
+        assert match.draw is not None
+        humans = [i for i, kind in enumerate(match.seats) if kind == "human"]
+        assert [link["seat"] for link in drawn["seats"]] == humans  # a link for each seat a person drew
+        assert sorted(match.seating.names[i] for i in humans) == ["Ann", "Bob"]  # names moved with them
+        await host.close()

@@ -286,3 +286,35 @@ def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
     assert seat_of("KQX-482", "abc_-9") == ("KQX-482", "abc_-9")
     assert seat_of("KQX-482", "a;rm -rf") is None and seat_of("kqx", "abc") is None
     assert seat_of(None, "abc") is None and seat_of("KQX-482", "x" * 65) is None
+
+
+async def test_the_lobby_form_makes_a_public_table_with_side_names(tmp_path, cardcore_home, registry):
+    from textual.widgets import Checkbox, Input, Select
+
+    from cardcore.tui.screens.lobby import RemoteSetupScreen
+
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn
+                                and app.screen, "the lobby, connected")
+            lobby._chosen(registry.games["royal_casino"], {"royal_casino": ["greedy", "medium"]})
+            form = await until(pilot, lambda: isinstance(app.screen, RemoteSetupScreen) and app.screen,
+                               "the form")
+            await pilot.pause()
+            form.query_one("#players", Select).value = 4
+            await pilot.pause()
+            assert form.query_one("#sides-row").display  # partners: their sides can be named
+            form.query_one("#side-0", Input).value = "Us"
+            form.query_one("#public", Checkbox).value = True
+            await pilot.press("ctrl+s")
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            table = server.tables[links.created.code]
+            assert table.public
+            assert table.match.seating.side_names == ("Us", "West & East")
+            await pilot.press("escape")
+    finally:
+        await stop_server(server)

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, DataTable, Footer, Input, OptionList, Static
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardcore.game import Game
@@ -248,13 +248,16 @@ class LobbyScreen(Screen[None]):
         self.app.open_table(session)
 
     @work(exclusive=True, group="lobby-create")
-    async def create(self, setup: SessionSetup) -> None:
-        """A new table on the server; its links are shown, and the creator picks a seat."""
+    async def create(self, setup: SessionSetup, public: bool = False) -> None:
+        """A new table on the server (``public``: listed for everyone); its links are shown,
+        and the creator picks a seat."""
         if not await self.connect() or self.conn is None:
             return
         message = p.CreateTable(game=setup.game.id, options=setup.options.model_dump(mode="json"),
                                 seats=list(setup.seats), names=setup.names or None,
-                                seed=setup.seed if isinstance(setup.seed, int) and setup.seed >= 0 else None)
+                                side_names=setup.side_names, draw_for_partners=setup.draw_for_partners,
+                                seed=setup.seed if isinstance(setup.seed, int) and setup.seed >= 0 else None,
+                                public=public)
         try:
             created = await self.conn.call(message)
         except ClientError as exc:
@@ -303,8 +306,8 @@ class GameChoiceScreen(ModalScreen[Game | None]):
 
 
 class RemoteSetupScreen(SetupScreen):
-    """The setup form for a table on a server: the server's bots; no draw for partners
-    nor side names (the protocol's create_table has neither)."""
+    """The setup form for a table on a server: the server's bots, and whether the table
+    is listed for everyone (public) or only for whoever has its code (private)."""
 
     def __init__(self, game: Game, bots: list[str], seed: int | None = None) -> None:
         super().__init__(game, seed=seed)
@@ -319,11 +322,13 @@ class RemoteSetupScreen(SetupScreen):
             Text(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
                  style="bold"))
         self.query_one("#start", Button).label = "Create"
+        self.query_one("#setup-form").mount(
+            Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
+                     id="public", compact=True), before=self.query_one("#partners"))
 
-    def update_seats(self) -> None:
-        super().update_seats()
-        self.query_one("#draw").display = False
-        self.query_one("#sides-row").display = False
+    @property
+    def public(self) -> bool:
+        return self.query_one("#public", Checkbox).value
 
 
 class LinksScreen(ModalScreen[int | None]):
