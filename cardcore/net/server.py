@@ -271,11 +271,14 @@ class Server:
             if len(seats) != len(match.seats):
                 raise ValueError(f"{len(seats)} seats for a match of {len(match.seats)}")
             record = parse_record_lines(await writer.call(play.record), f"table {code}")
+            turns = data.get("standin_turns", [])
+            if not isinstance(turns, list) or not all(type(t) is int for t in turns):
+                raise ValueError("its stand-in turns are not a list of numbers")
         except BaseException:
             await writer.call(play.close)
             raise
         table = self._table(code, match, seats, play, public=bool(data.get("public")))
-        table.restore_log([event for _, event in record])
+        table.restore_log([event for _, event in record], turns)
         return table
 
     def _table(self, code: str, match: Match, seats: list[Seat], play: Any, public: bool) -> Table:

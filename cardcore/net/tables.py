@@ -123,6 +123,9 @@ class Table:
         self.watchers: dict[Peer, int | None] = {}
         self._cursor: dict[Peer, int] = {}
         self.log: list[dict[str, Any]] = []
+        #: The decisions a stand-in bot made for an absent player (the record does not say
+        #: who chose; the table's row keeps these, so a resumed log marks them a bot's).
+        self.standin_turns: list[int] = []
         self._events: list[dict[str, Any]] = []
         match.on_event = self._events.append
         self._snapshot = match.snapshot()
@@ -156,7 +159,8 @@ class Table:
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
-        return {"seats": [s.to_json() for s in self.seats], "public": self.public}
+        return {"seats": [s.to_json() for s in self.seats], "public": self.public,
+                "standin_turns": self.standin_turns}
 
     def save_row(self, status: str | None = None) -> None:
         self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
@@ -173,13 +177,17 @@ class Table:
         self.save_row("abandoned")
         self._release()
 
-    def restore_log(self, events: list[dict[str, Any]]) -> None:
-        """The move log of a resumed table, from its record's action events (a stand-in's
-        moves are not marked as a bot's: the record does not say who chose them)."""
+    def restore_log(self, events: list[dict[str, Any]], standin_turns: list[int]) -> None:
+        """The move log of a resumed table, from its record's action events; the moves of
+        ``standin_turns`` (decision numbers) were a stand-in bot's."""
         self.log = []
+        self.standin_turns = list(standin_turns)
+        by_bot = set(standin_turns)
+        turn = 0
         for event in events:
             if event.get("event") == "action":
-                self._log_action(event, bot=False)
+                self._log_action(event, bot=turn in by_bot)
+                turn += 1
 
     def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
         """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
@@ -299,6 +307,7 @@ class Table:
     def play(self, seat: int, action: Action, *, bot: bool) -> None:
         """Apply ``action`` for ``seat`` (the seat to play), keep it, tell everyone."""
         match = self.match
+        turn = match.decisions
         before = Shown(match.state, match.hand_no, match.seating.dealer, False)  # type: ignore[arg-type]
         self._events.clear()
         try:
@@ -318,12 +327,16 @@ class Table:
         for event in events:
             if event["event"] == "action":
                 self._log_action(event, bot)
+        standin = bot and self.seats[seat].human
+        if standin:
+            self.standin_turns.append(turn)
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
             self.broadcast(before)
-        if match.over:
+        if match.over or standin:
             self.save_row()
+        if match.over:
             self._release()
         else:
             self.broadcast()

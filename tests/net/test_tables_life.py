@@ -95,6 +95,37 @@ async def test_a_resumed_table_shows_the_move_log_of_the_hand_in_play(tmp_path):
 
 
 @pytest.mark.asyncio
+async def test_a_resumed_log_still_marks_the_moves_a_stand_in_bot_made(tmp_path):
+    library = tmp_path / "library.sqlite"
+    async with running(library, server_config(grace=0.2)) as server:
+        host = await Client.connect(server.port)
+        made = await create(host)
+        code = made["code"]
+        ann, bob = [await Client.connect(server.port) for _ in range(2)]
+        for client, link in zip((ann, bob), made["seats"], strict=True):
+            await client.request({"type": "join", "code": code, "secret": link["secret"]})
+        await bob.close()  # after the grace period a bot plays Bob's seat
+        while True:
+            update = await ann.update(lambda m: bool(m["actions"]))
+            if update["turn"] >= 6:
+                break
+            await ann.send({"type": "act", "code": code, "turn": update["turn"],
+                            "action": update["actions"][0]["action"]})
+        hand = update["hand_no"]
+        seen = [line for m in ann.received if m["type"] == "update" for line in m["log"]
+                if line["hand"] == hand]
+        assert {line["seat"] for line in seen if line["bot"]} == {1}
+        assert {line["seat"] for line in seen if not line["bot"]} == {0}
+        for client in (host, ann):
+            await client.close()
+    async with running(library, server_config(grace=30)) as server:  # the same library, again
+        back = await Client.connect(server.port)
+        await back.request({"type": "join", "code": code, "secret": made["seats"][0]["secret"]})
+        assert (await back.update())["log"] == seen
+        await back.close()
+
+
+@pytest.mark.asyncio
 async def test_a_table_nobody_is_at_is_abandoned_and_kept_unfinished(tmp_path):
     library = tmp_path / "library.sqlite"
     config = server_config()
