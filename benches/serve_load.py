@@ -16,7 +16,8 @@ actions per second the server applies, and its CPU share meanwhile.
 
 The server runs in its own process (``cardcore serve``), the clients in this one, each a
 websockets Sans-I/O protocol on a plain asyncio transport that reads most updates without
-parsing them (the clients share the machine with the server: they must cost it little).
+parsing them (the clients share the machine with the server: they must cost it little);
+their own garbage collector is off while measuring (its pauses are not the server's).
 Reported besides: the server's CPU per action (user and system: the figure that moves
 least with the machine's load), its event loop's lag, the clients' CPU share. Prints one
 JSON object, with the machine's load average before and after (the machine may be
