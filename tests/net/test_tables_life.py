@@ -70,40 +70,47 @@ async def play_some(server, code: str, players: list[Client], moves: int) -> lis
             if line["hand"] == hand]
 
 
+async def sit_everyone(server) -> tuple[Client, dict, list[Client]]:
+    """A new table of two human seats, a client joined at each: (its maker, the reply, them)."""
+    host = await Client.connect(server.port)
+    made = await create(host)
+    players = []
+    for link in made["seats"]:
+        client = await Client.connect(server.port)
+        await client.request({"type": "join", "code": made["code"], "secret": link["secret"]})
+        players.append(client)
+    return host, made, players
+
+
+async def log_after_restart(library, made: dict) -> list[dict]:
+    """The move log seat 1 is shown on joining the table again, on a server started anew."""
+    async with running(library, server_config(grace=30)) as server:  # the same library, again
+        assert server.resumed == [made["code"]]
+        back = await Client.connect(server.port)
+        await back.request({"type": "join", "code": made["code"], "secret": made["seats"][0]["secret"]})
+        log = (await back.update())["log"]
+        await back.close()
+    return log
+
+
 @pytest.mark.asyncio
 async def test_a_resumed_table_shows_the_move_log_of_the_hand_in_play(tmp_path):
     library = tmp_path / "library.sqlite"
     async with running(library, server_config(grace=30)) as server:
-        host = await Client.connect(server.port)
-        made = await create(host)
-        code = made["code"]
-        players = []
-        for link in made["seats"]:
-            client = await Client.connect(server.port)
-            await client.request({"type": "join", "code": code, "secret": link["secret"]})
-            players.append(client)
-        seen = await play_some(server, code, players, 5)
+        host, made, players = await sit_everyone(server)
+        seen = await play_some(server, made["code"], players, 5)
         assert len(seen) == 5
         for client in (host, *players):
             await client.close()
-    async with running(library, server_config(grace=30)) as server:  # the same library, again
-        assert server.resumed == [code]
-        back = await Client.connect(server.port)
-        await back.request({"type": "join", "code": code, "secret": made["seats"][0]["secret"]})
-        assert (await back.update())["log"] == seen
-        await back.close()
+    assert await log_after_restart(library, made) == seen
 
 
 @pytest.mark.asyncio
 async def test_a_resumed_log_still_marks_the_moves_a_stand_in_bot_made(tmp_path):
     library = tmp_path / "library.sqlite"
     async with running(library, server_config(grace=0.2)) as server:
-        host = await Client.connect(server.port)
-        made = await create(host)
+        host, made, (ann, bob) = await sit_everyone(server)
         code = made["code"]
-        ann, bob = [await Client.connect(server.port) for _ in range(2)]
-        for client, link in zip((ann, bob), made["seats"], strict=True):
-            await client.request({"type": "join", "code": code, "secret": link["secret"]})
         await bob.close()  # after the grace period a bot plays Bob's seat
         while True:
             update = await ann.update(lambda m: bool(m["actions"]))
@@ -118,11 +125,7 @@ async def test_a_resumed_log_still_marks_the_moves_a_stand_in_bot_made(tmp_path)
         assert {line["seat"] for line in seen if not line["bot"]} == {0}
         for client in (host, ann):
             await client.close()
-    async with running(library, server_config(grace=30)) as server:  # the same library, again
-        back = await Client.connect(server.port)
-        await back.request({"type": "join", "code": code, "secret": made["seats"][0]["secret"]})
-        assert (await back.update())["log"] == seen
-        await back.close()
+    assert await log_after_restart(library, made) == seen
 
 
 @pytest.mark.asyncio
