@@ -215,15 +215,21 @@ class RemoteSession:
         """The search's best few, searched here from this seat's view alone (the hidden
         places filled from the cards it cannot see: ``wire.info_of_view``), each given as
         the server's own listing of that action."""
+        return self.hint_search(top)()
+
+    def hint_search(self, top: int = 3) -> Callable[[], list[Estimate]]:
         u = self._u
         if u.seat is None or u.to_play != u.seat:
-            return []
+            return list
         mine = {a.key[0]: a for a in self.legal_actions()}  # a RemoteAction's key: its JSON
         rng = random.Random(f"hint:{u.code}:{u.hand_no}:{u.turn}")
-        found = MediumBot(max_seconds=HINT_SECONDS).analyse(
-            info_of_view(self.game, u.seat, u.view), rng, top=top)
-        return [dataclasses.replace(e, action=mine[k]) for e in found
-                if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
+        info = info_of_view(self.game, u.seat, u.view)
+
+        def search() -> list[Estimate]:
+            found = MediumBot(max_seconds=HINT_SECONDS).analyse(info, rng, top=top)
+            return [dataclasses.replace(e, action=mine[k]) for e in found
+                    if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
+        return search
 
     @property
     def drives_bots(self) -> bool:

@@ -21,9 +21,11 @@ from the stock, a deal, a card turned up) is a barrier undo does not go back acr
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -544,12 +546,15 @@ class Session:
         """The search's best few actions for the human to play, best first, each with its
         estimate (the side's expected hand margin in points): the ``medium`` level, capped
         at ``HINT_SECONDS`` on a slow machine. The bots' random streams are left alone."""
+        return self.hint_search(top)()
+
+    def hint_search(self, top: int = 3) -> Callable[[], list[Estimate]]:
         seat = self.to_play
         if seat is None or self.is_bot(seat):
-            return []
+            return list
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
-        bot = MediumBot(max_seconds=HINT_SECONDS)
-        return bot.analyse(InfoSet.of(self.game, self.state, seat), rng, top=top)
+        info = InfoSet.of(self.game, self.state, seat)  # a copy: the state is not kept
+        return functools.partial(MediumBot(max_seconds=HINT_SECONDS).analyse, info, rng, top=top)
 
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""

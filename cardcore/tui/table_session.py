@@ -129,6 +129,10 @@ class TableSession(Protocol):
         """The search's best few actions for the human to play, best first, each with the
         side's expected hand margin; from the seat's own view only (``InfoSet``)."""
 
+    def hint_search(self, top: int = 3) -> Callable[[], list[Estimate]]:
+        """``hints`` in two steps: the seat's view is read now, and the search runs when the
+        returned function is called, on any thread (the table stays live meanwhile)."""
+
     @property
     def drives_bots(self) -> bool:
         """The screen plays the bots' moves (``bot_step``); False: someone else does."""

@@ -135,6 +135,8 @@ async def test_a_hint_at_a_server_table_is_searched_from_the_seats_own_view(
             best = session.hints(top=3)
             assert best and all(e.action in table.legal for e in best)
             await pilot.press("h")
+            await app.workers.wait_for_complete()
+            await pilot.pause()
             message = str(table.query_one("#message").render())
             assert message.startswith(f"Hint: {best[0].action.label}, about ") \
                 and "points for your side" in message

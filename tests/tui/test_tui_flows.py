@@ -279,6 +279,7 @@ async def test_hint_and_undo_keys(make_app, registry):
         await pilot.pause()
         assert session.match.state.export() == before
         await pilot.press("h")
+        await app.workers.wait_for_complete()
         await pilot.pause()
         message = text_of(app, "#message")
         assert table.hint_index is not None
@@ -297,6 +298,18 @@ async def test_hint_and_undo_keys(make_app, registry):
         assert "taken back" in text_of(app, "#message")
         kinds = [e["event"] for e in session.record_events()]
         assert "undo" in kinds
+
+
+async def test_a_hint_that_comes_after_the_move_is_dropped(make_app, registry):
+    app = against_greedy(make_app, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        table = await your_turn(pilot)
+        asked = list(table.legal)
+        best = table.session.hint_search(top=3)()  # found for this turn
+        table.show_hint(best, asked[1:])  # ... but the table moved on meanwhile
+        assert table.hint_index is None and not text_of(app, "#message").startswith("Hint:")
+        table.show_hint(best, asked)
+        assert table.hint_index is not None and text_of(app, "#message").startswith("Hint:")
 
 
 async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):

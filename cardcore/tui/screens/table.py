@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from rich.console import Group as RichGroup
 from rich.text import Text
-from textual import events, on
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -744,7 +744,19 @@ class TableScreen(Screen[None]):
         if not self.legal:
             self.say("A hint is for your own turn.", error=True)
             return
-        best = self.session.hints(top=3)
+        self.say("Hint: thinking…")
+        self._search_hint(self.session.hint_search(top=3), list(self.legal))
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _search_hint(self, search: Callable[[], list[Estimate]], legal: list[Action]) -> None:
+        """The search off the screen's thread (up to a second): keys and updates go on."""
+        best = search()
+        self.app.call_from_thread(self.show_hint, best, legal)
+
+    def show_hint(self, best: list[Estimate], legal: list[Action]) -> None:
+        """The hint found for the actions ``legal``; nothing if the table has moved on."""
+        if self.legal != legal:
+            return
         if not best or best[0].action not in self.legal:
             self.say("No hint here.", error=True)
             return
