@@ -705,6 +705,9 @@ class Frame:
     text: str
     state: dict[str, Any]
     dealer: int | None = None
+    #: The position that ended its hand (the status line says so; the move's own text may
+    #: already, as casino's last capture does).
+    hand_over: bool = False
 
 
 class Replay:
@@ -786,8 +789,7 @@ class Replay:
                 sheet = ScoreSheet(sheet.side_names, target, [*sheet.hands, row])
                 if self.frames:
                     last = self.frames[-1]
-                    self.frames[-1] = Frame(last.hand, last.text + " — hand over", last.state,
-                                            last.dealer)
+                    self.frames[-1] = replace(last, hand_over=True)
                     self.sheets[-1] = sheet  # the position that ended the hand shows its score
             if kind in ("deal", "action", "undo"):
                 self.sheets.append(sheet or ScoreSheet([], target))

@@ -404,7 +404,8 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
         await pilot.pause()
         assert screen.index == len(replay.frames) - 1
         assert any(f.text.startswith("Player 2: ") for f in replay.frames)  # the human's moves
-        assert "hand over" in text_of(app, "#message")
+        assert text_of(app, "#status").endswith(" · hand over")
+        assert text_of(app, "#message") == replay.frames[-1].text
         hands = [z for z in replay.zones(screen.index) if z.kind == "hand"]
         assert hands and all(c is not None for z in hands for c in z.cards)  # every hand is open
         await pilot.press("left")

@@ -229,7 +229,8 @@ def test_replay_the_position_that_ends_the_match_has_its_score(registry):
     assert s.over
     replay = Replay.from_text(registry, s.record(), "match")
     assert replay.winner is not None
-    assert replay.frames[-1].text.endswith("— hand over")
+    assert replay.frames[-1].hand_over and not replay.frames[-2].hand_over
+    assert "hand over" not in replay.frames[-1].text  # the move's own words, said once
     last = replay.sheets[-1]
     assert last.hands == s.match.sheet.hands and len(last.side_names) == 2
     assert not replay.sheets[-2].hands  # the position before it: nothing scored yet

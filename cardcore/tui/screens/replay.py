@@ -66,6 +66,8 @@ class ReplayScreen(Screen[None]):
         self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
         status = Text(f"Replay · {r.game.name} · {r.name}", style="bold")
         status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
+        if frame.hand_over:
+            status.append(" · hand over", style="bold")
         self.query_one("#status", Static).update(status)
         self.query_one("#message", Static).update(Text(frame.text, style="italic"))
 
