@@ -94,8 +94,7 @@ class Connection(asyncio.Protocol):
             elif isinstance(event, Request):
                 self._handshake(event)
         if ws.close_expected() and not self.closing:  # the client closes, or the protocol failed
-            self.closing = True
-            self._deadline(CLOSE_TIMEOUT)
+            self._wind_down()
 
     def eof_received(self) -> bool | None:
         self.ws.receive_eof()
@@ -105,9 +104,7 @@ class Connection(asyncio.Protocol):
     def connection_lost(self, exc: Exception | None) -> None:
         self.ws.receive_eof()  # idempotent: the protocol is CLOSED now
         self.closing = True
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+        self._cancel_deadline()
         if not self._gone:
             self._gone = True
             self.host.lost(self)
@@ -134,12 +131,12 @@ class Connection(asyncio.Protocol):
         """Start the closing handshake (the socket goes after it, or after ``CLOSE_TIMEOUT``)."""
         if self.closing or self.transport is None:
             return
-        self.closing = True
         if self.ws.state is State.OPEN:
             self.ws.send_close(code, reason)
             self._flush()
-            self._deadline(CLOSE_TIMEOUT)
+            self._wind_down()
         else:
+            self.closing = True
             self.transport.close()
 
     def ping(self, interval: float = PING_INTERVAL) -> None:
@@ -165,8 +162,7 @@ class Connection(asyncio.Protocol):
         if self.ws.state is State.OPEN:
             self._cancel_deadline()
         else:  # refused: the response is written, the socket closes after it
-            self.closing = True
-            self._deadline(CLOSE_TIMEOUT)
+            self._wind_down()
 
     def _frame(self, frame: Frame) -> None:
         opcode = frame.opcode
@@ -193,8 +189,7 @@ class Connection(asyncio.Protocol):
         except UnicodeDecodeError:
             self.ws.fail(CloseCode.INVALID_DATA, "a text frame that is not UTF-8")
             self._flush()
-            self.closing = True
-            self._deadline(CLOSE_TIMEOUT)
+            self._wind_down()
             return
         self.host.received(self, decoded)
 
@@ -211,6 +206,12 @@ class Connection(asyncio.Protocol):
                 transport.write_eof()
             else:  # TLS cannot half-close
                 transport.close()
+
+    def _wind_down(self) -> None:
+        """Nothing more is read from this client: the socket goes when the closing handshake
+        is done, or after ``CLOSE_TIMEOUT``."""
+        self.closing = True
+        self._deadline(CLOSE_TIMEOUT)
 
     def _deadline(self, seconds: float) -> None:
         self._cancel_deadline()

@@ -138,8 +138,6 @@ class Client(Connection):
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
-        #: Counted among its address's connections (its handshake was let in).
-        self.counted = False
 
 
 class Server:
@@ -227,8 +225,9 @@ class Server:
             self._listener.close()
             for client in list(self.clients):
                 client.close(CloseCode.GOING_AWAY, "the server is stopping")
-            deadline = asyncio.get_running_loop().time() + CLOSE_TIMEOUT
-            while self.clients and asyncio.get_running_loop().time() < deadline:
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + CLOSE_TIMEOUT
+            while self.clients and loop.time() < deadline:
                 await asyncio.sleep(0.01)
         for table in self.tables.values():
             table.close()
@@ -319,9 +318,8 @@ class Server:
             return conn.ws.reject(HTTPStatus.TOO_MANY_REQUESTS,
                                   "cardcore: too many connections from your address\n")
         refused = self._check_origin(conn, request)
-        if refused is None:
+        if refused is None:  # let in: counted among its address's connections
             self.per_ip[conn.address] = held + 1
-            conn.counted = True
             self.clients.add(conn)
         return refused
 
@@ -343,8 +341,8 @@ class Server:
     def lost(self, conn: Connection) -> None:
         """A client is gone: its seats are held for the grace period."""
         assert isinstance(conn, Client)
-        self.clients.discard(conn)
-        if conn.counted:
+        if conn in self.clients:
+            self.clients.discard(conn)
             left = self.per_ip[conn.address] - 1
             if left:
                 self.per_ip[conn.address] = left
@@ -357,9 +355,6 @@ class Server:
 
     def received(self, conn: Connection, raw: str | None) -> None:
         assert isinstance(conn, Client)
-        self._receive(conn, raw)
-
-    def _receive(self, conn: Client, raw: str | None) -> None:
         if not conn.bucket.take():
             conn.strikes += 1
             if conn.strikes >= MAX_STRIKES:
