@@ -33,8 +33,6 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, TypeVar
 
-import orjson
-
 from cardcore import records
 from cardcore.store import (
     Event,
@@ -117,22 +115,14 @@ def library_path() -> Path:
     return records.data_dir() / LIBRARY_NAME
 
 
-#: Sorted keys (a column's text is the same for the same value); keys that are not strings
-#: written as strings, as ``json`` does.
-_ORJSON = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-
-
 def _json(value: Any) -> str:
-    """A column's JSON (read back with ``json.loads``): orjson, written for every action a
-    server plays; ``json`` for what orjson refuses (integers past 64 bits)."""
+    """A column's JSON (read back with ``json.loads``)."""
     return _json_bytes(value).decode()
 
 
 def _json_bytes(value: Any) -> bytes:
-    try:
-        return orjson.dumps(value, option=_ORJSON)
-    except TypeError:
-        return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=True).encode()
+    """Sorted keys: a column's text is the same for the same value."""
+    return records.compact_json(value, sort_keys=True)
 
 
 def _blob(snapshot: dict[str, Any]) -> bytes:
