@@ -4,7 +4,10 @@ abandoned when nobody comes, and a limit of connections per address."""
 from __future__ import annotations
 
 import asyncio
+import json
+import logging
 import random
+import sqlite3
 
 import pytest
 import websockets
@@ -187,3 +190,28 @@ async def test_one_address_holds_a_limited_number_of_connections(tmp_path):
                 break
             await asyncio.sleep(0.05)
         assert server.per_ip == {}
+
+
+@pytest.mark.asyncio
+async def test_a_damaged_table_row_is_skipped_in_one_line_and_the_others_resume(tmp_path, caplog):
+    library = tmp_path / "library.sqlite"
+    async with running(library) as server:
+        host = await Client.connect(server.port)
+        good, bad = await create(host), await create(host)
+        await host.close()
+    db = sqlite3.connect(library)
+    data = json.loads(db.execute("SELECT data FROM net_tables WHERE code = ?", (bad["code"],)).fetchone()[0])
+    data["standin_turns"] = ["x"]
+    db.execute("UPDATE net_tables SET data = ? WHERE code = ?", (json.dumps(data), bad["code"]))
+    db.commit()
+    db.close()
+    with caplog.at_level(logging.WARNING, logger="cardcore.serve"):
+        async with running(library) as server:
+            assert (server.resumed, server.skipped) == ([good["code"]], [bad["code"]])
+            store = SqliteStore(library)
+            match_id = next(m for c, m, _, _ in store.net_tables() if c == bad["code"])
+            store.open(match_id).close()  # its match is not held by the server
+            store.close()
+    (line,) = [r.getMessage() for r in caplog.records if bad["code"] in r.getMessage()]
+    assert line.endswith("is not resumed: its stand-in turns are not a list of numbers")
+    assert "\n" not in line
