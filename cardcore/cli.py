@@ -15,6 +15,7 @@ from typing import IO, Any, NoReturn
 import pydantic
 
 from cardcore.faults import describe
+from cardcore.match_setup import MatchSetup, Setup, SetupError
 from cardcore.plugins import PluginLoadInterrupted, Registry, load_registry
 from cardcore.records import first_error
 
@@ -226,17 +227,6 @@ def _open_record(name: str) -> IO[str]:
 # --- shared argument handling ----------------------------------------------------------
 
 
-@dataclass
-class MatchSetup:
-    """A match as the command line (or the setup screen) asks for it."""
-
-    game: Any
-    options: Any
-    players: int
-    seats: list[str]
-    seed: int
-
-
 def _game(registry: Registry, game_id: object) -> Any:
     if not isinstance(game_id, str):
         raise UsageError(f"not a game id: {json.dumps(game_id)[:40]}")
@@ -261,13 +251,18 @@ def parse_value(text: str) -> Any:
         raise UsageError("option value nested too deeply") from None
 
 
-def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
+def _option_values(pairs: list[str]) -> dict[str, Any]:
     values: dict[str, Any] = {}
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
             raise UsageError(f"--option wants KEY=VALUE, got {pair!r}")
         values[key.strip()] = parse_value(value.strip())
+    return values
+
+
+def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
+    values = _option_values(pairs)
     if target is not None:
         values["target"] = target
     try:
@@ -276,30 +271,23 @@ def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any
         raise UsageError(f"bad option for {game.id}: {first_error(exc)}") from None
 
 
-def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> MatchSetup:
+def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> Setup:
+    """The match the flags ask for, checked in one place (``MatchSetup.check``)."""
     game = _game(registry, args.game)
-    options = parse_options(game, args.option, args.target)
+    values = _option_values(args.option)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
     players = args.players if args.players is not None else (len(seats) if seats else game.player_counts[0])
-    if players not in game.player_counts:
-        counts = ", ".join(map(str, game.player_counts))
-        raise UsageError(f"{game.name} is for {counts} players, not {players}")
     if seats is None:
-        seats = (["human"] + ["greedy"] * (players - 1)) if humans_allowed else ["greedy"] * players
-    if len(seats) != players:
+        default = ["greedy"] * players
+        seats = ["human", *default[1:]] if humans_allowed else default
+    elif len(seats) != players:
         raise UsageError(f"--seats names {len(seats)} seats for {players} players")
-    for seat in seats:
-        if seat == "human" and humans_allowed:
-            continue
-        bot = registry.bots.get(seat)
-        if bot is None:
-            known = ", ".join(sorted(registry.bots))
-            extra = "human or " if humans_allowed else ""
-            raise UsageError(f"unknown seat {seat!r} (use {extra}a bot: {known})")
-        if not bot.plays(game.id):
-            raise UsageError(f"bot {seat!r} does not play {game.id}")
     seed = args.seed if args.seed is not None else int(time.time())
-    return MatchSetup(game, options, players, seats, seed)
+    try:
+        return MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
+                             humans_allowed=humans_allowed).check(registry)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
 
 
 # --- plugins -------------------------------------------------------------------------
@@ -332,25 +320,25 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
 
     setup = match_setup(registry, args, humans_allowed=False)
     record = _open_record(args.record) if args.record else None
-    game, n = setup.game, setup.players
+    game, n, seed = setup.game, setup.players, int(setup.seed)
     stats = _Stats(n_sides=game.seating(n, setup.options).sides)
     start = time.perf_counter()
     try:
         for m in range(args.matches):
             seats = setup.seats[m % n:] + setup.seats[:m % n]  # rotate seats across matches
             try:
-                match = play_match(registry, game, setup.options, seats, setup.seed + m, match_no=m,
+                match = play_match(registry, game, setup.options, seats, seed + m, match_no=m,
                                    on_event=RecordWriter(record) if record else None, pm=registry.pm)
             except OSError as exc:
                 if record is not None and exc.filename is None:
                     raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
                 raise
             except Exception as exc:  # a plugin's game or bot failed: name it, one line
-                raise UsageError(f"match {m} (seed {setup.seed + m}): "
+                raise UsageError(f"match {m} (seed {seed + m}): "
                                  f"{describe(exc, registry.plugin_of_packages())}") from None
             stats.add(match)
             if args.json:
-                print(json.dumps({"match": m, "game": game.id, "seed": setup.seed + m,
+                print(json.dumps({"match": m, "game": game.id, "seed": seed + m,
                                   "seats": seats, "winner": match.winner,
                                   "totals": match.sheet.totals, "hands": len(match.sheet.hands)}),
                       flush=True)
@@ -394,7 +382,7 @@ class _Stats:
         for bot in {match.seats[s] for s in seating.seats_of(match.winner)}:
             self.bot_wins[bot] = self.bot_wins.get(bot, 0) + 1
 
-    def summary(self, game: Any, setup: MatchSetup, matches: int) -> str:
+    def summary(self, game: Any, setup: Setup, matches: int) -> str:
         lines = [f"{game.name}: {matches} matches, seed {setup.seed}, "
                  f"seats {','.join(setup.seats)} (rotated), target {setup.options.target}"]
         for side in range(self.n_sides):

@@ -11,7 +11,8 @@ from __future__ import annotations
 import functools
 import inspect
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -38,6 +39,7 @@ class Match:
         names: list[str] | None = None,
         side_names: list[str] | None = None,
         draw_for_partners: bool = False,
+        first_dealer: int | None = None,
         max_hands: int | None = None,
         match_no: int = 0,
         on_event: Callable[[Event], None] | None = None,
@@ -63,6 +65,8 @@ class Match:
         # a draw for partners needs partners (canasta for two or three: D45)
         self.draw_for_partners = draw_for_partners and game.has_partnership_draw and self.seating.partnerships
         self.draw: Draw | None = None
+        #: The first hand's dealer when the setup chose it (a rematch), else the game's choice.
+        self.first_dealer = first_dealer
         self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target,
                                 variant=game.variant(self.options))
         self.hand_no = 0
@@ -81,11 +85,14 @@ class Match:
                     "seed": self.seed, "seats": self.seats,
                     "names": list(self.seating.names), "side_names": list(self.seating.side_names),
                     "options": self.options.model_dump(mode="json"),
-                    "version": cardcore.__version__})
+                    "version": cardcore.__version__,
+                    **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {})})
         rng = random.Random(f"{self.seed}:0")
         if self.draw_for_partners:
             self._seat_by_draw(rng)
         dealer = self.game.first_dealer(self.seating, self.options, rng)
+        if self.first_dealer is not None:
+            dealer = self.first_dealer
         self.seating = self.seating.with_dealer(dealer)
         self._deal()
 
@@ -98,7 +105,7 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Apply ``action`` for the seat to play (IllegalAction leaves everything as it was)."""
-        state = self._live_state()
+        state = self.live_state()
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
@@ -132,7 +139,7 @@ class Match:
                     "state": self.state.export()})
 
     def _finish_hand(self) -> None:
-        state = self._live_state()
+        state = self.live_state()
         row = state.score()
         self.sheet.add(row)
         self.finished_hand = state
@@ -176,7 +183,7 @@ class Match:
         self.seating = seating
         self.sheet.side_names = list(seating.side_names)
 
-    def _live_state(self) -> GameState:
+    def live_state(self) -> GameState:
         if self.over or self.state is None:
             raise RuntimeError("the match is over" if self.over else "the match has not started")
         return self.state
@@ -184,6 +191,34 @@ class Match:
     def _emit(self, event: Event) -> None:
         if self.on_event is not None:
             self.on_event(event)
+
+    # --- the transaction around a move ------------------------------------------------
+
+    @contextmanager
+    def transaction(self, snapshot: dict[str, Any] | None = None) -> Iterator[list[Event]]:
+        """What is done inside is all or nothing: its events are held (the list yielded)
+        and go to ``on_event`` once it is done; if it raises, the match is put back as
+        ``snapshot`` (this match's snapshot as it is now; taken here when not given) has it
+        and the held events are dropped."""
+        if snapshot is None:
+            snapshot = self.snapshot()
+        emit, held = self.on_event, list[Event]()
+        self.on_event = held.append
+        try:
+            yield held
+        except BaseException:
+            self.on_event = emit
+            self.restore(snapshot)
+            raise
+        self.on_event = emit
+        for event in held:
+            self._emit(event)
+
+    def restore(self, snapshot: dict[str, Any]) -> None:
+        """Put this match back where ``snapshot`` (one of its own) says, in place."""
+        back = Match.from_snapshot(self.game, snapshot, on_event=self.on_event, pm=self.pm)
+        back.first_dealer = self.first_dealer
+        self.__dict__.update(back.__dict__)
 
     # --- snapshots: saves, resume, undo --------------------------------------------
 
@@ -351,6 +386,6 @@ def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000
         seat = match.to_play
         if seat is None:
             return
-        info = InfoSet.of(game, match._live_state(), seat, side_of)
+        info = InfoSet.of(game, match.live_state(), seat, side_of)
         match.apply(bots[seat].choose(info, match.bot_rng(seat)))
     raise RuntimeError(f"the match did not end in {max_decisions} decisions")

@@ -66,6 +66,8 @@ class _Rebuild:
             self.action(match, event)
         elif kind == "undo":
             match = self.undo(event)
+        elif kind == "seat":
+            self.seat_change(match, event)
         elif kind == "resume":
             if (event.get("hand"), event.get("decisions")) != (match.hand_no, match.decisions):
                 raise self.refuse("resume at a position the match was not in")
@@ -82,7 +84,7 @@ class _Rebuild:
         if match.hand_no != event.get("hand"):
             self.snapshots.clear()
         try:
-            action = self.game.action_from_json(match._live_state(), event["action"])
+            action = self.game.action_from_json(match.live_state(), event["action"])
         except Exception as exc:
             raise self.refuse(f"not a legal action here ({' '.join(str(exc).split())})") from None
         if not self.snapshots or max(self.snapshots) < match.decisions:
@@ -92,6 +94,15 @@ class _Rebuild:
         if match.hand_no != hand:
             self.snapshots.clear()
         self.follow()
+
+    def seat_change(self, match: Match, event: Event) -> None:
+        """A player took their seat under the name they chose (the match's names follow)."""
+        seat, name = event.get("seat"), event.get("name")
+        if event.get("what") != "named" or type(seat) is not int or not 0 <= seat < len(match.seats) \
+                or not isinstance(name, str):
+            raise self.refuse("not a seat change of this match")
+        match.rename(seat, name)
+        self.i += 1
 
     def undo(self, event: Event) -> Match:
         decisions = event.get("decisions")

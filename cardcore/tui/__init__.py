@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from cardcore.cli import MatchSetup
+    from cardcore.match_setup import Setup
 
 
 def run_launcher() -> None:
@@ -20,11 +20,10 @@ def run_launcher() -> None:
     CardcoreApp(start=Launch()).run()
 
 
-def run_play(setup: MatchSetup) -> None:
+def run_play(setup: Setup) -> None:
     from cardcore.tui.app import CardcoreApp, Play
-    from cardcore.tui.session import SessionSetup
 
-    CardcoreApp(start=Play(SessionSetup.from_match_setup(setup))).run()
+    CardcoreApp(start=Play(setup)).run()
 
 
 def run_resume(path: str | None) -> None:

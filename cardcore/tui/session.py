@@ -1,22 +1,16 @@
-"""The match controller the screens drive: no Textual here, so it is tested on its own.
+"""The table on this machine: the screens drive a ``Session``; no Textual here, so it is
+tested on its own.
 
-A Session owns one Match, the bots of its seats, the match's place in the library
-(``cardcore.store``: every event and a snapshot committed after every action, one
-transaction each), the undo stack and the move log. A Replay steps through a record
-(a file, or a library match's export).
+A Session is a thin adapter over ``cardcore.table_service.TableService`` (the match, its
+seats, bots, undo, log and the transaction around a move, the same service a server's
+table runs) kept in the library by a ``LibraryKeeper`` (``cardcore.table_keeper``). What
+is its own is what the screen needs: which hands are face up, the hand-over between
+people at one terminal, the hint, the bot speed. A Replay steps through a record (a file,
+or a library match's export).
 
-Faults at the table never take it down:
-
-- every move (a human's or a bot's) is applied with the match's events held back; when
-  the game's code raises, the match is restored from the snapshot taken before the move,
-  nothing is recorded or saved, and :class:`MoveFailed` names the plugin and method;
-- a library that cannot be opened or written (a read-only data dir, a full disk) leaves
-  play going on without it: ``save_problem`` says so until saving works again (the events
-  are kept meanwhile, and the match goes into the library once it can).
-
-Undo never lets the human peek: after every move the human's view before and after is
-compared (:func:`reveal_of`); a move that showed the human cards it had not seen (a draw
-from the stock, a deal, a card turned up) is a barrier undo does not go back across.
+Faults at the table never take it down: a move whose game code raises leaves the match as
+it was (``MoveFailed`` names the plugin and method); a library that cannot be written
+leaves play going on (``save_problem`` says so until saving works again).
 """
 
 from __future__ import annotations
@@ -26,166 +20,75 @@ import json
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
-from cardcore.bots.search import Estimate, MediumBot, SearchBot
-from cardcore.faults import describe
-from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, Zone
+from cardcore.bots.search import Estimate, MediumBot
+from cardcore.game import Action, Game, GameOptions, GameState, Zone
 from cardcore.match import Match
+from cardcore.match_setup import HUMAN, Setup
 from cardcore.plugins import Registry
 from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
 from cardcore.store import MatchStore, NoSuchMatch, OpenMatch, StoreError, checks, open_library
+from cardcore.table_keeper import LibraryKeeper
+from cardcore.table_service import LogEntry, MoveFailed, TableService, reveal_of, zone_cards
 from cardcore.tui import picks
 from cardcore.tui.marks import Moved, TableInfo, moved
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from cardcore.cli import MatchSetup
     from cardcore.tui.table_session import Listener
 
 #: The hint's search stops after this long on a slow machine (it runs at the table).
 HINT_SECONDS = 1.0
 
-HUMAN = "human"
+#: What a new match needs (``cardcore.match_setup.Setup``: checked by ``MatchSetup.check``).
+SessionSetup = Setup
+
+__all__ = ["HINT_SECONDS", "HUMAN", "Frame", "LogEntry", "MoveFailed", "Replay", "Session",
+           "SessionSetup", "os_reason", "reveal_of", "zone_cards"]
 
 
-class MoveFailed(Exception):
-    """The game's (or a bot's) code raised during a move; the match is as it was before it.
-
-    ``str()`` is one line naming the plugin and method (``cardcore.faults.describe``)."""
-
-
-def reveal_of(before: GameState, after: GameState, seat: int) -> str | None:
-    """What a move showed ``seat`` that it had not seen, or None; generic, from views only.
-
-    A move reveals when the stock's length changed (the view's ``stock`` list: a draw, a
-    deal, a card turned up from it), or when the seat's own hand (its ``hand`` zone) holds
-    a card that was hidden everywhere in its view before (a card drawn or dealt to it).
-    Cards a bot plays from its hand are not counted: that bot's reply is replayed from the
-    same seed after an undo.
-    """
-    stock_before, stock_after = before.view(seat).get("stock"), after.view(seat).get("stock")
-    if isinstance(stock_before, list) and isinstance(stock_after, list) \
-            and len(stock_before) != len(stock_after):
-        return "a card taken from the stock"
-    seen = Counter(c for z in before.zones(seat) for c in zone_cards(z) if c is not None)
-    mine = Counter(c for z in after.zones(seat) if z.kind == "hand" and z.seat == seat
-                   for c in z.cards if c is not None)
-    if mine - seen:
-        return "cards you had not seen before"
-    return None
-
-
-def zone_cards(zone: Zone) -> list[str | None]:
-    """Every card of a zone: its own and its groups'."""
-    return [*zone.cards, *(c for g in zone.groups for c in g.cards)]
-
-
-@dataclass
-class LogEntry:
-    hand: int
-    seat: int | None
-    text: str
-    bot: bool = False
-    #: Not a move: a chat line, a player's coming and going (tables on a server).
-    note: bool = False
-
-
-@dataclass
-class SessionSetup:
-    """What a new match needs: the command line's MatchSetup plus names and the draw."""
-
-    game: Game
-    options: GameOptions
-    seats: list[str]
-    seed: int | str
-    names: list[str] | None = None
-    side_names: list[str] | None = None
-    draw_for_partners: bool = False
-
-    @classmethod
-    def from_match_setup(cls, setup: MatchSetup) -> SessionSetup:
-        return cls(setup.game, setup.options, list(setup.seats), setup.seed)
-
-
-@dataclass
-class Snapshot:
-    match: dict[str, Any]
-    log_len: int
-    seat: int
-
-
-@dataclass
 class Session:
-    """One match as played at the table."""
+    """One match as played at the table on this machine."""
 
-    registry: Registry
-    match: Match
-    setup: SessionSetup | None = None
-    log: list[LogEntry] = field(default_factory=list)
-    #: Events since the screen last asked (``drain_events``).
-    events: list[dict[str, Any]] = field(default_factory=list)
-    last_bot_action: Action | None = None
-    last_bot_seat: int | None = None
-    #: The hand as it was before the last bot move (the table marks what moved), or None.
-    before_last_bot: GameState | None = None
-    #: The bot speed chosen at this table (the app's setting; a save file's is honoured).
-    bot_speed: str | None = None
-    #: Why the match is not being saved (None while saving works).
-    save_error: str | None = None
-    #: What undo cannot go back across when the stack is empty (a deal, a draw, ...).
-    undo_barrier: str | None = None
-    #: The library (None: saving is off, or the library could not be opened yet).
-    store: MatchStore | None = None
-    #: The match as held in the library (locked for this session), or None.
-    play: OpenMatch | None = None
-    #: Save to the library at all (False: a throwaway table, e.g. the benchmark).
-    saving: bool = True
-    _undo: list[Snapshot] = field(default_factory=list)
-    #: Every event of the match while it is not in the library (it goes in once it can).
-    _unsaved: list[dict[str, Any]] = field(default_factory=list)
-    _source: str = "table"
-    _library_id: int | None = None
-    _own_store: bool = False
-    _closed: bool = False
+    def __init__(self, registry: Registry, service: TableService | Match,
+                 keeper: LibraryKeeper | None = None, setup: Setup | None = None,
+                 bot_speed: str | None = None):
+        """The table of ``service`` (a bare Match: a table kept nowhere, for tests and
+        benchmarks)."""
+        if isinstance(service, Match):
+            service = TableService(registry, service)
+        self.registry = registry
+        self.service = service
+        self.keeper = keeper
+        self.setup = setup
+        #: The bot speed chosen at this table (the app's setting; a save file's is honoured).
+        self.bot_speed = bot_speed
+        #: Events since the screen last asked (``drain_events``).
+        self.events: list[dict[str, Any]] = []
+        service.on_events = self._heard
+
+    def _heard(self, events: list[dict[str, Any]]) -> None:
+        self.events.extend(events)
 
     # --- making one --------------------------------------------------------------
 
     @classmethod
-    def new(cls, registry: Registry, setup: SessionSetup, *, store: MatchStore | None = None,
+    def new(cls, registry: Registry, setup: Setup, *, store: MatchStore | None = None,
             save: bool = True) -> Session:
         """A new match, put in the library (``store``, or the data dir's): a new entry,
         nothing else in the library changes."""
-        match = Match(setup.game, setup.options, seed=setup.seed, seats=list(setup.seats),
-                      names=setup.names or None, side_names=setup.side_names or None,
-                      draw_for_partners=setup.draw_for_partners, pm=registry.pm)
-        session = cls(registry, match, setup, saving=save)
-        session._use_store(store)
-        match.on_event = session._on_event
-        match.start()
-        session.undo_barrier = "the deal"
-        session._save()
+        keeper = LibraryKeeper.opening(store) if save else None
+        match = setup.new_match(pm=registry.pm)
+        events: list[dict[str, Any]] = []
+        service = TableService.new(registry, match, keeper=keeper, on_events=events.extend)
+        session = cls(registry, service, keeper, setup)
+        session.events = events
         return session
-
-    def _use_store(self, store: MatchStore | None) -> None:
-        """The library to save to: the one given, or the data dir's (opened here)."""
-        if not self.saving:
-            return
-        if store is not None:
-            self.store = store
-            return
-        try:
-            self.store = open_library()
-        except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc}); play goes on"
-            return
-        self._own_store = True
 
     @classmethod
     def resume(cls, registry: Registry, target: int | str | Path | None = None, *,
@@ -202,12 +105,9 @@ class Session:
                         store: MatchStore | None) -> Session:
         own = store is None
         lib = store if store is not None else open_library()
+        play: OpenMatch | None = None
         try:
-            if match_id is None:
-                free = [m for m in lib.list_unfinished(limit=50) if not m.locked]
-                if not free:
-                    raise NoSuchMatch("there is no unfinished match to resume")
-                match_id = free[0].id
+            match_id = _pick(lib, match_id)
             summary = lib.get(match_id)
             if summary.finished:
                 raise StoreError(f"match {match_id} is over: `cardcore replay {match_id}` "
@@ -216,26 +116,18 @@ class Session:
                 raise StoreError(f"match {match_id}: the game {summary.game!r} is not installed")
             game = registry.games[summary.game]
             play = lib.open(match_id)
-        except BaseException:
-            if own:
-                lib.close()
-            raise
-        try:
             match = checks.resume(play, game, pm=registry.pm)
+            _check_bots(registry, match, f"match {match_id}")
+            record = play.record()
         except BaseException:
-            play.close()
+            if play is not None:
+                play.close()
             if own:
                 lib.close()
             raise
-        session = cls(registry, match, store=lib, play=play, _own_store=own, _library_id=match_id)
-        match.on_event = session._on_event
-        try:
-            session._check_bots(f"match {match_id}")
-            session._resumed(play.record())
-            session._save()
-        except BaseException:
-            session.close()
-            raise
+        keeper = LibraryKeeper(store=lib, play=play, match_id=match_id, own_store=own)
+        session = cls._resumed(registry, match, keeper, _record_events(record))
+        session.service.commit_position([])  # the resume event checks.resume appended
         return session
 
     @classmethod
@@ -256,8 +148,7 @@ class Session:
             match = Match.from_snapshot(game, save.match, pm=registry.pm)
         except Exception as exc:  # a damaged save, or one from another version of the game
             raise records.RecordError(f"{path}: cannot continue this match ({exc})") from None
-        session = cls(registry, match, bot_speed=save.speed, _source="save")
-        session._check_bots(str(path))
+        _check_bots(registry, match, str(path))
         events = records.save_events(save)
         if not events:  # no record: the match starts in the library at the saved position
             events = [{"event": "match_start", "match": match.match_no, "game": game.id,
@@ -265,44 +156,41 @@ class Session:
                        "options": match.options.model_dump(mode="json"),
                        "names": list(match.seating.names),
                        "side_names": list(match.seating.side_names)}]
-        session._resumed("".join(records.dumps(e) + "\n" for e in events))
-        session._unsaved = events
-        match.on_event = session._on_event
-        session._on_event({"event": "resume", "hand": match.hand_no, "decisions": match.decisions})
-        session._use_store(store)
-        session._save()
+        keeper = LibraryKeeper.opening(store, source="save")
+        keeper.unsaved = list(events)
+        session = cls._resumed(registry, match, keeper, events, bot_speed=save.speed)
+        session.service.commit_position([{"event": "resume", "hand": match.hand_no,
+                                          "decisions": match.decisions}])
         return session
 
-    def _check_bots(self, where: str) -> None:
-        unknown = sorted({s for s in self.match.seats if s != HUMAN and s not in self.registry.bots})
-        if unknown:
-            raise records.RecordError(f"{where}: the bot {unknown[0]!r} is not installed")
-
-    def _resumed(self, record: str) -> None:
-        """Setup, undo barrier and move log of a resumed match (``record``: its lines)."""
-        match = self.match
-        self.setup = SessionSetup(self.game, match.options, list(match.seats), match.seed,
-                                  list(match.seating.names), list(match.seating.side_names))
-        self.undo_barrier = "the position the match was resumed at"
-        self._rebuild_log(record)
+    @classmethod
+    def _resumed(cls, registry: Registry, match: Match, keeper: LibraryKeeper,
+                 events: list[dict[str, Any]], bot_speed: str | None = None) -> Session:
+        service = TableService(registry, match, keeper=keeper)
+        service.resumed(events, "the position the match was resumed at")
+        setup = Setup(match.game, match.options, list(match.seats), match.seed,
+                      list(match.seating.names), list(match.seating.side_names))
+        return cls(registry, service, keeper, setup, bot_speed=bot_speed)
 
     @property
     def match_id(self) -> int | None:
         """The match's id in the library (None while it is not in it)."""
-        return self._library_id
+        return self.keeper.match_id if self.keeper is not None else None
+
+    @property
+    def store(self) -> MatchStore | None:
+        return self.keeper.store if self.keeper is not None else None
+
+    @property
+    def play(self) -> OpenMatch | None:
+        return self.keeper.play if self.keeper is not None else None
 
     def record(self) -> str:
         """The match's record as the library has it (JSON Lines; StoreError when the match
         is not in the library)."""
-        if self._library_id is None:
+        if self.keeper is None:
             raise StoreError("this match is not in the library")
-        if self.store is not None:
-            return self.store.export_record(self._library_id)
-        store = open_library(import_autosave=False)  # the session was closed
-        try:
-            return store.export_record(self._library_id)
-        finally:
-            store.close()
+        return self.keeper.record()
 
     def record_events(self) -> list[dict[str, Any]]:
         """The events of ``record()``."""
@@ -310,26 +198,42 @@ class Session:
 
     def close(self) -> None:
         """Leave the match: its lock in the library is released (it stays as last saved)."""
-        self._closed = True
-        if self.play is not None:
-            self.play.close()
-            self.play = None
-        if self._own_store and self.store is not None:
-            self.store.close()
-        self.store = None
+        if self.keeper is not None:
+            self.keeper.close()
+
+    @property
+    def save_error(self) -> str | None:
+        return self.keeper.problem if self.keeper is not None else None
+
+    @property
+    def save_problem(self) -> str | None:
+        """One line for the screen while the match cannot be saved."""
+        return self.save_error
 
     # --- who is who ----------------------------------------------------------------
+
+    @property
+    def match(self) -> Match:
+        return self.service.match
 
     @property
     def game(self) -> Game:
         return self.match.game
 
     @property
+    def log(self) -> list[LogEntry]:
+        return self.service.log
+
+    @property
+    def undo_barrier(self) -> str | None:
+        return self.service.undo_barrier
+
+    @property
     def humans(self) -> list[int]:
-        return [s for s, who in enumerate(self.match.seats) if who == HUMAN]
+        return self.service.humans
 
     def is_bot(self, seat: int | None) -> bool:
-        return seat is not None and self.match.seats[seat] != HUMAN
+        return self.service.is_bot(seat)
 
     @property
     def to_play(self) -> int | None:
@@ -348,7 +252,7 @@ class Session:
         return state
 
     def name(self, seat: int) -> str:
-        return self.match.seating.names[seat]
+        return self.service.name(seat)
 
     @property
     def options(self) -> GameOptions:
@@ -386,19 +290,32 @@ class Session:
         return self.match.seating.side_names[side]
 
     def bot(self, seat: int) -> Bot:
-        """The seat's bot; a search at the table stops at its level's time cap on a slow
-        machine (and logs it), a guard: the budgets keep far below it."""
-        bot: Bot = self.registry.bots[self.match.seats[seat]]()
-        if isinstance(bot, SearchBot) and bot.max_seconds is None:
-            bot.max_seconds = bot.table_seconds
-        return bot
+        """The seat's bot (a search stops at its level's table time cap on a slow machine)."""
+        return self.service.bot_for(seat)
+
+    @property
+    def last_bot_action(self) -> Action | None:
+        last = self.service.last_bot
+        return last.action if last is not None else None
+
+    @property
+    def last_bot_seat(self) -> int | None:
+        last = self.service.last_bot
+        return last.seat if last is not None else None
+
+    @property
+    def before_last_bot(self) -> GameState | None:
+        """The hand as it was before the last bot move (the table marks what moved)."""
+        last = self.service.last_bot
+        return last.before if last is not None else None
 
     def last_move_zones(self, revealed: int | None) -> list[Zone] | None:
         """The table as it was before the last bot move, seen as ``table(revealed)`` sees
         the table now (None when there is no bot move to mark)."""
-        if self.before_last_bot is None or self.last_bot_action is None:
+        before = self.before_last_bot
+        if before is None or self.last_bot_action is None:
             return None
-        return self._zones_of(self.before_last_bot, revealed)[1]
+        return self._zones_of(before, revealed)[1]
 
     def table(self, revealed: int | None) -> tuple[int | None, list[Zone]]:
         """The seat whose hand is face up (or None) and the zones to draw.
@@ -453,67 +370,12 @@ class Session:
             raise RuntimeError("nobody is to play")
         if self.is_bot(seat):
             raise RuntimeError(f"seat {seat + 1} is a bot's")
-        before, hand = self.state.clone(), self.match.hand_no
-        snap = Snapshot(self.match.snapshot(), len(self.log), seat)
-        self._guarded(snap.match, lambda: self.match.apply(action))
-        self._undo.append(snap)
-        self._barrier(before, hand)
-        self.last_bot_action = None
-        self.before_last_bot = None
-        self._save()
+        self.service.play(seat, action)
 
     def bot_step(self) -> Action:
         """The bot to play chooses and plays; returns its action (MoveFailed, the match as
         it was, when the bot or the game raised)."""
-        seat = self.to_play
-        if seat is None or not self.is_bot(seat):
-            raise RuntimeError("no bot is to play")
-        before, hand = self.state.clone(), self.match.hand_no
-        snapshot = self.match.snapshot()
-        chosen: list[Action] = []
-
-        def move() -> None:
-            info = InfoSet.of(self.game, self.state, seat)
-            chosen.append(self.bot(seat).choose(info, self.match.bot_rng(seat)))
-            self.match.apply(chosen[0])
-
-        self._guarded(snapshot, move)
-        self._barrier(before, hand)
-        self.last_bot_action, self.last_bot_seat = chosen[0], seat
-        self.before_last_bot = before if self.match.hand_no == hand else None
-        self._save()
-        return chosen[0]
-
-    def _guarded(self, snapshot: dict[str, Any], move: Any) -> None:
-        """Run ``move`` with the match's events held back; if it raises, put the match back
-        as ``snapshot`` has it and drop the events (IllegalAction passes through as it is,
-        anything else becomes MoveFailed)."""
-        held: list[dict[str, Any]] = []
-        self.match.on_event = held.append
-        try:
-            move()
-        except Exception as exc:
-            self.match = Match.from_snapshot(self.game, snapshot, on_event=self._on_event,
-                                             pm=self.registry.pm)
-            if isinstance(exc, IllegalAction):
-                raise
-            raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
-        self.match.on_event = self._on_event
-        for event in held:
-            self._on_event(event)
-
-    def _barrier(self, before: GameState, hand: int) -> None:
-        """After a move: if it showed the human a card, undo stops here."""
-        humans = self.humans
-        if len(humans) != 1:
-            return
-        if self.match.hand_no != hand or self.match.state is None:
-            reason: str | None = "the deal"
-        else:
-            reason = reveal_of(before, self.match.state, humans[0])
-        if reason is not None:
-            self._undo.clear()
-            self.undo_barrier = f"{reason} (going back past it would show you cards again)"
+        return self.service.bot_step()
 
     def why_not(self, card: str) -> str | None:
         """Why the seat to play has no action with ``card`` (the game's own words)."""
@@ -558,18 +420,7 @@ class Session:
 
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""
-        humans = self.humans
-        if not humans:
-            return "No undo: nobody plays at this table but the bots."
-        if len(humans) > 1:
-            return "No undo between human players: a move is taken back only against bots."
-        if self.over:
-            return "No undo: the match is over."
-        if self._undo and self._undo[-1].match["hand"] == self.match.hand_no:
-            return None
-        if self.undo_barrier is not None:
-            return f"Nothing to undo: undo stops at {self.undo_barrier}."
-        return "Nothing to undo: you have not moved yet."
+        return self.service.why_no_undo()
 
     def can_undo(self) -> bool:
         """Undo of one's own moves (and the bots' replies since): against bots only, back to
@@ -577,116 +428,56 @@ class Session:
         return self.why_no_undo() is None
 
     def undo(self) -> None:
-        if not self.can_undo():
-            raise RuntimeError("nothing to undo")
-        snap = self._undo.pop()
-        self.match = Match.from_snapshot(self.game, snap.match, on_event=self._on_event,
-                                         pm=self.registry.pm)
-        del self.log[snap.log_len:]
-        self.last_bot_action = None
-        self.before_last_bot = None
-        self._write({"event": "undo", "hand": self.match.hand_no, "seat": snap.seat,
-                     "decisions": self.match.decisions, "state": self.state.export()})
-        self._save()
+        self.service.undo()
+
+    # --- a rematch -----------------------------------------------------------------------
+
+    def rematch(self) -> Session:
+        """The next match at this table (``TableService.rematch``), this one left."""
+        setup = self.service.rematch().check(self.registry)
+        store = self.keeper.store if self.keeper is not None and not self.keeper.own_store else None
+        self.close()
+        return Session.new(self.registry, setup, store=store, save=self.keeper is not None)
 
     def drain_events(self) -> list[dict[str, Any]]:
         out, self.events = self.events, []
         return out
 
     def hand_log(self) -> list[LogEntry]:
-        return [e for e in self.log if e.hand == self.match.hand_no]
-
-    # --- records and saves -----------------------------------------------------------
-
-    def _on_event(self, event: dict[str, Any]) -> None:
-        self._write(event)
-        self.events.append(event)
-        kind = event["event"]
-        if kind == "action":
-            seat = event["seat"]
-            self.log.append(LogEntry(event["hand"], seat, f"{self.name(seat)}: {event['label']}",
-                                     self.is_bot(seat)))
-        elif kind == "hand_end":
-            self._undo.clear()
-            self.undo_barrier = "the deal"
-
-    def _write(self, event: dict[str, Any]) -> None:
-        """One event for the library: buffered by the held match (committed by ``_save``),
-        or kept here while the match is not in the library."""
-        if not self.saving:
-            return
-        if self.play is not None:
-            self.play.append_event(event)
-        else:
-            self._unsaved.append(event)
+        return self.service.hand_log()
 
     def set_speed(self, speed: str) -> None:
         """The bot speed chosen at this table (an app setting)."""
         self.bot_speed = speed
 
-    def _save(self) -> None:
-        """Commit the action's events and the snapshot: one transaction. A failure is kept
-        in ``save_error`` (play goes on, the events are kept) until a save works again."""
-        if not self.saving or self._closed:
-            return
-        snapshot = self.match.snapshot()
+
+def _pick(store: MatchStore, match_id: int | None) -> int:
+    """``match_id``, or the most recently played unfinished match no one else holds."""
+    if match_id is not None:
+        return match_id
+    free = [m for m in store.list_unfinished(limit=50) if not m.locked]
+    if not free:
+        raise NoSuchMatch("there is no unfinished match to resume")
+    return free[0].id
+
+
+def _check_bots(registry: Registry, match: Match, where: str) -> None:
+    unknown = sorted({s for s in match.seats if s != HUMAN and s not in registry.bots})
+    if unknown:
+        raise records.RecordError(f"{where}: the bot {unknown[0]!r} is not installed")
+
+
+def _record_events(record: str) -> list[dict[str, Any]]:
+    """A record's events, lines that do not read skipped (the log is rebuilt from them)."""
+    events = []
+    for line in record.splitlines():
         try:
-            if self.play is not None:
-                self.play.save_snapshot(snapshot)
-            else:
-                self._enter_library(snapshot)
-        except StoreError as exc:
-            self.save_error = f"the match is not being saved ({exc}); play goes on"
-            return
-        self.save_error = None
-        if self.match.over and self.play is not None:  # finished: the lock goes
-            self.play.close()
-            self.play = None
-
-    def _enter_library(self, snapshot: dict[str, Any]) -> None:
-        """The match into the library: a new entry with all its events so far, then held
-        for play (a match that was put in but could not be held is held now)."""
-        if self.store is None:
-            self.store, self._own_store = open_library(), True
-        store = self.store
-        if self._library_id is None:
-            self._library_id = store.import_record(self._unsaved, snapshot, source=self._source)
-            self._unsaved = []
-            if not self.match.over:
-                self.play = store.open(self._library_id)
-            return
-        play = store.open(self._library_id)
-        for event in self._unsaved:
-            play.append_event(event)
-        self._unsaved = []
-        self.play = play
-        play.save_snapshot(snapshot)
-
-    @property
-    def save_problem(self) -> str | None:
-        """One line for the screen while the match cannot be saved."""
-        return self.save_error
-
-    def _rebuild_log(self, record: str) -> None:
-        """The move log of the current hand, read back from the record (undos honoured)."""
-        entries: list[tuple[int, LogEntry]] = []  # (decisions after it, entry)
-        decisions = 0
-        for line in record.splitlines():
-            try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            kind = event.get("event") if isinstance(event, dict) else None
-            if kind == "action":
-                decisions += 1
-                seat = event["seat"]
-                entries.append((decisions, LogEntry(event["hand"], seat,
-                                                    f"{self.name(seat)}: {event['label']}",
-                                                    self.is_bot(seat))))
-            elif kind in ("undo", "resume"):
-                decisions = event.get("decisions", decisions)
-                entries = [(d, e) for d, e in entries if d <= decisions]
-        self.log = [e for _, e in entries]
+            event = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(event, dict):
+            events.append(event)
+    return events
 
 
 def os_reason(exc: OSError) -> str:
