@@ -161,10 +161,10 @@ class TableService:
         service._kept(events)
         return service
 
-    def resumed(self, record_events: Iterable[Event], reason: str) -> None:
-        """A match taken up again where it was: its log rebuilt from its record, undo
-        stopped at ``reason``."""
-        self.rebuild_log(record_events)
+    def resumed(self, record_events: Iterable[Event], reason: str, standin_turns: Iterable[int] = ()) -> None:
+        """A match taken up again where it was: its log rebuilt from its record (the moves of
+        ``standin_turns`` a stand-in bot's), undo stopped at ``reason``."""
+        self.rebuild_log(record_events, standin_turns)
         self.undo_barrier = reason
         self._snapshot = self.match.snapshot()
 

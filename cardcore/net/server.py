@@ -23,13 +23,13 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
-import pydantic
 from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
 from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 import cardcore
 from cardcore.match import Match
+from cardcore.match_setup import HUMAN, MatchSetup, SetupError
 from cardcore.net import protocol
 from cardcore.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.net.persist import Writer
@@ -46,11 +46,12 @@ from cardcore.net.protocol import (
     ProtocolError,
     Watch,
 )
-from cardcore.net.tables import HUMAN, Seat, Table, TableConfig, TableError, hash_secret, new_secret
+from cardcore.net.tables import Seat, Table, TableConfig, TableError, hash_secret, new_secret
 from cardcore.plugins import Registry
-from cardcore.records import first_error, parse_record_lines
+from cardcore.records import parse_record_lines
 from cardcore.store import StoreError, checks
 from cardcore.store.sqlite import SqliteStore
+from cardcore.table_service import TableService
 
 log = logging.getLogger("cardcore.serve")
 #: The WebSocket layer's own logger: warnings only. Below INFO websockets would log frames
@@ -276,12 +277,20 @@ class Server:
         except BaseException:
             await writer.call(play.close)
             raise
-        table = self._table(code, match, seats, play, public=bool(data.get("public")))
-        table.restore_log([event for _, event in record], turns)
-        return table
+        service = self._service(match, play.id)
+        service.resumed([event for _, event in record], "the position the table was resumed at", turns)
+        return self._table(code, service, seats, play, public=bool(data.get("public")))
 
-    def _table(self, code: str, match: Match, seats: list[Seat], play: Any, public: bool) -> Table:
-        return Table(code, match, seats, play.id, registry=self.registry, config=self.config.table,
+    def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
+        """The table service of a server's match: kept through the writer, no undo."""
+        kwargs: dict[str, Any] = {"keeper": Table.keeper(self._writer(), match_id),
+                                  "undo_allowed": False, "standin": self.config.table.standin}
+        if new:
+            return TableService.new(self.registry, match, **kwargs)
+        return TableService(self.registry, match, **kwargs)
+
+    def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool) -> Table:
+        return Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
                      writer=self._writer(), bot_pool=self.bot_pool, lock=play,
                      on_empty=self._forget, public=public)
 
@@ -448,14 +457,12 @@ class Server:
         if conn.created >= self.config.max_tables_per_connection:
             raise TableError("too_many", "you have made as many tables as one connection may")
         match = self._new_match(message)
-        events: list[dict[str, Any]] = []
-        match.on_event = events.append
-        match.start()
         conn.created += 1
         writer = self._writer()
         play = await writer.call(self.store.create, match.game.id, match.options.model_dump(mode="json"),
                                  match.seed, list(match.seats), list(match.seating.names),
                                  list(match.seating.side_names), "server")
+        service = self._service(match, play.id, new=True)
         links, seats = [], []
         code = self._new_code()
         for i, kind in enumerate(match.seats):
@@ -463,47 +470,24 @@ class Server:
             seats.append(Seat(kind, hash_secret(secret) if secret else None))
             if secret:
                 links.append({"seat": i, "secret": secret, **self._links(code, secret)})
-        table = self._table(code, match, seats, play, public=message.public)
+        table = self._table(code, service, seats, play, public=message.public)
         self.tables[code] = table
         conn.made.add(code)
-        writer.commit(play.id, events, table._snapshot)
         table.save_row()
         table.schedule()
         log.info("table %s: %s for %d", code, match.game.id, len(seats))
         return {"type": "table_created", "code": code, "seats": links}
 
     def _new_match(self, message: CreateTable) -> Match:
-        registry = self.registry
-        game = registry.games.get(message.game)
-        if game is None:
-            raise TableError("bad_game", f"no game {message.game!r} on this server "
-                             f"(games: {', '.join(sorted(registry.games))})")
-        try:
-            options = game.Options(**message.options)
-        except pydantic.ValidationError as exc:
-            raise TableError("bad_game", f"bad option for {game.id}: {first_error(exc)}") from None
-        except TypeError:
-            raise TableError("bad_game", "options are a JSON object") from None
-        seats = message.seats
-        if len(seats) not in game.player_counts:
-            counts = ", ".join(map(str, game.player_counts))
-            raise TableError("bad_game", f"{game.name} is for {counts} players, not {len(seats)}")
-        for kind in seats:
-            bot = registry.bots.get(kind)
-            if kind != HUMAN and (bot is None or not bot.plays(game.id)):
-                raise TableError("bad_game", f"a seat is human or a bot of {game.id}, not {kind[:40]!r}")
-        names = message.names
-        if names is not None and len(names) != len(seats):
-            raise TableError("bad_game", f"{len(names)} names for {len(seats)} seats")
+        """The match ``create_table`` asks for, checked as every setup is (``MatchSetup``)."""
         chosen = message.seed if self.config.allow_seed else None
-        seed = chosen if chosen is not None else secrets.randbelow(2**31)
-        match = Match(game, options, seed=seed, seats=list(seats), names=names,
-                      side_names=message.side_names, draw_for_partners=message.draw_for_partners,
-                      pm=registry.pm)
-        sides = match.seating.sides
-        if message.side_names is not None and len(message.side_names) != sides:
-            raise TableError("bad_game", f"{len(message.side_names)} side names for {sides} sides")
-        return match
+        try:
+            setup = MatchSetup.of(game=message.game, options=message.options, seats=message.seats,
+                                  names=message.names, side_names=message.side_names,
+                                  seed=chosen, draw_for_partners=message.draw_for_partners)
+            return setup.check(self.registry).new_match(pm=self.registry.pm)
+        except SetupError as exc:
+            raise TableError("bad_game", str(exc)) from None
 
     def _new_code(self) -> str:
         while True:

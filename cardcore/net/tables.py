@@ -1,11 +1,14 @@
-"""One table of a server: a Match, its seats, the connections at it, its bots.
+"""One table of a server: the table service of its match, the connections at it.
 
-The table is the only authority over its match: an action from a connection is checked
-(seat, turn counter, legality) and applied, or refused with a ``TableError`` that goes
-to that connection alone, nothing changed. Bots (the bot seats, and a stand-in for a
-human seat whose player has been away longer than the grace period) choose on a
-thread, so a slow bot never holds up the other tables. After every change each
-connection gets the update of its own seat (``cardcore.net.views``).
+The match's life at the table (seats, turns, bots and stand-ins, the log, the
+transaction around a move, keeping it in the library) is ``cardcore.table_service``'s,
+the same service the table on a player's own machine runs. What is the server's own is
+here: the seats' secrets and connections, the grace period before a stand-in bot plays
+for someone away, the bots' pacing and their thread, and telling every connection. An
+action from a connection is checked (seat, turn counter, legality) and applied, or
+refused with a ``TableError`` that goes to that connection alone, nothing changed.
+After every change each connection gets the update of its own seat
+(``cardcore.net.views``).
 """
 
 from __future__ import annotations
@@ -23,25 +26,31 @@ from typing import Any, Protocol
 
 import orjson
 
-from cardcore.bots.base import Bot, InfoSet
 from cardcore.faults import describe
 from cardcore.game import Action, GameState, IllegalAction
 from cardcore.match import Match
+from cardcore.match_setup import HUMAN
 from cardcore.net import views
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.plugins import Registry
+from cardcore.table_service import Event, MoveFailed, Refused, TableService
 
-HUMAN = "human"
 log = logging.getLogger("cardcore.serve")
 
+#: Refused: an error ``code`` (docs/protocol.md) and one line, for the sender alone.
+TableError = Refused
 
-class TableError(Exception):
-    """Refused: an error ``code`` (docs/protocol.md) and one line, for the sender alone."""
 
-    def __init__(self, code: str, message: str):
-        super().__init__(message)
-        self.code = code
+@dataclass
+class WriterKeeper:
+    """A server table's ``Keeper``: its moves go to the library through the writer thread."""
+
+    writer: Writer
+    match_id: int
+
+    def commit(self, events: list[Event], snapshot: dict[str, Any]) -> None:
+        self.writer.commit(self.match_id, events, snapshot)
 
 
 class Peer(Protocol):
@@ -79,7 +88,6 @@ class Seat:
     secret_hash: str | None = None  # SHA-256 of a human seat's secret
     joined: bool = False           # a player has taken it at least once
     peer: Peer | None = None
-    standin: bool = False          # a bot plays it while its player is away
     grace: asyncio.TimerHandle | None = field(default=None, repr=False)
 
     @property
@@ -101,16 +109,16 @@ class Shown:
 
 
 class Table:
-    def __init__(self, code: str, match: Match, seats: list[Seat], match_id: int, *,
+    def __init__(self, code: str, service: TableService, seats: list[Seat], match_id: int, *,
                  registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
                  public: bool = False):
         self.code = code
+        self.service = service
         #: Listed for everyone (else only for whoever made it or sits at it).
         self.public = public
         #: When something last happened here (``time.monotonic()``): an idle table expires.
         self.active = time.monotonic()
-        self.match = match
         self.seats = seats
         self.match_id = match_id
         self.registry = registry
@@ -122,15 +130,16 @@ class Table:
         self.on_empty = on_empty
         self.watchers: dict[Peer, int | None] = {}
         self._cursor: dict[Peer, int] = {}
-        self.log: list[dict[str, Any]] = []
-        #: The decisions a stand-in bot made for an absent player (the record does not say
-        #: who chose; the table's row keeps these, so a resumed log marks them a bot's).
-        self.standin_turns: list[int] = []
-        self._events: list[dict[str, Any]] = []
-        match.on_event = self._events.append
-        self._snapshot = match.snapshot()
         self._bot_task: asyncio.Task[None] | None = None
         self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
+
+    @classmethod
+    def keeper(cls, writer: Writer, match_id: int) -> WriterKeeper:
+        return WriterKeeper(writer, match_id)
+
+    @property
+    def match(self) -> Match:
+        return self.service.match
 
     # --- who is here --------------------------------------------------------------------
 
@@ -149,7 +158,7 @@ class Table:
     def seats_json(self) -> list[dict[str, Any]]:
         names = self.match.seating.names
         return [{"seat": i, "name": names[i], "kind": s.kind, "connected": s.peer is not None,
-                 "bot_playing": s.standin, "open": s.human and not s.joined}
+                 "bot_playing": i in self.service.away, "open": s.human and not s.joined}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
@@ -160,7 +169,7 @@ class Table:
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
         return {"seats": [s.to_json() for s in self.seats], "public": self.public,
-                "standin_turns": self.standin_turns}
+                "standin_turns": self.service.standin_turns}
 
     def save_row(self, status: str | None = None) -> None:
         self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
@@ -176,18 +185,6 @@ class Table:
         self.close()
         self.save_row("abandoned")
         self._release()
-
-    def restore_log(self, events: list[dict[str, Any]], standin_turns: list[int]) -> None:
-        """The move log of a resumed table, from its record's action events; the moves of
-        ``standin_turns`` (decision numbers) were a stand-in bot's."""
-        self.log = []
-        self.standin_turns = list(standin_turns)
-        by_bot = set(standin_turns)
-        turn = 0
-        for event in events:
-            if event.get("event") == "action":
-                self._log_action(event, bot=turn in by_bot)
-                turn += 1
 
     def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
         """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
@@ -207,7 +204,7 @@ class Table:
         if held.grace is not None:
             held.grace.cancel()
             held.grace = None
-        held.standin = False
+        self.service.set_away(seat, False)
         if first and name:
             self._rename(seat, name)
         if first:
@@ -255,26 +252,25 @@ class Table:
         """After a restart: every seat a player had taken waits for them for the grace period."""
         loop = asyncio.get_running_loop()
         for i, held in enumerate(self.seats):
-            if held.human and held.joined and held.peer is None and not held.standin:
+            if held.human and held.joined and held.peer is None and i not in self.service.away:
                 held.grace = loop.call_later(self.config.grace, self._grace_over, i)
 
     def _grace_over(self, seat: int) -> None:
         held = self.seats[seat]
         held.grace = None
         if held.peer is None and not self.match.over:
-            held.standin = True
+            self.service.set_away(seat, True)
             self._seat_status(seat)
             self.schedule()
 
     def _rename(self, seat: int, name: str) -> None:
-        self.match.rename(seat, name)
-        self._snapshot = self.match.snapshot()
-        self.writer.commit(self.match_id, [], self._snapshot)
+        self.service.rename(seat, name)
 
     def _hand_log_start(self) -> int:
         hand = self.match.hand_no
-        start = len(self.log)
-        while start > 0 and self.log[start - 1]["hand"] == hand:
+        log = self.service.log
+        start = len(log)
+        while start > 0 and log[start - 1].hand == hand:
             start -= 1
         return start
 
@@ -286,72 +282,40 @@ class Table:
             raise TableError("spectator", "spectators do not play")
         if self.status == "waiting":
             raise TableError("waiting", "waiting for every player to join")
-        match = self.match
-        if match.over:
-            raise TableError("not_your_turn", "the match is over")
-        if turn != match.decisions:
-            raise TableError("stale", f"turn {turn} is not the table's: it is at turn {match.decisions}")
-        if match.to_play != seat:
-            raise TableError("not_your_turn", "it is not your turn")
-        state = match.state
-        assert state is not None
-        try:
-            action = match.game.action_from_json(state, data)
-        except IllegalAction as exc:
-            raise TableError("illegal_action", exc.reason) from None
-        except Exception as exc:  # a plugin choking on forged JSON: still just not legal
-            raise TableError("illegal_action", f"not an action of {match.game.id} "
-                             f"({type(exc).__name__})") from None
-        self.play(seat, action, bot=False)
+        self._moved(seat, lambda: self.service.act(seat, data, turn))
 
     def play(self, seat: int, action: Action, *, bot: bool) -> None:
         """Apply ``action`` for ``seat`` (the seat to play), keep it, tell everyone."""
+        self._moved(seat, lambda: self.service.play(seat, action, bot=bot))
+
+    def _moved(self, seat: int, move: Callable[[], Any]) -> None:
         match = self.match
-        turn = match.decisions
         before = Shown(match.state, match.hand_no, match.seating.dealer, False)  # type: ignore[arg-type]
-        self._events.clear()
+        standins = len(self.service.standin_turns)
         try:
-            match.apply(action)
-        except Exception as exc:
-            self._restore()
-            if isinstance(exc, IllegalAction):
-                raise TableError("illegal_action", exc.reason) from None
-            message = describe(exc, self.registry.plugin_of_packages())
-            log.error("table %s: %s", self.code, message)
-            raise TableError("server_error", message) from None
-        events = list(self._events)
-        self._events.clear()
+            move()
+        except IllegalAction as exc:
+            raise TableError("illegal_action", exc.reason) from None
+        except MoveFailed as exc:
+            log.error("table %s: %s", self.code, exc)
+            raise TableError("server_error", str(exc)) from None
+        except TableError as exc:
+            if exc.code == "server_error":
+                log.error("table %s: %s", self.code, exc)
+            raise
         self.active = time.monotonic()
-        self._snapshot = match.snapshot()
-        self.writer.commit(self.match_id, events, self._snapshot)
-        for event in events:
-            if event["event"] == "action":
-                self._log_action(event, bot)
-        standin = bot and self.seats[seat].human
-        if standin:
-            self.standin_turns.append(turn)
+        match = self.match
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
             self.broadcast(before)
-        if match.over or standin:
+        if match.over or len(self.service.standin_turns) != standins:
             self.save_row()
         if match.over:
             self._release()
         else:
             self.broadcast()
         self.schedule()
-
-    def _log_action(self, event: dict[str, Any], bot: bool) -> None:
-        seat = event["seat"]
-        self.log.append({"hand": event["hand"], "seat": seat,
-                         "text": f"{self.match.seating.names[seat]}: {event['label']}",
-                         "bot": bot or not self.seats[seat].human})
-
-    def _restore(self) -> None:
-        self._events.clear()
-        self.match = Match.from_snapshot(self.match.game, self._snapshot, pm=self.registry.pm)
-        self.match.on_event = self._events.append
 
     def release_now(self) -> None:
         """The match's lock released at once (the server stops, its writes are done)."""
@@ -369,11 +333,9 @@ class Table:
     def bot_seat(self) -> int | None:
         """The seat to play when a bot plays it now (a bot seat, or a stand-in). Nobody at
         the table (no player, no spectator): the table pauses, its bots too."""
-        seat = self.match.to_play
-        if seat is None or self.status != "playing" or not self.watchers:
+        if self.status != "playing" or not self.watchers:
             return None
-        held = self.seats[seat]
-        return seat if not held.human or held.standin else None
+        return self.service.bot_to_play()
 
     def schedule(self) -> None:
         """Start the bot's move if a bot is to play and none is on its way."""
@@ -399,28 +361,13 @@ class Table:
             self._bot_task = None
 
     async def _choose(self, seat: int) -> Action:
-        match = self.match
-        state = match.state
-        assert state is not None
-        info = InfoSet.of(match.game, state, seat)
-        rng = match.bot_rng(seat)
-        bot = self._bot_for(seat)
+        bot, info, rng = self.service.bot_turn(seat)
         loop = asyncio.get_running_loop()
         try:
             return await loop.run_in_executor(self.bot_pool, bot.choose, info, rng)
         except Exception as exc:  # a plugin's bot failed: the first legal action, and say so
             log.error("table %s: %s", self.code, describe(exc, self.registry.plugin_of_packages()))
             return info.legal_actions()[0]
-
-    def _bot_for(self, seat: int) -> Bot:
-        kind = self.seats[seat].kind
-        if kind == HUMAN:
-            kind = self.config.standin
-        bot_class = self.registry.bots.get(kind) or self.registry.bots["random"]
-        if not bot_class.plays(self.match.game.id):
-            bot_class = self.registry.bots["random"]
-        bot: Bot = bot_class()
-        return bot
 
     # --- telling everyone ----------------------------------------------------------------
 
@@ -446,7 +393,8 @@ class Table:
         mine: dict[int | None, bytes] = {}
         logs: dict[int, bytes] = {}
         built: dict[tuple[int | None, int], bytes] = {}
-        end = len(self.log)
+        entries = self.service.log
+        end = len(entries)
         playing = self.status == "playing"
         for peer in peers:
             seat = self.watchers[peer]
@@ -458,13 +406,13 @@ class Table:
                     mine[seat] = views.inner(views.own(shown.state, seat, hand_over=shown.hand_over,
                                                        may_act=playing and self._here(seat)))
                 if start not in logs:
-                    logs[start] = frame(self.log[start:end])
+                    logs[start] = frame([e.to_json() for e in entries[start:end]])
                 built[key] = views.update(seat, common, mine[seat], logs[start])
             peer.send(built[key])
 
     def _here(self, seat: int | None) -> bool:
         """The seat's player is here to play it (its update carries its actions)."""
-        return seat is not None and self.seats[seat].peer is not None and not self.seats[seat].standin
+        return seat is not None and self.seats[seat].peer is not None and seat not in self.service.away
 
     def _sheet(self) -> orjson.Fragment:
         """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
@@ -477,7 +425,7 @@ class Table:
     def _seat_status(self, seat: int) -> None:
         held = self.seats[seat]
         frame = _frame({"type": "seat_status", "code": self.code, "seat": seat,
-                        "connected": held.peer is not None, "bot_playing": held.standin,
+                        "connected": held.peer is not None, "bot_playing": seat in self.service.away,
                         "name": self.match.seating.names[seat]})
         for peer in self.watchers:
             peer.send(frame)

@@ -549,6 +549,9 @@ class Replay:
                       side_names=start.get("side_names"), match_no=start.get("match", 0),
                       draw_for_partners=drew)
         match.start()
+        for _, event in numbered:  # the names people chose when they sat (a server's table)
+            if event.get("event") == "seat" and event.get("what") == "named":
+                match.rename(event["seat"], event["name"])
         self.seats: list[str] = list(match.seats)
         self.names: list[str] = list(match.seating.names)
         self.side_names: list[str] = list(match.seating.side_names)

@@ -59,7 +59,14 @@ async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, se
         record = server.store.export_record(summary.id)
         events = [e for _, e in parse_record_lines(record, "record")]
         assert events[0]["seats"] == seats and events[-1]["event"] == "match_end"
-        assert record == local_record(registry, events[0], sent)
+        # the names people chose are in the record (and the library's summary), each as
+        # a seat event when they sat; the rest is exactly a local match's record
+        named = sorted((e["seat"], e["name"]) for e in events if e["event"] == "seat")
+        assert named == [(link["seat"], names[i]) for i, link in enumerate(made["seats"])]
+        assert [summary.names[s] for s, _ in named] == [n for _, n in named]
+        moves_only = "".join(line for line in record.splitlines(keepends=True)
+                             if not line.startswith('{"event":"seat"'))
+        assert moves_only == local_record(registry, events[0], sent)
         everyone = [*clients, spectator]
         updates = [m for c in everyone for m in c.received if m["type"] == "update"]
         assert len(updates) > len(everyone) * len(sent)  # everyone hears of every move

@@ -156,7 +156,7 @@ async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
         match = server.tables[code].match
         paused = match.decisions
         await asyncio.sleep(0.2)
-        assert match.decisions == paused and server.tables[code].seats[0].standin
+        assert match.decisions == paused and 0 in server.tables[code].service.away
         spectator = await Client.connect(server.port)
         await spectator.request({"type": "watch", "code": code})
         await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on
