@@ -140,13 +140,14 @@ def describe(m: MatchSummary) -> str:
         state = ("won by " + m.side_names[m.winner]
                  if m.winner is not None and m.winner < len(m.side_names) else "no winner")
     else:
-        state = f"hand {m.hand}" + (" (open elsewhere)" if m.locked else "")
+        where = " (at a server table)" if m.source == "server" else " (open elsewhere)" if m.locked else ""
+        state = f"hand {m.hand}{where}"
     return f"{m.id:>5}  {_when(m.last_played)}  {m.game:<13} {totals:<11} {state:<28} {m.players()}"
 
 
 def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -> None:
-    open_ = [m for m in store.list_unfinished(limit=limit) if game in (None, m.game)]
-    print(f"Unfinished ({len(open_)}): `cardcore resume ID`")
+    open_ = [m for m in store.list_unfinished(limit=limit, here_only=False) if game in (None, m.game)]
+    print(f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)")
     for m in open_:
         print(describe(m))
     if unfinished:

@@ -105,12 +105,11 @@ def _tls(cert: str, key: str) -> ssl.SSLContext:
 
 
 def command(registry: Registry, args: argparse.Namespace) -> int:
-    from cardcore.store import StoreError
-    from cardcore.store.sqlite import SqliteStore
+    from cardcore.store import StoreError, open_library
 
     try:
         config = config_of(registry, args)
-        store = SqliteStore(args.library)
+        store = open_library(args.library, import_autosave=False)
     except (ServeError, StoreError) as exc:
         from cardcore.cli import UsageError
 

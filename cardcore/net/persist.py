@@ -17,8 +17,7 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from cardcore.store import Event, StoreError
-from cardcore.store.sqlite import SqliteStore
+from cardcore.store import Event, MatchStore, StoreError
 
 T = TypeVar("T")
 log = logging.getLogger("cardcore.serve")
@@ -30,7 +29,7 @@ COMMIT_DELAY = 0.02
 
 
 class Writer:
-    def __init__(self, store: SqliteStore, delay: float = COMMIT_DELAY):
+    def __init__(self, store: MatchStore, delay: float = COMMIT_DELAY):
         self.store = store
         self.delay = delay
         self._timer: asyncio.TimerHandle | None = None

@@ -49,8 +49,7 @@ from cardcore.net.protocol import (
 from cardcore.net.tables import Seat, Table, TableConfig, TableError, hash_secret, new_secret
 from cardcore.plugins import Registry
 from cardcore.records import parse_record_lines
-from cardcore.store import StoreError, checks
-from cardcore.store.sqlite import SqliteStore
+from cardcore.store import MatchStore, StoreError, checks
 from cardcore.table_service import TableService
 
 log = logging.getLogger("cardcore.serve")
@@ -142,7 +141,7 @@ class Client(Connection):
 
 
 class Server:
-    def __init__(self, registry: Registry, store: SqliteStore, config: ServerConfig | None = None):
+    def __init__(self, registry: Registry, store: MatchStore, config: ServerConfig | None = None):
         self.registry = registry
         self.store = store
         self.config = config or ServerConfig()

@@ -16,6 +16,7 @@ How the session uses it (see docs/library.md):
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -116,8 +117,10 @@ class MatchStore(Protocol):
     notice: str | None
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
-               names: list[str] | None = None, side_names: list[str] | None = None) -> OpenMatch:
-        """A new match, held for play. Nothing else in the library changes."""
+               names: list[str] | None = None, side_names: list[str] | None = None,
+               source: str = "table") -> OpenMatch:
+        """A new match, held for play. Nothing else in the library changes. ``source``:
+        where it is played ("table": here, "server": at a server's table)."""
 
     def open(self, match_id: int) -> OpenMatch:
         """An unfinished match, held for play (MatchLocked if another process holds it)."""
@@ -125,8 +128,9 @@ class MatchStore(Protocol):
     def get(self, match_id: int) -> MatchSummary:
         """NoSuchMatch if there is none."""
 
-    def list_unfinished(self, limit: int | None = None) -> list[MatchSummary]:
-        """Unfinished matches that can be resumed, the most recently played first."""
+    def list_unfinished(self, limit: int | None = None, *, here_only: bool = True) -> list[MatchSummary]:
+        """Unfinished matches, the most recently played first: those that can be resumed at
+        a table here, or (``here_only=False``) with a server's tables too."""
 
     def finished(self, game: str | None = None, limit: int | None = None) -> list[MatchSummary]:
         """Finished matches, the most recently played first."""
@@ -149,6 +153,21 @@ class MatchStore(Protocol):
 
     def stats(self, game: str | None = None) -> list[PlayerStats]:
         """Per game, variant and player: finished matches only."""
+
+    # --- what a server keeps (cardcore serve) --------------------------------------------
+
+    def commit_many(self, matches: Iterable[tuple[int, list[Event], dict[str, Any]]],
+                    tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
+        """Several matches' events and snapshots, and table rows (``put_table``'s
+        arguments), in one transaction: a server's group commit."""
+
+    def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
+        """Add or replace the row of a server's table ``code`` (``data``: its seats, as JSON)."""
+
+    def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
+                   ) -> list[tuple[str, int, str, dict[str, Any]]]:
+        """A server's tables with one of ``statuses``: (code, match id, status, data), oldest
+        first."""
 
     def close(self) -> None: ...
 

@@ -482,10 +482,10 @@ class SqliteStore:
             raise NoSuchMatch(f"no match {match_id} in the library")
         return found[0]
 
-    def list_unfinished(self, limit: int | None = None) -> list[MatchSummary]:
+    def list_unfinished(self, limit: int | None = None, *, here_only: bool = True) -> list[MatchSummary]:
         # a server's tables are resumed by the server (cardcore serve), not at a local table
-        return self._summaries("finished = 0 AND snapshot IS NOT NULL AND source != 'server'", (),
-                               "last_played DESC, id DESC", limit)
+        where = "finished = 0 AND snapshot IS NOT NULL" + (" AND source != 'server'" if here_only else "")
+        return self._summaries(where, (), "last_played DESC, id DESC", limit)
 
     def finished(self, game: str | None = None, limit: int | None = None) -> list[MatchSummary]:
         if game is None:
