@@ -54,6 +54,7 @@ ErrorCode = Literal[
     "rate_limited",    # too many messages; repeated, the connection is closed (1008)
     "too_many",        # too many tables on this server or for this connection
     "server_error",    # the game's code failed; the table is as it was
+    "not_over",        # a rematch asked for before the match is over
 ]
 ERROR_CODES: tuple[str, ...] = typing.get_args(ErrorCode)
 
@@ -158,7 +159,15 @@ class Leave(_Request):
     code: TableCode
 
 
-ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Watch | Act | Chat | Leave,
+class Rematch(_Request):
+    """The match is over and this seat's player would play another: once every human seat
+    has asked, the table deals a new match (same seats, names and options; the deal moves on)."""
+
+    type: Literal["rematch"] = "rematch"
+    code: TableCode
+
+
+ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Watch | Act | Chat | Leave | Rematch,
                           Field(discriminator="type")]
 
 
@@ -352,8 +361,20 @@ class ChatLine(_Reply):
     text: str
 
 
+class RematchStatus(_Reply):
+    """Who asked for a rematch, whom it waits for; ``started``: the new match is dealt (its
+    update follows)."""
+
+    type: Literal["rematch"] = "rematch"
+    code: str
+    agreed: list[int]
+    waiting: list[int]
+    started: bool = False
+
+
 ServerMessage = Annotated[Welcome | Tables | TableCreated | Joined | Watching | Left | Update
-                          | ErrorMessage | SeatStatus | ChatLine, Field(discriminator="type")]
+                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus,
+                          Field(discriminator="type")]
 
 _CLIENT: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ClientMessage)
 _SERVER: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ServerMessage)

@@ -44,6 +44,7 @@ from cardcore.net.protocol import (
     Leave,
     ListTables,
     ProtocolError,
+    Rematch,
     Watch,
 )
 from cardcore.net.tables import Seat, Table, TableConfig, TableError, hash_secret, new_secret
@@ -289,9 +290,30 @@ class Server:
         return TableService(self.registry, match, **kwargs)
 
     def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool) -> Table:
-        return Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
-                     writer=self._writer(), bot_pool=self.bot_pool, lock=play,
-                     on_empty=self._forget, public=public)
+        table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
+                      writer=self._writer(), bot_pool=self.bot_pool, lock=play,
+                      on_empty=self._forget, public=public)
+        table.on_rematch = lambda t: _background(self._rematch(t))
+        return table
+
+    async def _rematch(self, table: Table) -> None:
+        """Every human seat asked: the table's next match (``TableService.rematch``), a new
+        match in the library, dealt at the same table."""
+        try:
+            setup = table.service.rematch().check(self.registry)
+            match = setup.new_match(pm=self.registry.pm)
+            play = await self._writer().call(
+                self.store.create, match.game.id, match.options.model_dump(mode="json"), match.seed,
+                list(match.seats), list(match.seating.names), list(match.seating.side_names), "server")
+        except (StoreError, SetupError) as exc:
+            log.error("table %s: no rematch: %s", table.code, exc)
+            table.rematch_failed()
+            return
+        if self.tables.get(table.code) is not table:  # the table went meanwhile
+            await self._writer().call(play.close)
+            return
+        table.begin(self._service(match, play.id, new=True), play.id, play)
+        log.info("table %s: a rematch (match %d)", table.code, play.id)
 
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
@@ -407,6 +429,8 @@ class Server:
             self._table_for(message.code).act(conn, message.action, message.turn)
         elif isinstance(message, Chat):
             self._table_for(message.code).chat(conn, message.text)
+        elif isinstance(message, Rematch):
+            self._table_for(message.code).rematch(conn, message.id)
         elif isinstance(message, Leave):
             self._table_for(message.code).seat_of(conn)
             self._table_for(message.code).leave(conn)

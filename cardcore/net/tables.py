@@ -130,6 +130,11 @@ class Table:
         self.on_empty = on_empty
         self.watchers: dict[Peer, int | None] = {}
         self._cursor: dict[Peer, int] = {}
+        #: The seats whose players asked for a rematch (the match is over).
+        self.rematch_votes: set[int] = set()
+        #: Deals the rematch once every human seat asked (the server: it makes the match).
+        self.on_rematch: Callable[[Table], Any] | None = None
+        self._rematching = False
         self._bot_task: asyncio.Task[None] | None = None
         self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
 
@@ -317,6 +322,51 @@ class Table:
             self.broadcast()
         self.schedule()
 
+    # --- a rematch ---------------------------------------------------------------------------
+
+    def rematch(self, peer: Peer, request_id: int | None = None) -> None:
+        """``peer``'s player asks for a rematch; the last human seat to ask starts it. A seat
+        a stand-in bot plays does not ask for its absent player."""
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise TableError("spectator", "spectators do not play")
+        if not self.match.over:
+            raise TableError("not_over", "a rematch comes once the match is over")
+        self.rematch_votes.add(seat)
+        waiting = self._rematch_waiting()
+        started = not waiting and not self._rematching and self.on_rematch is not None
+        status = {"type": "rematch", "code": self.code, "agreed": sorted(self.rematch_votes),
+                  "waiting": waiting, "started": False}
+        everyone, reply = _frame(dict(status)), _frame({**status, "id": request_id})
+        for other in self.watchers:
+            other.send(reply if other is peer else everyone)
+        if started:
+            self._rematching = True
+            assert self.on_rematch is not None
+            self.on_rematch(self)
+
+    def _rematch_waiting(self) -> list[int]:
+        return [i for i, held in enumerate(self.seats) if held.human and i not in self.rematch_votes]
+
+    def begin(self, service: TableService, match_id: int, lock: Any) -> None:
+        """The rematch is dealt: the same seats, links and connections, a new match."""
+        self.service, self.match_id, self.lock = service, match_id, lock
+        self.rematch_votes, self._rematching = set(), False
+        self.active = time.monotonic()
+        for peer in self._cursor:
+            self._cursor[peer] = 0
+        self.save_row()
+        self._tell(_frame({"type": "rematch", "code": self.code, "agreed": [], "waiting": [],
+                           "started": True}))
+        self.start_grace()
+        self.broadcast()
+        self.schedule()
+
+    def rematch_failed(self) -> None:
+        """The library could not take the new match: the table stays over, asking again works."""
+        self._rematching = False
+        self.rematch_votes.clear()
+
     def release_now(self) -> None:
         """The match's lock released at once (the server stops, its writes are done)."""
         if self.lock is not None:
@@ -424,18 +474,19 @@ class Table:
 
     def _seat_status(self, seat: int) -> None:
         held = self.seats[seat]
-        frame = _frame({"type": "seat_status", "code": self.code, "seat": seat,
-                        "connected": held.peer is not None, "bot_playing": seat in self.service.away,
-                        "name": self.match.seating.names[seat]})
+        self._tell(_frame({"type": "seat_status", "code": self.code, "seat": seat,
+                           "connected": held.peer is not None, "bot_playing": seat in self.service.away,
+                           "name": self.match.seating.names[seat]}))
+
+    def _tell(self, frame: bytes) -> None:
+        """One frame to everyone at the table."""
         for peer in self.watchers:
             peer.send(frame)
 
     def chat(self, peer: Peer, text: str) -> None:
         seat = self.seat_of(peer)
         name = self.match.seating.names[seat] if seat is not None else (peer.name or "Spectator")
-        frame = _frame({"type": "chat", "code": self.code, "seat": seat, "name": name, "text": text})
-        for other in self.watchers:
-            other.send(frame)
+        self._tell(_frame({"type": "chat", "code": self.code, "seat": seat, "name": name, "text": text}))
 
     def close(self) -> None:
         """The server stops: timers and the bot's move are dropped (the library keeps all)."""

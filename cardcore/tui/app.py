@@ -344,15 +344,15 @@ class CardcoreApp(App[None]):
         self.push_screen(ReplayScreen(replay))
 
     def play_again(self, session: TableSession, replace: Screen[None] | None = None) -> None:
-        session.close()
-        setup = session.setup
-        if setup is None:
-            self.leave_table(replace)
+        """A rematch (``TableSession.rematch``): here, the new match's table in place of this
+        one; at a server, the request is sent and the table stays until the new match comes."""
+        try:
+            again = session.rematch()
+        except Exception as exc:  # the library or a plugin could not deal it: say so, stay
+            self.notify(f"No rematch: {exc}", severity="error")
             return
-        seed = setup.seed + 1 if isinstance(setup.seed, int) else f"{setup.seed}+"
-        again = SessionSetup(setup.game, setup.options, setup.seats, seed, setup.names,
-                             setup.side_names, setup.draw_for_partners)
-        self.start_match(again, replace=replace)
+        if again is not None:
+            self.open_table(again, replace)
 
     def leave_table(self, screen: Screen[None] | None) -> None:
         if not isinstance(self.start, Launch | Lobby):  # `cardcore play/resume`: leaving ends the program

@@ -262,6 +262,15 @@ class RemoteSession:
         self.bot_speed = speed  # the server sets the bots' pace
 
     @property
+    def can_rematch(self) -> bool:
+        return self._u.over and self._u.seat is not None and self._problem is None
+
+    def rematch(self) -> None:
+        """Ask the server for a rematch; it comes once every player at the table asked."""
+        self.conn.send_soon(p.Rematch(code=self.code), self.code)
+        self._say("Asked for a rematch: it starts once every player asks.")
+
+    @property
     def can_chat(self) -> bool:
         return self._problem is None
 
@@ -311,6 +320,8 @@ class RemoteSession:
                                      note=True))
         elif isinstance(message, p.SeatStatus):
             self._seat_status(message)
+        elif isinstance(message, p.RematchStatus):
+            self._rematch_status(message)
         elif isinstance(message, p.ErrorMessage):
             self._pending = False
             self._say(f"The server said no: {message.message}", error=True)
@@ -353,6 +364,18 @@ class RemoteSession:
         for info in self._u.seats:
             if info.seat == s.seat:
                 info.connected, info.bot_playing = s.connected, s.bot_playing
+        self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
+
+    def _rematch_status(self, r: p.RematchStatus) -> None:
+        if r.started:
+            self.log = []
+            self._finished = (None, [])
+            self._say("A rematch: the new match is dealt.")
+            return
+        names = self._u.names
+        asked = ", ".join(names[s] for s in r.agreed if s < len(names))
+        waiting = ", ".join(names[s] for s in r.waiting if s < len(names))
+        text = f"A rematch is asked for by {asked}" + (f"; waiting for {waiting}" if waiting else "")
         self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
 
     def _say(self, text: str, error: bool = False) -> None:

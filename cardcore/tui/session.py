@@ -432,6 +432,10 @@ class Session:
 
     # --- a rematch -----------------------------------------------------------------------
 
+    @property
+    def can_rematch(self) -> bool:
+        return self.over
+
     def rematch(self) -> Session:
         """The next match at this table (``TableService.rematch``), this one left."""
         setup = self.service.rematch().check(self.registry)

@@ -157,7 +157,16 @@ class TableSession(Protocol):
 
     @property
     def setup(self) -> SessionSetup | None:
-        """What "play again" starts from (None: the table cannot be played again here)."""
+        """The match's setup as played here (None: a table on a server)."""
+
+    @property
+    def can_rematch(self) -> bool:
+        """The match is over and another like it can be asked for (``rematch``)."""
+
+    def rematch(self) -> TableSession | None:
+        """The next match at this table (``TableService.rematch``: same seats, names and
+        options, the deal moving on). Here: its session, this one left. On a server: the
+        request is sent (None); the new match comes as updates once every player asked."""
 
     #: The bot speed chosen at this table (the app's setting; a local save keeps it).
     bot_speed: str | None

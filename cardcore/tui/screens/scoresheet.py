@@ -115,8 +115,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
 
     @property
     def can_play_again(self) -> bool:
-        """A match that is over, played here (a table on a server is not started here)."""
-        return self.over and self.session is not None and self.session.setup is not None
+        """A match that is over, at a table that can ask for a rematch."""
+        return self.over and self.session is not None and self.session.can_rematch
 
     @on(Button.Pressed, "#again")
     def action_again(self) -> None:
