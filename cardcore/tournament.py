@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.match import Match, play_bots
+from cardcore.match_setup import MatchSetup
 
 Job = tuple[int, int]  # (pair index, deal)
 
@@ -432,13 +433,9 @@ def command(registry: Any, args: Any) -> int:
 
     game = registry.game(args.game)
     players = args.players or game.player_counts[0]
-    if players not in game.player_counts:
-        raise ValueError(f"{game.name} is for {', '.join(map(str, game.player_counts))} players, "
-                         f"not {players}")
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]
-    for b in bots:
-        if b in registry.bots and not registry.bots[b].plays(game.id):
-            raise ValueError(f"bot {b!r} does not play {game.id}")
+    for b in bots:  # each bot at a table of its own: the one setup check (a SetupError is a ValueError)
+        MatchSetup.of(game=game.id, seats=[b] * players, humans_allowed=False).check(registry)
     t = Tournament(game.id, bots, args.deals, args.seed, players)
     workers = args.workers or os.cpu_count() or 1
     try:
