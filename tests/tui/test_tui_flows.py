@@ -377,7 +377,9 @@ async def test_match_end_offers_play_again(make_app, registry):
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen) and table.session is not first
-        assert table.session.match.seed == 4
+        again = table.session  # a rematch (TableService.rematch): a new deal, the deal moving on
+        assert again.match.seed != first.match.seed and again.seats == first.seats
+        assert again.dealer == (first.dealer + 1) % 2 and again.match_id != first.match_id
 
 
 async def test_replay_steps_through_a_human_record(make_app, registry):
@@ -534,7 +536,8 @@ async def test_play_again_from_the_launcher_replaces_the_table(make_app, registr
         await pilot.pause()
         table = app.screen
         assert isinstance(table, TableScreen) and table.session is not first
-        assert table.session.match.seed == first.match.seed + 1
+        assert table.session.match.seed != first.match.seed
+        assert table.session.dealer == (first.dealer + 1) % 2
         assert first.play is None
         assert app.screen_stack == [launcher, table]
         await pilot.press("q")
