@@ -320,3 +320,36 @@ async def test_the_lobby_form_makes_a_public_table_with_side_names(tmp_path, car
             await pilot.press("escape")
     finally:
         await stop_server(server)
+
+
+# --- a rematch -----------------------------------------------------------------------------
+
+
+async def settle(condition: Callable[[], Any], what: str, tries: int = 3000) -> None:
+    import asyncio
+
+    for _ in range(tries):
+        if condition():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"never: {what}")
+
+
+@pytest.mark.asyncio
+async def test_a_remote_table_asks_for_a_rematch_and_plays_the_new_match(tmp_path, registry):
+    async with seated(tmp_path, registry) as (server, code, session):
+        while not session.over:  # Ann plays her first legal action each turn, the bot its own
+            await settle(lambda: session.over or (session.to_play == 0 and session.legal_actions()),
+                         "Ann's turn or the end")
+            if not session.over:
+                turn = server.tables[code].match.decisions
+                session.apply(session.legal_actions()[0])
+                await settle(lambda: server.tables[code].match.decisions > turn, "the move taken")
+        first = server.tables[code].match
+        assert session.can_rematch
+        assert session.rematch() is None  # asked: the new match comes as updates
+        await settle(lambda: not session.over and session.hand_no == 1, "the rematch dealt")
+        assert server.tables[code].match is not first and session.names == list(first.seating.names)
+        assert session.dealer == (first.seating.dealer + 1) % 2
+        assert all(e.hand == 1 for e in session.log)  # the first match's log went with it
+        assert any("rematch" in e["text"] for e in session.drain_events() if e.get("event") == "message")
