@@ -35,7 +35,7 @@ from cardcore.replay import replay
 from cardcore.scoresheet import ScoreSheet
 from cardcore.store import MatchStore, NoSuchMatch, OpenMatch, StoreError, checks, open_library
 from cardcore.table_keeper import LibraryKeeper
-from cardcore.table_service import LogEntry, MoveFailed, TableService, reveal_of, zone_cards
+from cardcore.table_service import LogEntry, MoveFailed, TableService, log_text, reveal_of, zone_cards
 from cardcore.tui import picks
 from cardcore.tui.marks import Moved, TableInfo, moved
 
@@ -574,7 +574,7 @@ class Replay:
                                          dealer))
             elif kind == "action":
                 who = self.names[event["seat"]]
-                self.frames.append(Frame(event["hand"], f"{who}: {event['label']}", event["state"],
+                self.frames.append(Frame(event["hand"], log_text(who, event["label"]), event["state"],
                                          dealer))
             elif kind == "undo":
                 self.frames.append(Frame(event["hand"], "Undo", event["state"], dealer))
