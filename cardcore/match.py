@@ -27,6 +27,17 @@ from cardcore.seating import Draw, Seating, default_side_names, partnership_draw
 Event = dict[str, Any]
 
 
+class SetupError(ValueError):
+    """A setup that cannot be played: one line for whoever asked for it."""
+
+
+def check_players(game: Game, players: int) -> None:
+    """SetupError unless ``game`` is played by ``players`` players."""
+    if players not in game.player_counts:
+        counts = ", ".join(map(str, game.player_counts))
+        raise SetupError(f"{game.name} is for {counts} players, not {players}")
+
+
 class Match:
     def __init__(
         self,
@@ -49,12 +60,10 @@ class Match:
         self.options = options if options is not None else game.Options()
         self.seed = seed
         players = players or (len(seats) if seats else game.player_counts[0])
-        if players not in game.player_counts:
-            counts = ", ".join(map(str, game.player_counts))
-            raise ValueError(f"{game.name} is for {counts} players, not {players}")
+        check_players(game, players)
         self.seats = list(seats) if seats else ["human"] * players
         if len(self.seats) != players:
-            raise ValueError(f"{len(self.seats)} seats named for {players} players")
+            raise SetupError(f"{len(self.seats)} seats named for {players} players")
         self.max_hands = max_hands
         self.match_no = match_no
         self.on_event = on_event

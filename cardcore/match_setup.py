@@ -21,7 +21,7 @@ import pydantic
 from pydantic import ConfigDict, Field
 
 from cardcore.game import Game, GameOptions
-from cardcore.match import Match
+from cardcore.match import Match, SetupError, check_players
 from cardcore.records import first_error
 
 if TYPE_CHECKING:
@@ -46,10 +46,6 @@ def plain_text(text: str) -> str:
 #: A name as people type it: 1-24 printable characters.
 Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), pydantic.AfterValidator(plain_text)]
 SeatKind = Annotated[str, Field(min_length=1, max_length=64)]
-
-
-class SetupError(ValueError):
-    """A setup that cannot be played: one line for whoever asked for it."""
 
 
 def draw_seed() -> int:
@@ -92,9 +88,7 @@ class MatchSetup(pydantic.BaseModel):
             raise SetupError(f"no game {self.game!r} (games: {', '.join(sorted(registry.games))})")
         options = self._options(game)
         players = len(self.seats)
-        if players not in game.player_counts:
-            counts = ", ".join(map(str, game.player_counts))
-            raise SetupError(f"{game.name} is for {counts} players, not {players}")
+        check_players(game, players)
         for kind in self.seats:
             self._check_seat(registry, game, kind)
         if self.names is not None and len(self.names) != players:
