@@ -240,3 +240,28 @@ def test_score_rows_keep_their_json(registry):
     assert list(row) == ["sides", "outright"]
     assert list(row["sides"][0]) == ["seats", "items", "total", "counts", "ace_cards"]
     assert json.loads(json.dumps(row)) == row
+
+
+# --- check_game holds a game's extras to reading its own rows -------------------------------------
+
+
+@pytest.mark.slow
+def test_check_game_passes_a_game_whose_extras_read_its_rows():
+    from cardcore.testing import check_game
+
+    assert check_game(HeldEights(), seeds=range(1)).matches > 0
+
+
+@pytest.mark.parametrize(("read", "message"), [
+    (lambda row, side: row["sides"][side]["cards_kept"], "cannot read hand 1, side 0: KeyError"),
+    (lambda row, side: {"held": 1}, "read {'held': 1}"),
+])
+def test_check_game_catches_an_extra_that_cannot_read_the_games_rows(read, message):
+    from cardcore.testing import check_game
+
+    class Broken(HeldEights):
+        def score_extras(self, options):
+            return [ScoreExtra("cards_kept", read)]
+
+    with pytest.raises(AssertionError, match=message.replace("{", r"\{").replace("}", r"\}")):
+        check_game(Broken(), seeds=range(1))
