@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, ClassVar, NotRequired, TypedDict
 
@@ -170,8 +171,6 @@ class SideScore(TypedDict):
     items: dict[str, int]
     #: The sum of ``items``.
     total: int
-    #: Royal Casino: the aces this side scored, spades, clubs, hearts, diamonds.
-    ace_cards: NotRequired[list[str]]
     #: What was counted, by name (shown beside the points; read by the statistics):
     #: ints are counts (cards 31, spades 10, sweeps 2, canastas 1, red_threes 2,
     #: going_out 0/1), a str or a list says which (aces ["AS", "AH"]). A key that is
@@ -182,13 +181,45 @@ class SideScore(TypedDict):
 
 
 class ScoreRow(TypedDict):
-    """What ``GameState.score()`` returns: one entry per side, in side order."""
+    """What ``GameState.score()`` returns: one entry per side, in side order.
+
+    These are the keys every game may use; a game's rows may carry more, per row or per
+    side, kept in its records as they are: it declares what they say in
+    ``Game.score_extras``, and the sheet and the statistics read them from there.
+    """
 
     sides: list[SideScore]
     #: How the hand ended, where a game tells endings apart (canasta: "going out", "stock").
     end: NotRequired[str]
-    #: Royal Casino: the sides that landed on the target by the near-target rule.
-    outright: NotRequired[list[int]]
+
+
+#: What a score extra reads for one side in one hand: a count (an int; True counts 1),
+#: what was counted (a str, or a list such as cards in notation), or None: nothing said.
+ExtraValue = int | str | list[str] | None
+
+
+@dataclass(frozen=True)
+class ScoreExtra:
+    """One thing a game's score rows say beyond the keys every game has, declared by the
+    game (``Game.score_extras``): a row of its own under each hand's items on the score
+    sheet, and a count per player in the statistics.
+
+    ``read(row, side)`` takes it from a score row (a stored one too, which may predate
+    it: a row that does not say it gives None) for the side at that index.
+    """
+
+    #: Its name: the statistics count it under this key.
+    key: str
+    read: Callable[[ScoreRow, int], ExtraValue]
+    #: The sheet's words for it (default: the key, "_" as a space).
+    label: str = ""
+    #: Shown on the sheet, in the hands where some side has something (not None, 0, an
+    #: empty list or string).
+    sheet: bool = True
+    #: Counted in the statistics: an int as it is, a list by its length (a str not at all).
+    stats: bool = True
+    #: Its text in a sheet's cell (default: an int as it is, a list as cards, a str as it is).
+    show: Callable[[ExtraValue], str] | None = None
 
 
 class GameState(ABC):
@@ -345,6 +376,11 @@ class Game(ABC):
         """One line naming the rules ``options`` select (say, a preset and what differs
         from it), shown on the score sheet; empty (the default): nothing to name."""
         return ""
+
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """What this game's score rows say beyond the keys of ``ScoreRow`` and ``SideScore``
+        (the score sheet shows them and the statistics count them); none by default."""
+        return []
 
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         """The seat that deals the first hand, drawn with ``rng`` (the match's own)."""

@@ -58,7 +58,7 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
             store.delete(args.id)
             print(f"deleted match {args.id} ({summary.game}, {summary.players()})")
         elif args.command == "stats":
-            print(format_stats(registry, store.stats(args.game)))
+            print(format_stats(registry, store.stats(args.game, games=registry.games)))
     finally:
         store.close()
 

@@ -1,12 +1,16 @@
-"""The score sheet: one itemised row per hand per side, running totals, the target."""
+"""The score sheet: one itemised row per hand per side, running totals, the target; the
+game's own extras (``Game.score_extras``) read from its rows."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+import pydantic
+
 if TYPE_CHECKING:
-    from cardcore.game import ScoreRow
+    from cardcore.game import ExtraValue, Game, ScoreExtra, ScoreRow
 
 
 @dataclass
@@ -58,3 +62,50 @@ class ScoreSheet:
     def from_json(cls, data: dict[str, Any]) -> ScoreSheet:
         return cls(list(data["side_names"]), int(data["target"]), list(data["hands"]),
                    str(data.get("variant", "")))
+
+
+def shown_extras(row: ScoreRow, extras: Sequence[ScoreExtra]) -> list[tuple[ScoreExtra, list[ExtraValue]]]:
+    """The extras the sheet shows for ``row``: those on the sheet that some side has
+    something for, each with its value per side."""
+    out = []
+    for extra in extras:
+        if extra.sheet:
+            values = [read_extra(extra, row, side) for side in range(len(row["sides"]))]
+            if any(values):
+                out.append((extra, values))
+    return out
+
+
+def read_extra(extra: ScoreExtra, row: ScoreRow, side: int) -> ExtraValue:
+    """What ``extra`` says of ``side`` in ``row``: None when the row does not say it (a
+    stored row from before the game had it, or a damaged one)."""
+    try:
+        return extra.read(row, side)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def extra_count(value: ExtraValue) -> int | None:
+    """What ``value`` adds to a statistic: an int as it is (True: 1), a list its length;
+    None for a str or nothing."""
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, list):
+        return len(value)
+    return None
+
+
+def extra_label(extra: ScoreExtra) -> str:
+    return extra.label or extra.key.replace("_", " ")
+
+
+def extras_of(game: Game | None, options: object) -> list[ScoreExtra]:
+    """``game``'s score extras for a stored match's ``options`` (its JSON; the game's
+    default options where those no longer validate); none for a game not installed."""
+    if game is None:
+        return []
+    try:
+        opts = game.Options.model_validate(options)
+    except pydantic.ValidationError:
+        opts = game.Options()
+    return list(game.score_extras(opts))

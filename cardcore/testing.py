@@ -550,9 +550,28 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     kinds = [e["event"] for e in events]
     _require(kinds[0] == "match_start" and kinds[-1] == "match_end", f"{where}: events {kinds[:3]}")
     _require(kinds.count("hand_end") == len(match.sheet.hands), f"{where}: hand_end events")
+    _check_extras(game, options, match.sheet.hands, where)
     report.matches += 1
     report.hands += len(match.sheet.hands)
     report.decisions += match.decisions
+
+
+def _check_extras(game: Game, options: GameOptions, rows: list[ScoreRow], where: str) -> None:
+    """Each of the game's score extras reads every row it scored (for every side) as an
+    int, a str, a list of str or None."""
+    for extra in game.score_extras(options):
+        for h, row in enumerate(rows):
+            for side in range(len(row["sides"])):
+                try:
+                    value = extra.read(row, side)
+                except Exception as exc:
+                    raise AssertionError(f"{where}: score extra {extra.key!r} cannot read hand {h + 1}, "
+                                         f"side {side}: {type(exc).__name__}: {exc}") from None
+                ok = value is None or isinstance(value, int | str) or (
+                    isinstance(value, list) and all(isinstance(v, str) for v in value))
+                if not ok:
+                    raise AssertionError(f"{where}: score extra {extra.key!r} read {value!r} "
+                                         "(an int, a str, a list of str or None)")
 
 
 def _check_non_actions(match: Match, where: str) -> None:

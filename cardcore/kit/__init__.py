@@ -4,7 +4,7 @@ See docs/authors.md. Decks are in ``cardcore.cards`` (``deck``, ``forty_card_dec
 ``double_deck``), deals in ``cardcore.deal`` (``deal``, ``deal_again``).
 """
 
-from cardcore.kit.scores import Scores, item_label, least, most
+from cardcore.kit.scores import Scores, counts_from_items, item_label, least, most
 from cardcore.kit.state import (
     HIDDEN,
     OWNER,
@@ -21,5 +21,6 @@ from cardcore.kit.state import (
 from cardcore.kit.subsets import disjoint_groups, smallest_subsets, subsets_summing_to
 
 __all__ = ["HIDDEN", "OWNER", "PUBLIC", "CardGame", "CardGameState", "Cards", "Choice", "Count",
-           "Flag", "Part", "Scores", "SeatNo", "disjoint_groups", "item_label", "least", "most",
+           "Flag", "Part", "Scores", "SeatNo", "counts_from_items", "disjoint_groups", "item_label",
+           "least", "most",
            "smallest_subsets", "subsets_summing_to"]

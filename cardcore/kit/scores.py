@@ -11,9 +11,9 @@ Values given per seat (``per_seat=True``) are pooled by side: partners share.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from cardcore.game import ScoreRow, SideScore
+from cardcore.game import ExtraValue, ScoreExtra, ScoreRow, SideScore
 from cardcore.seating import Seating
 
 
@@ -82,3 +82,20 @@ class Scores:
         if end is not None:
             out["end"] = end
         return out
+
+
+def counts_from_items(keys: Sequence[str],
+                      derive: Callable[[dict[str, int]], dict[str, int]]) -> list[ScoreExtra]:
+    """Score extras for the statistics of rows stored before a game filled ``counts``:
+    ``derive(items)`` gives such a row's counts (under ``keys``, in that order); a row
+    with ``counts`` gives none here (its counts are read as they are)."""
+
+    def extra(key: str) -> ScoreExtra:
+        def read(row: ScoreRow, side: int) -> ExtraValue:
+            entry = row["sides"][side]
+            if "counts" in entry:
+                return None
+            return derive({k: v for k, v in entry["items"].items() if isinstance(v, int)}).get(key)
+        return ScoreExtra(key, read, sheet=False)
+
+    return [extra(key) for key in keys]

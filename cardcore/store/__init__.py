@@ -16,9 +16,12 @@ How the session uses it (see docs/library.md):
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from cardcore.game import Game
 
 Event = dict[str, Any]
 
@@ -151,8 +154,10 @@ class MatchStore(Protocol):
                       source: str = "import") -> int:
         """Add a match from its events (checked by the caller: ``import_checked``)."""
 
-    def stats(self, game: str | None = None) -> list[PlayerStats]:
-        """Per game, variant and player: finished matches only."""
+    def stats(self, game: str | None = None,
+              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
+        """Per game, variant and player: finished matches only; ``games`` (the installed
+        games by id): their score extras are counted too (``Game.score_extras``)."""
 
     # --- what a server keeps (cardcore serve) --------------------------------------------
 

@@ -28,10 +28,10 @@ import sqlite3
 import threading
 import time
 import zlib
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardcore import records
 from cardcore.store import (
@@ -44,6 +44,9 @@ from cardcore.store import (
     StoreUnavailable,
 )
 from cardcore.store.stats import aggregate
+
+if TYPE_CHECKING:
+    from cardcore.game import Game
 
 try:
     import fcntl
@@ -618,7 +621,8 @@ class SqliteStore:
 
     # --- statistics -----------------------------------------------------------------------
 
-    def stats(self, game: str | None = None) -> list[PlayerStats]:
+    def stats(self, game: str | None = None,
+              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
         where, args = ("finished = 1", ()) if game is None else ("finished = 1 AND game = ?", (game,))
 
         def read(c: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
@@ -634,7 +638,7 @@ class SqliteStore:
             return matches, scores
 
         matches, scores = self._read(read)
-        return aggregate(matches, scores)
+        return aggregate(matches, scores, games)
 
 
 class SqliteMatch:

@@ -3,55 +3,43 @@
 A player is a human by name, or a bot by id. For each finished match a player sat in:
 ``matches`` + 1; ``wins`` + 1 when one of the player's sides won; for every hand and every
 side the player sat on, ``hands`` + 1, ``points`` + the side's hand total and ``counts`` +
-the side's counts. Counts are a score row's ``counts`` when it has them, otherwise derived
-from the points of its ``items`` (``DERIVED``).
+the side's counts: the int ``counts`` of its score row, then what the game's score extras
+(``Game.score_extras``) count there.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
+from cardcore.scoresheet import extra_count, extras_of, read_extra
 from cardcore.store import PlayerStats
 
-
-def _fishing(items: dict[str, int]) -> dict[str, int]:
-    # a sweep scores 1 (net of the sweeps cancelled), big casino (10D) scores 2
-    return {"sweeps": items.get("sweeps", 0), "big_casino": items.get("big_casino", 0) // 2}
+if TYPE_CHECKING:
+    from cardcore.game import Game, ScoreExtra, ScoreRow
 
 
-def _canasta(items: dict[str, int]) -> dict[str, int]:
-    natural = items.get("natural_canastas", 0) // 500
-    mixed = items.get("mixed_canastas", 0) // 300
-    reds = abs(items.get("red_threes", 0))
-    return {"canastas": natural + mixed, "natural_canastas": natural, "mixed_canastas": mixed,
-            "red_threes": 4 if reds == 800 else reds // 100,
-            "going_out": int(items.get("going_out", 0) > 0),
-            "concealed": int(items.get("concealed", 0) > 0)}
+def side_counts(row: dict[str, Any], side: int, extras: Sequence[ScoreExtra] = ()) -> dict[str, int]:
+    """What side ``side`` did in the hand of ``row`` that a player cares about (sweeps,
+    canastas, ...): the row's int counts, and each counted extra that says something."""
+    entry = row["sides"][side]
+    counts = entry.get("counts")
+    out = ({k: v for k, v in counts.items() if isinstance(v, int) and not isinstance(v, bool)}
+           if isinstance(counts, dict) else {})
+    for extra in extras:
+        n = extra_count(read_extra(extra, cast("ScoreRow", row), side)) if extra.stats else None
+        if n is not None:
+            out[extra.key] = n
+    return out
 
 
-#: How counts are read from the points of a game's score items, by game id.
-DERIVED: dict[str, Callable[[dict[str, int]], dict[str, int]]] = {
-    "casino": _fishing, "royal_casino": _fishing, "canasta": _canasta,
-}
-
-
-def side_counts(game: str, side: dict[str, Any]) -> dict[str, int]:
-    """What a side did in a hand that a player cares about (sweeps, canastas, ...)."""
-    counts = side.get("counts")
-    if isinstance(counts, dict):
-        return {k: v for k, v in counts.items() if isinstance(v, int) and not isinstance(v, bool)}
-    items = side.get("items")
-    derive = DERIVED.get(game)
-    if derive is None or not isinstance(items, dict):
-        return {}
-    return derive({k: v for k, v in items.items() if isinstance(v, int)})
-
-
-def aggregate(matches: list[Any], scores: list[Any]) -> list[PlayerStats]:
+def aggregate(matches: list[Any], scores: list[Any],
+              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
     """``matches``: (id, game, options JSON, seats JSON, names JSON, winner) rows;
-    ``scores``: (match id, score row JSON) rows in hand order."""
+    ``scores``: (match id, score row JSON) rows in hand order; ``games``: the installed
+    games by id, whose score extras are counted (none without)."""
+    extras: dict[tuple[str, str], list[ScoreExtra]] = {}
     rows: dict[int, list[dict[str, Any]]] = {}
     for match_id, row in scores:
         rows.setdefault(match_id, []).append(json.loads(row))
@@ -60,6 +48,8 @@ def aggregate(matches: list[Any], scores: list[Any]) -> list[PlayerStats]:
         hands = rows.get(match_id, [])
         seats, names = json.loads(seats_json), json.loads(names_json)
         side_of = _sides_of(hands)
+        if (game, options) not in extras:
+            extras[game, options] = extras_of((games or {}).get(game), json.loads(options))
         players: dict[tuple[str, bool], set[int]] = {}
         for seat, who in enumerate(seats):
             bot = who != "human"
@@ -79,7 +69,7 @@ def aggregate(matches: list[Any], scores: list[Any]) -> list[PlayerStats]:
                         continue
                     st.hands += 1
                     st.points += int(entry.get("total", 0))
-                    for k, v in side_counts(game, entry).items():
+                    for k, v in side_counts(row, side, extras[game, options]).items():
                         st.counts[k] = st.counts.get(k, 0) + v
     return sorted(table.values(), key=lambda s: (s.game, json.dumps(s.options, sort_keys=True),
                                                  -s.matches, s.bot, s.player))

@@ -169,7 +169,7 @@ class CardcoreApp(App[None]):
         return rows
 
     def stats(self) -> list[PlayerStats]:
-        rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(), [])
+        rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(games=self.registry.games), [])
         return rows
 
     def on_mount(self) -> None:

@@ -252,13 +252,46 @@ def test_canasta_counts_from_the_score_items_agree_with_the_melds(registry):
     assert stats[0].counts["red_threes"] == reds
 
 
-def test_counts_are_read_when_a_score_row_has_them():
+def test_counts_are_read_when_a_score_row_has_them(registry):
     from cardcore.store.stats import side_counts
 
-    assert side_counts("casino", {"items": {"sweeps": 2, "big_casino": 2}}) == {"sweeps": 2,
-                                                                                "big_casino": 1}
-    assert side_counts("casino", {"items": {"sweeps": 2}, "counts": {"sweeps": 3}}) == {"sweeps": 3}
-    assert side_counts("crazy_eights", {"items": {"x": 1}}) == {}
+    casino = registry.games["casino"]
+    extras = casino.score_extras(casino.Options())
+    old = {"sides": [{"items": {"sweeps": 2, "big_casino": 2}}]}  # stored before rows had counts
+    assert side_counts(old, 0, extras) == {"sweeps": 2, "big_casino": 1}  # the game derives them
+    assert side_counts(old, 0) == {}  # the core alone knows no game's items
+    new = {"sides": [{"items": {"sweeps": 2}, "counts": {"sweeps": 3, "aces": ["AS"]}}]}
+    assert side_counts(new, 0, extras) == {"sweeps": 3}
+    assert side_counts({"sides": [{"items": {"x": 1}}]}, 0) == {}
+
+
+def test_statistics_of_the_first_version_fixture_are_the_games_reading_of_its_rows(tmp_path, registry):
+    """Rows stored before ``counts``: casino's sweeps and big casinos come from the points, and
+    Royal Casino's aces and outright wins from its own keys, all through ``Game.score_extras``."""
+    path = tmp_path / "library.sqlite"
+    path.write_bytes(FIXTURE.read_bytes())
+    store = SqliteStore(path)
+    expected: dict[tuple[str, str], dict[str, int]] = {}
+    for m in store.finished():
+        assert m.players() and len(m.seats) == 2  # two players: seat i is side i
+        for seat, who in enumerate(m.seats):
+            name = m.names[seat] if who == "human" else who
+            want = expected.setdefault((m.game, name), {})
+            for row in store.score_sheet(m.id):
+                side = row["sides"][seat]
+                assert "counts" not in side
+                for key, n in (("sweeps", side["items"]["sweeps"]),
+                               ("big_casino", side["items"]["big_casino"] // 2),
+                               ("aces", len(side.get("ace_cards", []))),
+                               ("outright", int(seat in row.get("outright", [])))):
+                    if m.game == "royal_casino" or key in ("sweeps", "big_casino"):
+                        want[key] = want.get(key, 0) + n
+    got = {(st.game, st.player): st.counts for st in store.stats(games=registry.games)}
+    assert got == expected
+    assert {"casino", "royal_casino"} == {game for game, _ in got}
+    assert sum(c.get("outright", 0) for c in got.values()) == 1
+    assert all(c == {} for c in (st.counts for st in store.stats()))
+    store.close()
 
 
 def test_variants_are_told_apart(registry, capsys):

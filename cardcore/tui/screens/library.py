@@ -264,7 +264,7 @@ class HistoryScreen(Screen[None]):
             self.post_message(self.ReplayRequested(event.item.summary.id))
 
     def action_sheet(self) -> None:
-        from cardcore.scoresheet import ScoreSheet
+        from cardcore.scoresheet import ScoreSheet, extras_of
         from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 
         m = self.selected()
@@ -273,7 +273,8 @@ class HistoryScreen(Screen[None]):
         target = int(m.options.get("target", 0) or 0)
         sheet = ScoreSheet.from_json({"side_names": list(m.side_names), "target": target,
                                       "hands": self.app.score_rows(m.id)})
-        self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=m.winner, over=True))
+        extras = extras_of(self.app.registry.games.get(m.game), m.options)
+        self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=m.winner, over=True, extras=extras))
 
 
 class StatsScreen(Screen[None]):

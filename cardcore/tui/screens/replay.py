@@ -13,6 +13,7 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from cardcore.scoresheet import extras_of
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.tui.session import Replay
 from cardcore.tui.widgets.zones import ZonesView
@@ -80,8 +81,10 @@ class ReplayScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         sheet = self.replay.sheets[self.index]
         last = self.index == len(self.replay.frames) - 1
+        extras = extras_of(self.replay.game, self.replay.events[0].get("options") or {})
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=self.replay.winner if last else None,
-                                              over=last and self.replay.winner is not None))
+                                              over=last and self.replay.winner is not None,
+                                              extras=extras))
 
     def action_leave(self) -> None:
         self.post_message(self.Left())

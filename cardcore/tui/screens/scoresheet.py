@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -19,6 +20,7 @@ from cardcore.tui.widgets.sheet import score_table
 from cardcore.tui.widgets.tail import TailStatic
 
 if TYPE_CHECKING:
+    from cardcore.game import ScoreExtra
     from cardcore.tui.table_session import TableSession
 
 
@@ -42,12 +44,15 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
 
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
-                 title: str | None = None) -> None:
+                 title: str | None = None, extras: Sequence[ScoreExtra] = ()) -> None:
         super().__init__()
         self.session = session
         if session is not None:
             sheet, winner, over = session.sheet, session.winner, session.over
+            extras = session.game.score_extras(session.options)
         self.sheet = sheet
+        #: The game's own rows (``Game.score_extras``).
+        self.extras = extras
         self.winner = winner
         self.over = over
         self.end_of_hand = end_of_hand
@@ -77,8 +82,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                     yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
                 else:
                     # the last hand in view, also when the table is taller than the box
-                    yield TailStatic(Group(score_table(self.sheet, self.winner if self.over else None)),
-                                     id="sheet-table")
+                    table = score_table(self.sheet, self.winner if self.over else None, self.extras)
+                    yield TailStatic(Group(table), id="sheet-table")
             with Horizontal(id="sheet-buttons"):
                 if self.can_play_again:
                     yield Button("Play again", id="again", variant="primary", compact=True)

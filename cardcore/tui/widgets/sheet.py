@@ -1,16 +1,22 @@
-"""The score sheet drawn: hands down, sides across, each hand's items, its total, the running total."""
+"""The score sheet drawn: hands down, sides across, each hand's items and the game's extras,
+its total, the running total."""
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from rich.markup import escape
 from rich.table import Table
 
 from cardcore.cards import glyph
-from cardcore.scoresheet import ScoreSheet
+from cardcore.game import ExtraValue, ScoreExtra
+from cardcore.scoresheet import ScoreSheet, extra_label, shown_extras
 
 
-def score_table(sheet: ScoreSheet, winner: int | None = None) -> Table:
-    """The sheet as a rich Table; the ``winner`` side's column is starred."""
+def score_table(sheet: ScoreSheet, winner: int | None = None,
+                extras: Sequence[ScoreExtra] = ()) -> Table:
+    """The sheet as a rich Table; the ``winner`` side's column is starred; ``extras``: the
+    game's (``Game.score_extras``), each a row under a hand's items where it says something."""
     variant = f" — {sheet.variant}" if sheet.variant else ""
     table = Table(title=f"Score sheet — target {sheet.target}{variant}", expand=False)
     table.add_column("Hand", justify="right")
@@ -28,6 +34,8 @@ def score_table(sheet: ScoreSheet, winner: int | None = None) -> Table:
             if any(values) or any(c for c in counts if c is not None):
                 table.add_row("", k.replace("_", " "),
                               *(cell(v, c) for v, c in zip(values, counts, strict=True)))
+        for extra, said in shown_extras(row, extras):
+            table.add_row("", escape(extra_label(extra)), *(extra_cell(extra, v) for v in said))
         table.add_row(str(h), "[b]hand[/b]", *(f"[b]{s['total']}[/b]" for s in row["sides"]))
         table.add_row("", "[b]total[/b]", *(f"[b]{t}[/b]" for t in run), end_section=True)
         notes += [f"hand {h}, {name}: {side['note']}"
@@ -49,3 +57,17 @@ def cell(points: int, count: object) -> str:
     if shown == str(points):
         return str(points)
     return f"{points} [dim]({escape(shown)})[/dim]"
+
+
+def extra_cell(extra: ScoreExtra, value: ExtraValue) -> str:
+    """An extra's cell: the game's ``show`` if it has one, else an int as it is (True: ✓),
+    a list as cards, a str as it is; nothing for None."""
+    if extra.show is not None:
+        return escape(extra.show(value))
+    if value is None or value is False:
+        return ""
+    if value is True:
+        return "✓"
+    if isinstance(value, list):
+        return escape(" ".join(glyph(c) if isinstance(c, str) else str(c) for c in value) or "–")
+    return escape(str(value))

@@ -6,7 +6,8 @@ import random
 
 from cardcore.cards import canasta_deck
 from cardcore.deal import cut, deal, one_at_a_time, shuffled
-from cardcore.game import Action, Game, GameOptions, GameState
+from cardcore.game import Action, Game, GameOptions, GameState, ScoreExtra
+from cardcore.kit.scores import counts_from_items
 from cardcore.seating import Seating, partnership_draw
 
 from .heuristic import heuristic
@@ -24,6 +25,7 @@ from .rules import (
     rules_text,
     variant,
 )
+from .scoring import OLDER_COUNTS, older_counts
 from .state import CanastaState
 
 
@@ -52,6 +54,10 @@ class CanastaGame(Game):
     def variant(self, options: GameOptions) -> str:
         """The preset and every option that differs from it (D46)."""
         return variant(_options(options))
+
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """The canastas, red threes and going out of rows stored before the rows had ``counts``."""
+        return counts_from_items(OLDER_COUNTS, older_counts)
 
     def first_dealer(self, seating: Seating, options: GameOptions, rng: random.Random) -> int:
         """The dealer sits at the right of the high drawer, who plays first (D37); with

@@ -66,6 +66,22 @@ def score_row(st: CanastaState) -> ScoreRow:
     return {"sides": sides, "end": "going out" if st.went_out is not None else "stock"}
 
 
+#: What ``older_counts`` gives, in the order the statistics list it.
+OLDER_COUNTS = ("canastas", "natural_canastas", "mixed_canastas", "red_threes", "going_out",
+                "concealed")
+
+
+def older_counts(items: dict[str, int]) -> dict[str, int]:
+    """The counts of a row stored before the rows had ``counts``, from its points."""
+    natural = items.get("natural_canastas", 0) // 500
+    mixed = items.get("mixed_canastas", 0) // 300
+    reds = abs(items.get("red_threes", 0))
+    return {"canastas": natural + mixed, "natural_canastas": natural, "mixed_canastas": mixed,
+            "red_threes": 4 if reds == 800 else reds // 100,
+            "going_out": int(items.get("going_out", 0) > 0),
+            "concealed": int(items.get("concealed", 0) > 0)}
+
+
 def heuristic(st: CanastaState, seat: int) -> float:
     """The seat's side minus the others: the score so far plus progress toward canastas."""
     mine = st.side_of[seat]

@@ -8,7 +8,8 @@ from typing import Any, ClassVar
 
 from cardcore.cards import CardError, parse_card, standard_deck
 from cardcore.deal import one_at_a_time, packets, shuffled
-from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction
+from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreExtra
+from cardcore.kit.scores import counts_from_items
 from cardcore.seating import Seating
 from cardcore_casino.heuristic import heuristic
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
@@ -21,6 +22,11 @@ from cardcore_casino.rules import (
 )
 from cardcore_casino.state import FishingState
 from cardcore_casino.text import CasinoText, RulesText
+
+
+def _older_counts(items: dict[str, int]) -> dict[str, int]:
+    # a sweep scores 1 (net of the sweeps cancelled), big casino (10D) scores 2
+    return {"sweeps": items.get("sweeps", 0), "big_casino": items.get("big_casino", 0) // 2}
 
 
 class FishingGame(Game):
@@ -46,6 +52,10 @@ class FishingGame(Game):
 
     def direction(self, options: GameOptions) -> int:
         return self.rules_for(options).direction
+
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """The sweeps and big casinos of rows stored before the rows had ``counts``."""
+        return counts_from_items(("sweeps", "big_casino"), _older_counts)
 
     # --- hands ------------------------------------------------------------------------
 

@@ -5,12 +5,12 @@ value, raising only an opponent's build, cancelling sweeps and the near-21 rule.
 from __future__ import annotations
 
 from cardcore.deal import packets
-from cardcore.game import GameOptions
+from cardcore.game import GameOptions, ScoreExtra
 from cardcore.scoresheet import ScoreSheet
 from cardcore_casino.game import FishingGame
 from cardcore_casino.rules import ROYAL_VALUES, Rules, direction_sign
 from cardcore_royal_casino.options import RoyalCasinoOptions
-from cardcore_royal_casino.scoring import cancel_sweeps, royal_row
+from cardcore_royal_casino.scoring import EXTRAS, cancel_sweeps, outright_of, royal_row
 from cardcore_royal_casino.text import RoyalCasinoText
 
 
@@ -46,11 +46,15 @@ class RoyalCasinoGame(FishingGame):
             score_hook=royal_row,
         )
 
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """Casino's, then the aces scored and the hands won outright (``scoring.EXTRAS``)."""
+        return [*super().score_extras(options), *EXTRAS]
+
     def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         """A side landing on the target by the near-target rule wins outright; two such
         sides play another hand; otherwise the highest total at or above the target."""
         if sheet.hands:
-            outright = sheet.hands[-1].get("outright") or []
+            outright = outright_of(sheet.hands[-1])
             if len(outright) == 1:
                 return outright[0]
             if len(outright) > 1:

@@ -1,11 +1,12 @@
 """Royal Casino's scoring hooks (D17, D20, D21): cancelling sweeps, the aces listed
-in the score sheet's order, the near-target rule."""
+in the score sheet's order, the near-target rule; what its score rows add to the
+common keys, and the score extras that read them."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
-from cardcore.game import ScoreRow
+from cardcore.game import ExtraValue, ScoreExtra, ScoreRow, SideScore
 from cardcore_casino.rules import ID
 
 if TYPE_CHECKING:
@@ -16,6 +17,39 @@ ACE_ORDER = ("AS", "AC", "AH", "AD")
 
 #: What a side starting the hand 3, 2 or 1 short of the target may score.
 NEAR_ITEM = {3: "cards", 2: "big_casino", 1: "little_casino"}
+
+
+class RoyalSideScore(SideScore, total=False):
+    """A side of a Royal Casino score row."""
+
+    #: The aces this side scored, spades, clubs, hearts, diamonds (D20; ``aces`` their count).
+    ace_cards: list[str]
+
+
+class RoyalScoreRow(ScoreRow, total=False):
+    """A Royal Casino score row."""
+
+    #: The sides that landed on the target by the near-target rule (D21).
+    outright: list[int]
+
+
+def outright_of(row: ScoreRow) -> list[int]:
+    """The sides that landed on the target by the near-target rule in ``row``."""
+    return cast(RoyalScoreRow, row).get("outright") or []
+
+
+def _aces_scored(row: ScoreRow, side: int) -> ExtraValue:
+    return cast(RoyalSideScore, row["sides"][side]).get("ace_cards")
+
+
+def _won_outright(row: ScoreRow, side: int) -> ExtraValue:
+    return int(side in outright_of(row))
+
+
+#: What the statistics count of Royal Casino's own keys (the sheet shows the aces taken
+#: already, in the counts, and the winner): the aces scored and the hands won outright.
+EXTRAS = [ScoreExtra("aces", _aces_scored, sheet=False),
+          ScoreExtra("outright", _won_outright, label="won outright", sheet=False)]
 
 
 def cancel_sweeps(sweeps: list[int]) -> list[int]:
@@ -35,8 +69,8 @@ def royal_row(state: FishingState, row: ScoreRow) -> None:
     near_target(state, row)
     for seats, entry in zip(state.seats.side_seats, row["sides"], strict=True):
         taken = {c for s in seats for c in state.captured[s]}
-        entry["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
-                              if entry["items"]["aces"] else [])
+        cast(RoyalSideScore, entry)["ace_cards"] = ([a for a in ACE_ORDER if ID[a] in taken]
+                                                    if entry["items"]["aces"] else [])
         counts = entry.get("counts")
         aces = counts.get("aces") if isinstance(counts, dict) else None
         if isinstance(counts, dict) and isinstance(aces, list):
@@ -67,4 +101,4 @@ def near_target(state: FishingState, row: ScoreRow) -> None:
             if items[keep]:
                 outright.append(side)
         entry["total"] = sum(items.values())
-    row["outright"] = outright
+    cast(RoyalScoreRow, row)["outright"] = outright
