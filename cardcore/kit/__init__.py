@@ -22,5 +22,4 @@ from cardcore.kit.subsets import disjoint_groups, smallest_subsets, subsets_summ
 
 __all__ = ["HIDDEN", "OWNER", "PUBLIC", "CardGame", "CardGameState", "Cards", "Choice", "Count",
            "Flag", "Part", "Scores", "SeatNo", "counts_from_items", "disjoint_groups", "item_label",
-           "least", "most",
-           "smallest_subsets", "subsets_summing_to"]
+           "least", "most", "smallest_subsets", "subsets_summing_to"]

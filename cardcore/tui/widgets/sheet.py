@@ -50,10 +50,7 @@ def cell(points: int, count: object) -> str:
     """``3 (31)``: the points and, dim, what was counted (``1 (A♠)`` for the aces)."""
     if count is None or isinstance(count, bool):
         return str(points)
-    if isinstance(count, list):
-        shown = " ".join(glyph(c) if isinstance(c, str) else str(c) for c in count) or "–"
-    else:
-        shown = str(count)
+    shown = listed(count) if isinstance(count, list) else str(count)
     if shown == str(points):
         return str(points)
     return f"{points} [dim]({escape(shown)})[/dim]"
@@ -69,5 +66,10 @@ def extra_cell(extra: ScoreExtra, value: ExtraValue) -> str:
     if value is True:
         return "✓"
     if isinstance(value, list):
-        return escape(" ".join(glyph(c) if isinstance(c, str) else str(c) for c in value) or "–")
+        return escape(listed(value))
     return escape(str(value))
+
+
+def listed(values: list) -> str:
+    """A list as the sheet shows it: cards as cards (``A♠ 10♦``), "–" for none."""
+    return " ".join(glyph(c) if isinstance(c, str) else str(c) for c in values) or "–"

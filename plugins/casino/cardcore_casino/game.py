@@ -20,13 +20,9 @@ from cardcore_casino.rules import (
     Rules,
     direction_sign,
 )
+from cardcore_casino.scoring import OLDER_COUNTS, older_counts
 from cardcore_casino.state import FishingState
 from cardcore_casino.text import CasinoText, RulesText
-
-
-def _older_counts(items: dict[str, int]) -> dict[str, int]:
-    # a sweep scores 1 (net of the sweeps cancelled), big casino (10D) scores 2
-    return {"sweeps": items.get("sweeps", 0), "big_casino": items.get("big_casino", 0) // 2}
 
 
 class FishingGame(Game):
@@ -55,7 +51,7 @@ class FishingGame(Game):
 
     def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
         """The sweeps and big casinos of rows stored before the rows had ``counts``."""
-        return counts_from_items(("sweeps", "big_casino"), _older_counts)
+        return counts_from_items(OLDER_COUNTS, older_counts)
 
     # --- hands ------------------------------------------------------------------------
 

@@ -86,6 +86,16 @@ def score_row(state: FishingState) -> ScoreRow:
     return row
 
 
+#: What ``older_counts`` gives, in the order the statistics list it.
+OLDER_COUNTS = ("sweeps", "big_casino")
+
+
+def older_counts(items: dict[str, int]) -> dict[str, int]:
+    """The counts of a row stored before the rows had ``counts``, from its points: a sweep
+    scores 1 (net of the sweeps cancelled), big casino (10D) 2."""
+    return {"sweeps": items.get("sweeps", 0), "big_casino": items.get("big_casino", 0) // 2}
+
+
 _WORTH = [0.0] * 52
 for _c in range(52):
     _WORTH[_c] = 0.12 + (0.06 if SPADES_BITS >> _c & 1 else 0.0) + (ACES_BITS >> _c & 1) \
