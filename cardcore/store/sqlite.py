@@ -46,6 +46,7 @@ from cardcore.store import (
     PlayerStats,
     StoreError,
     StoreUnavailable,
+    record_digest,
 )
 from cardcore.store.stats import aggregate
 
@@ -438,7 +439,7 @@ class SqliteStore:
         cur.execute(
             "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
             "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
-            "snapshot = ? WHERE id = ?",
+            "snapshot = ?, record_hash = NULL WHERE id = ?",  # played on: not the record imported
             (seq, time.time(), *_from_snapshot(snapshot), int(over), snapshot.get("winner"),
              blob, match_id))
 
@@ -643,10 +644,11 @@ class SqliteStore:
         now = time.time()
         cur.execute(
             "INSERT INTO matches (game, options, seed, seats, names, side_names, started, "
-            "last_played, source, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "last_played, source, finished, record_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (start.get("game"), _json(start.get("options", {})), _json(start.get("seed", 0)),
              _json(start.get("seats", [])), _json(start.get("names") or []),
-             _json(start.get("side_names") or []), now, now, source, int(over)))
+             _json(start.get("side_names") or []), now, now, source, int(over),
+             record_digest(events)))
         match_id = cur.lastrowid
         assert match_id is not None
         seq = self._insert_events(cur, match_id, 0, events)
@@ -659,6 +661,29 @@ class SqliteStore:
                         "hand = ?, decisions = ?, snapshot = ? WHERE id = ?",
                         (*_from_snapshot(snapshot), blob, match_id))
         return match_id
+
+    def find_record(self, events: list[Event]) -> int | None:
+        """The first match whose record is ``events`` (``record_digest``): one imported as
+        they are, or one played here of the same game and seed whose record is the same."""
+        if not events:
+            return None
+        digest = record_digest(events)
+        start = events[0]
+        rows = self._read(lambda c: c.execute(
+            "SELECT id, record_hash FROM matches WHERE record_hash = ? OR (record_hash IS NULL "
+            "AND game = ? AND seed = ?) ORDER BY id",
+            (digest, str(start.get("game")), _json(start.get("seed", 0)))).fetchall())
+        for match_id, stored in rows:
+            if stored == digest:
+                return int(match_id)
+        for match_id, _ in rows:
+            try:
+                text = self.export_record(match_id)
+                if record_digest([json.loads(line) for line in text.splitlines()]) == digest:
+                    return int(match_id)
+            except (StoreError, ValueError):
+                continue  # deleted meanwhile, or damaged: not the same
+        return None
 
     def import_legacy_autosave(self) -> int | None:
         """The old autosave (and the record it names), imported once; the file is left as it

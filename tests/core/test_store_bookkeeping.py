@@ -210,3 +210,109 @@ def test_a_snapshot_stored_in_sorted_order_by_an_earlier_version_is_put_back_in_
     assert [shape(r) for r in match.sheet.hands] == [live, live]
     assert [shape(r) for r in store.score_sheet(play.id)] == [live, live]
     store.close()
+
+
+# --- records of several matches, imported once -------------------------------------------
+
+
+@pytest.fixture
+def three_matches(tmp_path):
+    """`cardcore simulate --matches 3 --record` (casino: the quickest whole matches)."""
+    from cardcore.cli import main
+
+    path = tmp_path / "x.jsonl"
+    assert main(["simulate", "casino", "--matches", "3", "--seed", "3", "--record", str(path)]) == 0
+    return path
+
+
+def matches_of(path: Path) -> list[str]:
+    """The record's text cut at each match_start: one text a match."""
+    out: list[str] = []
+    for line in path.read_text().splitlines(keepends=True):
+        if '"event":"match_start"' in line:
+            out.append("")
+        out[-1] += line
+    return out
+
+
+def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
+    from cardcore.cli import main
+
+    capsys.readouterr()
+    assert main(["import", str(three_matches)]) == 0  # was: exit 2, "a 'match_start' event where..."
+    out = capsys.readouterr().out.splitlines()
+    assert [line.split(" as match ")[0] for line in out] == [
+        f"imported {three_matches} (match {i} of 3)" for i in (1, 2, 3)]
+    store = open_library()
+    done = sorted(store.finished(), key=lambda m: m.id)
+    assert [m.seed for m in done] == [3, 4, 5]
+    assert [store.export_record(m.id) for m in done] == matches_of(three_matches)  # byte for byte
+
+
+def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_matches, tmp_path,
+                                                                     capsys):
+    from cardcore.cli import main
+
+    assert main(["import", str(three_matches)]) == 0
+    capsys.readouterr()
+    assert main(["import", str(three_matches)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert len(out) == 3 and all("is already in the library as match" in line and "--again" in line
+                                 for line in out)
+    store = open_library()
+    assert len(store.finished()) == 3
+    # the same events spaced and ordered otherwise, with CRLF ends, are the same record
+    first = matches_of(three_matches)[0]
+    respaced = tmp_path / "respaced.jsonl"
+    respaced.write_bytes("".join(json.dumps(json.loads(line), sort_keys=True, indent=None) + "\r\n"
+                                 for line in first.splitlines()).encode())
+    assert main(["import", str(respaced)]) == 0
+    assert capsys.readouterr().out.startswith(f"{respaced} is already in the library as match ")
+    # a match played here, exported, is the same as itself
+    play, match = start(store, load_registry(), "casino", 40, ["greedy", "greedy"])
+    play_to_hand(play, match, load_registry(), 99)
+    play.close()
+    exported = tmp_path / "exported.jsonl"
+    exported.write_text(store.export_record(play.id))
+    assert main(["import", str(exported)]) == 0
+    assert capsys.readouterr().out.strip() == (
+        f"{exported} is already in the library as match {play.id}: not imported again "
+        "(`--again` imports a second copy)")
+    assert len(store.finished()) == 4
+    assert main(["import", str(three_matches), "--again"]) == 0
+    assert capsys.readouterr().out.count("imported ") == 3
+    assert len(store.finished()) == 7
+
+
+def test_a_record_of_several_with_one_forged_match_adds_none(three_matches, tmp_path, capsys):
+    from cardcore.cli import main
+
+    texts = matches_of(three_matches)
+    lines = texts[2].splitlines(keepends=True)
+    assert '"event":"action","hand":1,"seat":0' in lines[3]
+    lines[3] = lines[3].replace('"seat":0', '"seat":1', 1)  # the other seat's move: forged
+    forged = tmp_path / "forged.jsonl"
+    forged.write_text(texts[0] + texts[1] + "".join(lines))
+    capsys.readouterr()
+    assert main(["import", str(forged)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{forged} (match 3 of 3): refused: line " in err
+    assert open_library().finished() == []
+
+
+def test_replay_of_a_record_of_several_picks_one(three_matches, capsys, monkeypatch):
+    import cardcore.tui
+    from cardcore.cli import main
+
+    shown: list[tuple[str, int]] = []
+    monkeypatch.setattr(cardcore.tui, "run_replay", lambda path, match=0: shown.append((path, match)))
+    capsys.readouterr()
+    assert main(["replay", str(three_matches)]) == 0  # was: exit 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds 3 matches" in err and "--match N" in err
+    assert main(["replay", str(three_matches), "--match", "3"]) == 0
+    assert capsys.readouterr().err == ""
+    assert shown == [(str(three_matches), 0), (str(three_matches), 2)]
+    assert main(["replay", str(three_matches), "--match", "4"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "holds 3 matches (--match 1 to 3), not a match 4" in err

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -13,12 +14,39 @@ from textual.reactive import reactive
 from textual.screen import Screen
 from textual.widgets import Footer, Static
 
+from cardcore import records
+from cardcore.plugins import Registry
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.tui.session import Replay
 from cardcore.tui.widgets.zones import ZonesView
 
 if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
+
+
+class RecordMatches:
+    """The matches of a record file (``simulate --record`` writes several, one after another),
+    each replayed when it is asked for. RecordError if the file is no record."""
+
+    def __init__(self, registry: Registry, path: str | Path) -> None:
+        self.registry = registry
+        self.path = Path(path)
+        self.text = records.read_text(path, "record")
+        numbered = records.parse_record_lines(self.text, str(path))
+        #: The first and last line of each match.
+        self.spans = [(m[0][0], m[-1][0]) for m in records.split_matches(numbered, str(path))]
+
+    def __len__(self) -> int:
+        return len(self.spans)
+
+    def replay(self, index: int) -> Replay:
+        """The replay of match ``index`` (from 0); RecordError if it is not a record of its game."""
+        if len(self) == 1:
+            return Replay(self.registry, self.path)
+        first, last = self.spans[index]
+        # The lines before the match left blank, so an error names the file's own line.
+        text = "\n" * (first - 1) + "\n".join(self.text.splitlines()[first - 1:last])
+        return Replay.from_text(self.registry, text, self.path.name)
 
 
 class ReplayScreen(Screen[None]):
@@ -33,14 +61,19 @@ class ReplayScreen(Screen[None]):
         Binding("home", "jump(0)", "First", id="replay.first"),
         Binding("end", "jump(-1)", "Last", id="replay.last"),
         Binding("s", "score_sheet", "Score sheet", id="replay.sheet"),
+        Binding("left_square_bracket", "match(-1)", "Previous match", id="replay.previous_match"),
+        Binding("right_square_bracket", "match(1)", "Next match", id="replay.next_match"),
         Binding("q", "leave", "Leave", id="replay.leave"),
     ]
 
     index: reactive[int] = reactive(0)
 
-    def __init__(self, replay: Replay) -> None:
+    def __init__(self, replay: Replay, matches: RecordMatches | None = None, match: int = 0) -> None:
         super().__init__()
         self.replay = replay
+        #: The record's matches when it holds several, and which of them is shown.
+        self.matches = matches if matches is not None and len(matches) > 1 else None
+        self.match = match
 
     def compose(self) -> ComposeResult:
         yield Static(id="status")
@@ -51,6 +84,9 @@ class ReplayScreen(Screen[None]):
 
     def on_mount(self) -> None:
         self.draw()
+        if self.matches is not None:
+            self.notify(f"This record holds {len(self.matches)} matches: ] the next, [ the previous.",
+                        timeout=6)
 
     def validate_index(self, value: int) -> int:
         return max(0, min(value, len(self.replay.frames) - 1))
@@ -65,6 +101,8 @@ class ReplayScreen(Screen[None]):
         info = r.table_info(self.index, self.app.palette)  # names and sides as the match had them
         self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
         status = Text(f"Replay · {r.game.name} · {r.name}", style="bold")
+        if self.matches is not None:
+            status.append(f" · match {self.match + 1}/{len(self.matches)}")
         status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
         if frame.hand_over:
             status.append(" · hand over", style="bold")
@@ -82,6 +120,24 @@ class ReplayScreen(Screen[None]):
         last = self.index == len(self.replay.frames) - 1
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=self.replay.winner if last else None,
                                               over=last and self.replay.winner is not None))
+
+    def action_match(self, step: int) -> None:
+        """The record's previous or next match, from its first position."""
+        if self.matches is None or not 0 <= self.match + step < len(self.matches):
+            return
+        try:
+            replay = self.matches.replay(self.match + step)
+        except records.RecordError as exc:
+            self.notify(str(exc), severity="error", title="Cannot replay")
+            return
+        self.replay, self.match = replay, self.match + step
+        self.index = 0
+        self.draw()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "match":
+            return self.matches is not None  # shown only for a record of several
+        return True
 
     def action_leave(self) -> None:
         self.post_message(self.Left())
