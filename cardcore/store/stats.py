@@ -40,8 +40,9 @@ DERIVED: dict[str, Callable[[dict[str, int]], dict[str, int]]] = {
 def side_counts(game: str, side: dict[str, Any]) -> dict[str, int]:
     """What a side did in a hand that a player cares about (sweeps, canastas, ...)."""
     counts = side.get("counts")
-    if isinstance(counts, dict):
-        return {k: v for k, v in counts.items() if isinstance(v, int) and not isinstance(v, bool)}
+    if isinstance(counts, dict):  # by name: a row stored in the game's order or sorted counts alike
+        return {k: v for k, v in sorted(counts.items())
+                if isinstance(v, int) and not isinstance(v, bool)}
     items = side.get("items")
     derive = DERIVED.get(game)
     if derive is None or not isinstance(items, dict):

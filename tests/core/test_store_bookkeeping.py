@@ -212,6 +212,26 @@ def test_a_snapshot_stored_in_sorted_order_by_an_earlier_version_is_put_back_in_
     store.close()
 
 
+def test_statistics_read_the_same_from_rows_in_either_order(tmp_path, registry):
+    """`cardcore stats` lists a player's counts in one order whether the library stored
+    its score rows sorted (versions 1 and 2) or in the game's order (version 3)."""
+    path = tmp_path / "library.sqlite"
+    store = SqliteStore(path)
+    play, match = start(store, registry, "royal_casino", 5, ["greedy", "random"])
+    play_to_hand(play, match, registry, 99)
+    play.close()
+    assert store.get(play.id).finished
+
+    def listed(s):
+        return [(st.player, list(st.counts.items())) for st in s.stats()]
+
+    now = listed(store)
+    assert all(counts for _, counts in now)
+    store.close()
+    as_version_2_wrote_it(path)
+    assert listed(SqliteStore(path)) == now
+
+
 # --- records of several matches, imported once -------------------------------------------
 
 
