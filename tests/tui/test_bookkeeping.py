@@ -67,3 +67,87 @@ def test_a_forged_match_of_several_is_named_by_the_files_own_line(registry, tmp_
     matches.replay(0)  # the first is sound
     with pytest.raises(RecordError, match=f"^x.jsonl: line {at + 1}: "):
         matches.replay(1)
+
+
+# --- the seed shown is the seed used -------------------------------------------------------
+
+
+async def test_the_seed_the_setup_form_shows_is_the_matchs_the_librarys_and_the_records(make_app,
+                                                                                      registry):
+    from textual.widgets import Input
+
+    from cardcore.tui.screens.setup import SetupScreen
+    from cardcore.tui.screens.table import TableScreen
+
+    app = make_app(seed=None)  # as `cardcore` starts: the form proposes a seed of its own
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_setup(registry.games["casino"])
+        await pilot.pause()
+        form = app.screen
+        assert isinstance(form, SetupScreen)
+        shown = form.query_one("#seed", Input).value
+        await pilot.press("ctrl+s")
+        await pilot.pause()
+        assert isinstance(app.screen, TableScreen)
+        session = app.screen.session
+        assert str(session.match.seed) == shown
+        assert str(session.record_events()[0]["seed"]) == shown
+        store = app.library()
+        assert [str(m.seed) for m in store.list_unfinished()] == [shown]
+
+
+async def test_a_seed_the_form_cannot_deal_from_is_refused_not_a_crash(make_app, registry):
+    from textual.widgets import Input
+
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        app.open_setup(registry.games["casino"])
+        await pilot.pause()
+        form = app.screen
+        for text in ("²", "--5", "1" * 5000, "007", "٣"):
+            form.query_one("#seed", Input).value = text
+            await pilot.pause()
+            assert not form.valid and "whole number" in text_of(app, "#seed-error"), text
+            await pilot.press("ctrl+s")
+            await pilot.pause()
+            assert app.screen is form  # still the form, the app running
+        form.query_one("#seed", Input).value = "-12"
+        await pilot.pause()
+        assert form.valid and form.session_setup().seed == -12
+
+
+async def test_a_table_on_a_server_shows_no_seed_of_its_own(tmp_path, registry):
+    """The server deals from a seed it draws itself (a seed the creator chose would tell
+    every hand): the form shows none, rather than one that is not used."""
+    from textual.widgets import Input
+
+    from cardcore.net.server import ServerConfig
+    from cardcore.tui.app import CardcoreApp, Lobby
+    from cardcore.tui.screens.lobby import LinksScreen, LobbyScreen, RemoteSetupScreen
+
+    from ..net.helpers import server_config, start_server, stop_server
+    from .test_remote import until
+
+    config: ServerConfig = server_config()
+    config.allow_seed = False  # as `cardcore serve` runs
+    server = await start_server(tmp_path / "server.sqlite", config)
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn
+                                and app.screen, "the lobby, connected")
+            lobby._chosen(registry.games["casino"], {"casino": ["greedy"]})
+            form = await until(pilot, lambda: isinstance(app.screen, RemoteSetupScreen) and app.screen,
+                               "the form")
+            await pilot.pause()
+            shown = [w.value for w in form.query(Input) if w.id == "seed" and w.display]
+            assert shown == [] and "drawn by the server" in text_of(app, "#seed-note")
+            await pilot.press("ctrl+s")
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            used = server.tables[links.created.code].match.seed
+            assert shown in ([], [str(used)])  # none shown, or the one used
+    finally:
+        await stop_server(server)
