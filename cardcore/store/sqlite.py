@@ -181,11 +181,15 @@ def _record_text(c: sqlite3.Connection | sqlite3.Cursor, match_id: int) -> str:
 def _hand_scores(text: str) -> list[dict[str, Any]]:
     """The score rows of a record's ``hand_end`` lines, keys in the order written."""
     rows = []
-    for line in text.splitlines():
-        if '"hand_end"' in line:
-            event = json.loads(line)
-            if event.get("event") == "hand_end":
-                rows.append(event.get("score"))
+    at = text.find('"hand_end"')
+    while at != -1:  # only the lines that name it are parsed (a few in megabytes)
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        event = json.loads(text[start:end])
+        if event.get("event") == "hand_end":
+            rows.append(event.get("score"))
+        at = text.find('"hand_end"', end)
     return rows
 
 
