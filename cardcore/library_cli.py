@@ -82,7 +82,7 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
         events = [event for _, event in numbered]
         digest = record_digest(events)
         same = None if again else (seen.get(digest) or _held_as(store, events))
-        seen.setdefault(digest, f"match {i} of this record")
+        seen.setdefault(digest, f"is the same as its match {i}")
         if same is not None:
             plan.append((label, events, None, same))
             continue
@@ -95,8 +95,7 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
     added = []
     for label, events, after, same in plan:
         if same is not None:
-            print(f"{label} is already in the library as {same}: not imported again "
-                  "(`--again` imports a second copy)")
+            print(f"{label} {same}: not imported again (`--again` imports a second copy)")
             continue
         match_id = store.import_record(events, after)
         added.append(match_id)
@@ -108,7 +107,7 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
 
 def _held_as(store: MatchStore, events: list[Any]) -> str | None:
     found = store.find_record(events)
-    return None if found is None else f"match {found}"
+    return None if found is None else f"is already in the library as match {found}"
 
 
 # --- resume and replay by id ---------------------------------------------------------------

@@ -336,3 +336,17 @@ def test_replay_of_a_record_of_several_picks_one(three_matches, capsys, monkeypa
     assert main(["replay", str(three_matches), "--match", "4"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "holds 3 matches (--match 1 to 3), not a match 4" in err
+
+
+def test_a_match_twice_in_one_record_is_imported_once(three_matches, tmp_path, capsys):
+    from cardcore.cli import main
+
+    texts = matches_of(three_matches)
+    doubled = tmp_path / "doubled.jsonl"
+    doubled.write_text(texts[0] + texts[1] + texts[0])
+    capsys.readouterr()
+    assert main(["import", str(doubled)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[2] == (f"{doubled} (match 3 of 3) is the same as its match 1: not imported again "
+                      "(`--again` imports a second copy)")
+    assert len(open_library().finished()) == 2
