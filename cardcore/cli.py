@@ -204,7 +204,7 @@ def _replay(registry: Registry, args: argparse.Namespace) -> None:
     _game(registry, matches[index][0][1]["game"])
     if args.match is None and n > 1:
         print(f"cardcore: {args.file} holds {n} matches: the first is shown; `--match N` picks "
-              "another (or [ and ] in the replay)", file=sys.stderr)
+              "another (or m in the replay)", file=sys.stderr)
     run_replay(path, index)
 
 

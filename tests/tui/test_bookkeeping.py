@@ -3,9 +3,11 @@ and the seed a setup form shows is the seed the match is dealt from."""
 
 from __future__ import annotations
 
+from textual.widgets import OptionList
+
 from cardcore.cli import main
 from cardcore.tui.app import ShowReplay
-from cardcore.tui.screens.replay import RecordMatches, ReplayScreen
+from cardcore.tui.screens.replay import MatchPicker, RecordMatches, ReplayScreen
 
 from .helpers import text_of
 
@@ -36,6 +38,16 @@ async def test_a_record_of_several_matches_replays_each(make_app, registry, tmp_
         assert "match 1/3" in text_of(app, "#status") and screen.replay.events[0]["seed"] == 3
         last = screen.replay.events[-1]
         assert last["event"] == "match_end"  # the first match alone, not the file's last line
+        await pilot.press("m")  # the picker: one line a match, read from the record
+        await pilot.pause()
+        assert isinstance(app.screen, MatchPicker)
+        lines = [str(o.prompt) for o in app.screen.query_one("#picker", OptionList).options]
+        assert [line.split(",")[0] for line in lines] == ["1. seed 3", "2. seed 4", "3. seed 5"]
+        assert all(", won by " in line or ", no winner" in line for line in lines)
+        await pilot.press("down", "down", "enter")
+        await pilot.pause()
+        assert app.screen is screen and "match 3/3" in text_of(app, "#status")
+        assert screen.replay.events[0]["seed"] == 5
 
 
 async def test_a_record_of_one_match_shows_no_match_keys(make_app, registry, tmp_path):
