@@ -110,13 +110,13 @@ Step = str | Callable[[sqlite3.Cursor], None]
 MIGRATIONS: dict[int, tuple[Step, ...]] = {
     1: (NET_TABLES,),
     # matches rebuilt (SQLite cannot add AUTOINCREMENT to a table): the same rows, the
-    # counter at the highest id; score rows and snapshots back in the game's order.
+    # counter at the highest id; the stored snapshots' score rows back in the game's order.
     2: (MATCHES.format(name="matches_v3"),
         f"INSERT INTO matches_v3 ({V2_COLUMNS}) SELECT {V2_COLUMNS} FROM matches",
         "DROP TABLE matches",
         "ALTER TABLE matches_v3 RENAME TO matches",
         *INDEXES,
-        lambda cur: _reorder_v2(cur)),
+        lambda cur: _reorder_v2(cur)),  # (defined below)
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
