@@ -77,6 +77,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_parser(sub, _count)
     q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
     q.add_argument("file", metavar="FILE | ID")
+    q.add_argument("--match", type=_count, metavar="N",
+                   help="a record of several matches (simulate --record): the Nth (1: the first)")
     q = sub.add_parser("new-game", help="write a new game plugin package, ready to play, to start from")
     q.add_argument("name", help="the game's id: lower-case letters, digits and _")
     from cardcore.library_cli import add_commands
@@ -190,13 +192,21 @@ def _play(registry: Registry, args: argparse.Namespace) -> None:
 
 def _replay(registry: Registry, args: argparse.Namespace) -> None:
     from cardcore import library_cli
-    from cardcore.records import read_record
+    from cardcore.records import read_record_lines, split_matches
     from cardcore.tui import run_replay
 
     path = library_cli.replay_path(args.file)
-    events = read_record(path)
-    _game(registry, events[0]["game"])
-    run_replay(path)
+    matches = split_matches(read_record_lines(path), path)
+    n = len(matches)
+    if args.match is not None and args.match > n:
+        held = "one match" if n == 1 else f"{n} matches (--match 1 to {n})"
+        raise UsageError(f"{args.file} holds {held}, not a match {args.match}")
+    index = (args.match or 1) - 1
+    _game(registry, matches[index][0][1]["game"])
+    if args.match is None and n > 1:
+        print(f"cardcore: {args.file} holds {n} matches: the first is shown; `--match N` picks "
+              "another (or m in the replay)", file=sys.stderr)
+    run_replay(path, index)
 
 
 def _resume(registry: Registry, arg: str | None) -> None:

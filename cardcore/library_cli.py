@@ -24,8 +24,10 @@ def add_commands(sub: Any) -> None:
     q.add_argument("--limit", type=int, default=50)
     q = sub.add_parser("export", help="write a match's record (JSON Lines) to stdout")
     q.add_argument("id", type=int)
-    q = sub.add_parser("import", help="add a record to the library (checked through the engine)")
+    q = sub.add_parser("import", help="add a record's matches to the library (checked through the engine)")
     q.add_argument("file")
+    q.add_argument("--again", action="store_true",
+                   help="import a match the library already holds as a second copy")
     q = sub.add_parser("delete", help="remove a match from the library")
     q.add_argument("id", type=int)
     q = sub.add_parser("stats", help="wins, scores and counts per player, from the library")
@@ -52,7 +54,7 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
         elif args.command == "export":
             sys.stdout.write(store.export_record(args.id))
         elif args.command == "import":
-            import_file(store, registry, args.file)
+            import_file(store, registry, args.file, again=args.again)
         elif args.command == "delete":
             summary = store.get(args.id)
             store.delete(args.id)
@@ -63,20 +65,49 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
         store.close()
 
 
-def import_file(store: MatchStore, registry: Registry, path: str) -> int:
-    from cardcore.records import RecordError, read_record_lines
-    from cardcore.store.checks import import_checked
+def import_file(store: MatchStore, registry: Registry, path: str, again: bool = False) -> list[int]:
+    """Each match of the record as its own library match, every one checked through the
+    engine before any is added (a forged one: RecordError, nothing added). A match the
+    library already holds (``record_digest``) is said in one line and not added again,
+    unless ``again``. Returns the new matches' ids."""
+    from cardcore.records import RecordError, read_record_lines, split_matches
+    from cardcore.store import record_digest
+    from cardcore.store.checks import rebuild
 
-    numbered = read_record_lines(path)
-    game = registry.game(numbered[0][1]["game"])
-    try:
-        match_id = import_checked(store, game, numbered)
-    except RecordError as exc:
-        raise RecordError(f"{path}: refused: {exc}") from None
-    summary = store.get(match_id)
-    state = "finished" if summary.finished else "unfinished: `cardcore resume " + str(match_id) + "`"
-    print(f"imported {path} as match {match_id} ({summary.game}, {state})")
-    return match_id
+    matches = split_matches(read_record_lines(path), path)
+    plan: list[tuple[str, list[Any], dict[str, Any] | None, str | None]] = []
+    seen: dict[str, str] = {}
+    for i, numbered in enumerate(matches, start=1):
+        label = f"{path} (match {i} of {len(matches)})" if len(matches) > 1 else path
+        events = [event for _, event in numbered]
+        digest = record_digest(events)
+        same = None if again else (seen.get(digest) or _held_as(store, events))
+        seen.setdefault(digest, f"is the same as its match {i}")
+        if same is not None:
+            plan.append((label, events, None, same))
+            continue
+        game = registry.game(events[0]["game"])  # KeyError: not installed, one line
+        try:
+            snapshot = rebuild(game, numbered).snapshot()
+        except RecordError as exc:
+            raise RecordError(f"{label}: refused: {exc}") from None
+        plan.append((label, events, snapshot, None))
+    added = []
+    for label, events, after, same in plan:
+        if same is not None:
+            print(f"{label} {same}: not imported again (`--again` imports a second copy)")
+            continue
+        match_id = store.import_record(events, after)
+        added.append(match_id)
+        summary = store.get(match_id)
+        state = "finished" if summary.finished else f"unfinished: `cardcore resume {match_id}`"
+        print(f"imported {label} as match {match_id} ({summary.game}, {state})")
+    return added
+
+
+def _held_as(store: MatchStore, events: list[Any]) -> str | None:
+    found = store.find_record(events)
+    return None if found is None else f"is already in the library as match {found}"
 
 
 # --- resume and replay by id ---------------------------------------------------------------

@@ -133,6 +133,21 @@ def parse_record_lines(text: str, where: str) -> list[tuple[int, dict[str, Any]]
     return events
 
 
+def split_matches(numbered: list[tuple[int, dict[str, Any]]],
+                  where: str) -> list[list[tuple[int, dict[str, Any]]]]:
+    """A record's matches, each from its ``match_start`` (``simulate --record`` writes several
+    one after another); RecordError naming ``where`` and the line of a bad ``match_start``."""
+    starts = [i for i, (_, event) in enumerate(numbered) if event["event"] == "match_start"]
+    matches = []
+    for a, b in zip(starts, [*starts[1:], len(numbered)], strict=True):
+        try:
+            MatchStart.model_validate(numbered[a][1])
+        except pydantic.ValidationError as exc:
+            raise RecordError(f"{where}: line {numbered[a][0]}: {first_error(exc)}") from None
+        matches.append(numbered[a:b])
+    return matches
+
+
 def first_error(exc: pydantic.ValidationError) -> str:
     """pydantic's first complaint on one line: ``field.path: message``."""
     err = exc.errors()[0]

@@ -16,6 +16,7 @@ How the session uses it (see docs/library.md):
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
@@ -23,7 +24,20 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     from cardcore.game import Game
 
+from cardcore.records import compact_json
+
 Event = dict[str, Any]
+
+
+def record_digest(events: list[Event]) -> str:
+    """What makes two records the same match (``cardcore import`` keeps one copy): the
+    SHA-256 of its events, each as compact JSON with sorted keys, one a line. So a record
+    read back with other spacing, key order or line ends, or exported from the library,
+    is the same; any other event, value or order of events is not."""
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(compact_json(event, sort_keys=True) + b"\n")
+    return digest.hexdigest()
 
 
 class StoreError(Exception):
@@ -154,6 +168,9 @@ class MatchStore(Protocol):
                       source: str = "import") -> int:
         """Add a match from its events (checked by the caller: ``import_checked``)."""
 
+    def find_record(self, events: list[Event]) -> int | None:
+        """The id of a match whose record is these events (``record_digest``), or None."""
+
     def stats(self, game: str | None = None,
               games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
         """Per game, variant and player: finished matches only; ``games`` (the installed
@@ -190,5 +207,5 @@ def open_library(path: str | None = None, *, import_autosave: bool = True) -> Ma
 
 __all__ = [
     "Event", "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
-    "PlayerStats", "StoreError", "StoreUnavailable", "open_library",
+    "PlayerStats", "StoreError", "StoreUnavailable", "open_library", "record_digest",
 ]

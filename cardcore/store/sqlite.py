@@ -1,10 +1,12 @@
 """The match library as one SQLite file in the user data dir (stdlib ``sqlite3``).
 
-Layout (schema version 2, ``PRAGMA user_version``; ``application_id`` marks the file ours):
+Layout (schema version 3, ``PRAGMA user_version``; ``application_id`` marks the file ours):
 
 - ``matches``: one row a match: game, options, seed, seats, names, sides' names, the totals,
-  started / last played, finished and winner, and the last snapshot (zlib JSON) to resume
-  from (dropped once the match is finished: the record holds everything).
+  started / last played, finished and winner, and the last snapshot (zlib JSON, keys in the
+  order the match gave them) to resume from (dropped once the match is finished: the record
+  holds everything). Ids count up (AUTOINCREMENT, version 3): a deleted match's id is never
+  given again.
 - ``events``: the record lines of the hand in play, one row an event, as written.
 - ``chunks``: the record lines of every finished hand, packed (zlib) when the hand ends.
   The record is stored as the table writes it, so an export is byte for byte the
@@ -13,6 +15,8 @@ Layout (schema version 2, ``PRAGMA user_version``; ``application_id`` marks the 
 - ``net_tables`` (schema version 2): the tables a ``cardcore serve`` holds, one row a table:
   its code, its match, its status and its seats (kinds, names, the secrets' hashes) as JSON.
   A version 1 library gains it when opened (``_migrate``).
+- version 3: ``matches`` rebuilt with AUTOINCREMENT; the snapshots an earlier version stored
+  with sorted keys put back in the record's order (``_reorder_v2``).
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
@@ -42,6 +46,7 @@ from cardcore.store import (
     PlayerStats,
     StoreError,
     StoreUnavailable,
+    record_digest,
 )
 from cardcore.store.stats import aggregate
 
@@ -53,7 +58,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 #: ``PRAGMA application_id``: "cdcr". A SQLite file with another id is not a library.
 APPLICATION_ID = 0x63646372
 #: How long a writer waits for another one before giving up (ms).
@@ -61,21 +66,12 @@ BUSY_TIMEOUT_MS = 10_000
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
-#: What a library of version N needs to become version N + 1 (statements, in order).
-MIGRATIONS: dict[int, tuple[str, ...]] = {
-    1: ("""
-CREATE TABLE net_tables (
-    code     TEXT    PRIMARY KEY,
-    match_id INTEGER NOT NULL,
-    status   TEXT    NOT NULL,
-    data     TEXT    NOT NULL,
-    created  REAL    NOT NULL,
-    updated  REAL    NOT NULL)""",),
-}
-SCHEMA = """
-CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE matches (
-    id          INTEGER PRIMARY KEY,
+#: ``matches`` as version 3 has it; ``{name}``: the table's name (a migration builds it
+#: beside the old one). AUTOINCREMENT: an id is never given again, even after a delete
+#: (a plain rowid key gives the highest id again once its match is deleted).
+MATCHES = """
+CREATE TABLE {name} (
+    id          INTEGER PRIMARY KEY AUTOINCREMENT,
     game        TEXT    NOT NULL,
     options     TEXT    NOT NULL,
     seed        TEXT    NOT NULL,
@@ -91,20 +87,56 @@ CREATE TABLE matches (
     winner      INTEGER,
     source      TEXT    NOT NULL,
     n_events    INTEGER NOT NULL DEFAULT 0,
-    snapshot    BLOB
-);
-CREATE INDEX matches_by_state ON matches (finished, last_played);
-CREATE TABLE events (
+    snapshot    BLOB,
+    record_hash TEXT
+)"""
+#: The columns a version 2 library's ``matches`` has (all but ``record_hash``).
+V2_COLUMNS = ("id, game, options, seed, seats, names, side_names, totals, hand, decisions, "
+              "started, last_played, finished, winner, source, n_events, snapshot")
+INDEXES = (
+    "CREATE INDEX matches_by_state ON matches (finished, last_played)",
+    "CREATE INDEX matches_by_record ON matches (record_hash) WHERE record_hash IS NOT NULL",
+)
+NET_TABLES = """
+CREATE TABLE net_tables (
+    code     TEXT    PRIMARY KEY,
+    match_id INTEGER NOT NULL,
+    status   TEXT    NOT NULL,
+    data     TEXT    NOT NULL,
+    created  REAL    NOT NULL,
+    updated  REAL    NOT NULL)"""
+
+Step = str | Callable[[sqlite3.Cursor], None]
+
+#: What a library of version N needs to become version N + 1 (statements, or functions of
+#: the transaction's cursor, in order).
+MIGRATIONS: dict[int, tuple[Step, ...]] = {
+    1: (NET_TABLES,),
+    # matches rebuilt (SQLite cannot add AUTOINCREMENT to a table): the same rows, the
+    # counter at the highest id; the stored snapshots' score rows back in the game's order.
+    2: (MATCHES.format(name="matches_v3"),
+        f"INSERT INTO matches_v3 ({V2_COLUMNS}) SELECT {V2_COLUMNS} FROM matches",
+        "DROP TABLE matches",
+        "ALTER TABLE matches_v3 RENAME TO matches",
+        *INDEXES,
+        lambda cur: _reorder_v2(cur)),  # (defined below)
+}
+SCHEMA: tuple[str, ...] = (
+    "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    MATCHES.format(name="matches"),
+    *INDEXES,
+    """CREATE TABLE events (
     match_id INTEGER NOT NULL, seq INTEGER NOT NULL, line TEXT NOT NULL,
-    PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
-CREATE TABLE chunks (
+    PRIMARY KEY (match_id, seq)) WITHOUT ROWID""",
+    """CREATE TABLE chunks (
     match_id INTEGER NOT NULL, first_seq INTEGER NOT NULL, last_seq INTEGER NOT NULL,
     lines BLOB NOT NULL,
-    PRIMARY KEY (match_id, first_seq)) WITHOUT ROWID;
-CREATE TABLE scores (
+    PRIMARY KEY (match_id, first_seq)) WITHOUT ROWID""",
+    """CREATE TABLE scores (
     match_id INTEGER NOT NULL, seq INTEGER NOT NULL, hand INTEGER NOT NULL, row TEXT NOT NULL,
-    PRIMARY KEY (match_id, seq)) WITHOUT ROWID;
-""" + "".join(f"{s};" for s in MIGRATIONS[1])
+    PRIMARY KEY (match_id, seq)) WITHOUT ROWID""",
+    NET_TABLES,
+)
 #: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}
 
@@ -129,9 +161,57 @@ def _json_bytes(value: Any) -> bytes:
 
 
 def _blob(snapshot: dict[str, Any]) -> bytes:
-    """A snapshot as stored: its JSON, compressed (level 1: a snapshot is written for
+    """A snapshot as stored: its JSON, keys in the order given (a score row's items are in
+    the game's order, which its sheet shows), compressed (level 1: a snapshot is written for
     every action a server plays; level 6 took a third longer for 4% fewer bytes)."""
-    return zlib.compress(_json_bytes(snapshot), 1)
+    return zlib.compress(records.compact_json(snapshot), 1)
+
+
+def _unblob(blob: bytes) -> Any:
+    return json.loads(zlib.decompress(blob))
+
+
+def _record_text(c: sqlite3.Connection | sqlite3.Cursor, match_id: int) -> str:
+    """The match's record (call it inside one read transaction); zlib.error if damaged."""
+    chunks = c.execute("SELECT lines FROM chunks WHERE match_id = ? ORDER BY first_seq",
+                       (match_id,)).fetchall()
+    lines = c.execute("SELECT line FROM events WHERE match_id = ? ORDER BY seq",
+                      (match_id,)).fetchall()
+    packed = "".join(zlib.decompress(r[0]).decode() for r in chunks)
+    return packed + "".join(r[0] + "\n" for r in lines)
+
+
+def _hand_scores(text: str) -> list[dict[str, Any]]:
+    """The score rows of a record's ``hand_end`` lines, keys in the order written."""
+    rows = []
+    at = text.find('"hand_end"')
+    while at != -1:  # only the lines that name it are parsed (a few in megabytes)
+        start = text.rfind("\n", 0, at) + 1
+        end = text.find("\n", at)
+        end = len(text) if end == -1 else end
+        event = json.loads(text[start:end])
+        if event.get("event") == "hand_end":
+            rows.append(event.get("score"))
+        at = text.find('"hand_end"', end)
+    return rows
+
+
+def _reorder_v2(cur: sqlite3.Cursor) -> None:
+    """Versions 1 and 2 stored snapshots with their keys sorted, so a resumed match's
+    earlier score rows came back in another order than its later ones: each stored
+    snapshot's rows are put back as its record has them (only where they are the same rows)."""
+    held = cur.execute("SELECT id, snapshot FROM matches WHERE snapshot IS NOT NULL").fetchall()
+    for match_id, blob in held:
+        try:
+            snap = _unblob(blob)
+            hands = snap["sheet"]["hands"]
+            recorded = _hand_scores(_record_text(cur, match_id))
+        except (zlib.error, ValueError, TypeError, KeyError):
+            continue  # damaged: left as it is (load says so)
+        if recorded != hands or records.compact_json(recorded) == records.compact_json(hands):
+            continue  # not the same rows, or already in order
+        snap["sheet"]["hands"] = recorded
+        cur.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (_blob(snap), match_id))
 
 
 class _Damaged(Exception):
@@ -232,9 +312,8 @@ class SqliteStore:
         try:
             if not self._tables():  # another process may have made it meanwhile
                 # statement by statement: executescript would commit the transaction early
-                for statement in SCHEMA.split(";"):
-                    if statement.strip():
-                        conn.execute(statement)
+                for statement in SCHEMA:
+                    conn.execute(statement)
                 conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
                 conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -249,9 +328,13 @@ class SqliteStore:
         conn.execute("BEGIN IMMEDIATE")
         try:
             version = int(conn.execute("PRAGMA user_version").fetchone()[0])
+            cur = conn.cursor()
             while version < SCHEMA_VERSION:
-                for statement in MIGRATIONS[version]:
-                    conn.execute(statement)
+                for step in MIGRATIONS[version]:
+                    if isinstance(step, str):
+                        cur.execute(step)
+                    else:
+                        step(cur)
                 version += 1
             conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             conn.execute("COMMIT")
@@ -363,7 +446,7 @@ class SqliteStore:
         cur.execute(
             "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
             "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
-            "snapshot = ? WHERE id = ?",
+            "snapshot = ?, record_hash = NULL WHERE id = ?",  # played on: not the record imported
             (seq, time.time(), *_from_snapshot(snapshot), int(over), snapshot.get("winner"),
              blob, match_id))
 
@@ -400,9 +483,10 @@ class SqliteStore:
         for event in events:
             lines.append((seq, records.dumps(event)))
             kind = event.get("event")
-            if kind == "hand_end":
+            if kind == "hand_end":  # the row's keys in the game's order, as in the record
                 cur.execute("INSERT INTO scores (match_id, seq, hand, row) VALUES (?, ?, ?, ?)",
-                            (match_id, seq, event.get("hand", 0), _json(event.get("score"))))
+                            (match_id, seq, event.get("hand", 0),
+                             records.compact_json(event.get("score")).decode()))
             if kind in ("hand_end", "match_end"):
                 pack_to = len(lines)
             seq += 1
@@ -497,10 +581,12 @@ class SqliteStore:
                                limit)
 
     def score_sheet(self, match_id: int) -> list[dict[str, Any]]:
-        self.get(match_id)
-        rows = self._read(lambda c: c.execute(
-            "SELECT row FROM scores WHERE match_id = ? ORDER BY seq", (match_id,)).fetchall())
-        return [json.loads(r[0]) for r in rows]
+        """Read from the record: the ``scores`` rows of versions 1 and 2 have their keys
+        sorted (the statistics, which read them, need no order; a sheet does)."""
+        try:
+            return _hand_scores(self.export_record(match_id))
+        except ValueError:
+            raise StoreError(f"match {match_id}: its record is damaged") from None
 
     def load(self, match_id: int) -> dict[str, Any]:
         row = self._read(lambda c: c.execute(
@@ -512,7 +598,7 @@ class SqliteStore:
         if row[1] is None:
             raise StoreError(f"match {match_id} was never saved past its start")
         try:
-            data = json.loads(zlib.decompress(row[1]))
+            data = _unblob(row[1])
         except (zlib.error, ValueError):
             raise StoreError(f"match {match_id}: its saved position is damaged") from None
         if not isinstance(data, dict):
@@ -526,14 +612,9 @@ class SqliteStore:
             # One read transaction, so a writer between the two selects changes nothing.
             c.execute("BEGIN")
             try:
-                chunks = c.execute("SELECT lines FROM chunks WHERE match_id = ? ORDER BY first_seq",
-                                   (match_id,)).fetchall()
-                lines = c.execute("SELECT line FROM events WHERE match_id = ? ORDER BY seq",
-                                  (match_id,)).fetchall()
+                return _record_text(c, match_id)
             finally:
                 c.execute("COMMIT")
-            packed = "".join(zlib.decompress(r[0]).decode() for r in chunks)
-            return packed + "".join(r[0] + "\n" for r in lines)
 
         try:
             return self._read(read)
@@ -570,10 +651,11 @@ class SqliteStore:
         now = time.time()
         cur.execute(
             "INSERT INTO matches (game, options, seed, seats, names, side_names, started, "
-            "last_played, source, finished) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "last_played, source, finished, record_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (start.get("game"), _json(start.get("options", {})), _json(start.get("seed", 0)),
              _json(start.get("seats", [])), _json(start.get("names") or []),
-             _json(start.get("side_names") or []), now, now, source, int(over)))
+             _json(start.get("side_names") or []), now, now, source, int(over),
+             record_digest(events)))
         match_id = cur.lastrowid
         assert match_id is not None
         seq = self._insert_events(cur, match_id, 0, events)
@@ -586,6 +668,29 @@ class SqliteStore:
                         "hand = ?, decisions = ?, snapshot = ? WHERE id = ?",
                         (*_from_snapshot(snapshot), blob, match_id))
         return match_id
+
+    def find_record(self, events: list[Event]) -> int | None:
+        """The first match whose record is ``events`` (``record_digest``): one imported as
+        they are, or one played here of the same game and seed whose record is the same."""
+        if not events:
+            return None
+        digest = record_digest(events)
+        start = events[0]
+        rows = self._read(lambda c: c.execute(
+            "SELECT id, record_hash FROM matches WHERE record_hash = ? OR (record_hash IS NULL "
+            "AND game = ? AND seed = ?) ORDER BY id",
+            (digest, str(start.get("game")), _json(start.get("seed", 0)))).fetchall())
+        for match_id, stored in rows:
+            if stored == digest:
+                return int(match_id)
+        for match_id, _ in rows:
+            try:
+                text = self.export_record(match_id)
+                if record_digest([json.loads(line) for line in text.splitlines()]) == digest:
+                    return int(match_id)
+            except (StoreError, ValueError):
+                continue  # deleted meanwhile, or damaged: not the same
+        return None
 
     def import_legacy_autosave(self) -> int | None:
         """The old autosave (and the record it names), imported once; the file is left as it

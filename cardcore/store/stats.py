@@ -25,7 +25,8 @@ def side_counts(row: dict[str, Any], side: int, extras: Sequence[ScoreExtra] = (
     canastas, ...): the row's int counts, and each counted extra that says something."""
     entry = row["sides"][side]
     counts = entry.get("counts")
-    out = ({k: v for k, v in counts.items() if isinstance(v, int) and not isinstance(v, bool)}
+    # by name: a row stored in the game's order or with sorted keys reads alike
+    out = ({k: v for k, v in sorted(counts.items()) if isinstance(v, int) and not isinstance(v, bool)}
            if isinstance(counts, dict) else {})
     for extra in extras:
         n = extra_count(read_extra(extra, cast("ScoreRow", row), side)) if extra.stats else None

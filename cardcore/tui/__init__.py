@@ -50,10 +50,12 @@ def _run_resume(target: int | Path | None) -> None:
         session.close()  # the lock goes with the table, however the app ended
 
 
-def run_replay(path: str) -> None:
+def run_replay(path: str, match: int = 0) -> None:
+    """Step through a record's match (``match``: which one of a record of several, from 0)."""
     from cardcore.plugins import load_registry
     from cardcore.tui.app import CardcoreApp, ShowReplay
-    from cardcore.tui.session import Replay
+    from cardcore.tui.screens.replay import RecordMatches
 
     registry = load_registry()
-    CardcoreApp(registry, start=ShowReplay(Replay(registry, path))).run()
+    matches = RecordMatches(registry, path)
+    CardcoreApp(registry, start=ShowReplay(matches.replay(match), matches, match)).run()

@@ -25,7 +25,7 @@ from cardcore.plugins import Registry, load_registry
 from cardcore.store import MatchLocked, MatchStore, MatchSummary, PlayerStats, StoreError, open_library
 from cardcore.tui.screens.launcher import LauncherScreen
 from cardcore.tui.screens.library import HistoryScreen, ResumeScreen, StatsScreen
-from cardcore.tui.screens.replay import ReplayScreen
+from cardcore.tui.screens.replay import RecordMatches, ReplayScreen
 from cardcore.tui.screens.setup import SetupScreen
 from cardcore.tui.screens.table import TableScreen
 from cardcore.tui.session import Replay, Session, SessionSetup
@@ -55,9 +55,13 @@ class Resume:
 
 @dataclass(frozen=True)
 class ShowReplay:
-    """Step through a record (``cardcore replay``)."""
+    """Step through a record (``cardcore replay``); ``matches``: the record's matches, when
+    it holds several (the replay screen steps from one to another), ``replay`` the one
+    numbered ``match`` (from 0)."""
 
     replay: Replay
+    matches: RecordMatches | None = None
+    match: int = 0
 
 
 @dataclass(frozen=True)
@@ -220,8 +224,8 @@ class CardcoreApp(App[None]):
             case Resume(session):
                 self.call_later(self.open_table, session)
                 return BaseScreen()
-            case ShowReplay(replay):
-                return ReplayScreen(replay)
+            case ShowReplay(replay, matches, match):
+                return ReplayScreen(replay, matches, match)
             case JoinTable(session):
                 self.call_later(self.open_table, session)
                 return BaseScreen()

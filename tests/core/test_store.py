@@ -137,7 +137,9 @@ def test_export_is_what_the_table_writes_and_import_export_is_byte_identical(reg
     assert capsys.readouterr().out == first
     path = tmp_path / "match.jsonl"
     path.write_text(first, encoding="utf-8")
-    assert main(["import", str(path)]) == 0
+    assert main(["import", str(path)]) == 0  # the library holds it already: said, not added
+    assert f"already in the library as match {play.id}" in capsys.readouterr().out
+    assert main(["import", str(path), "--again"]) == 0
     new_id = int(capsys.readouterr().out.split(" as match ")[1].split()[0])
     assert new_id != play.id and store.get(new_id).finished and store.get(new_id).source == "import"
     assert store.export_record(new_id) == first
@@ -403,7 +405,7 @@ def test_the_committed_first_version_fixture_opens(tmp_path, registry):
     store = SqliteStore(path)
     assert store.notice is None
     # opened, it is migrated to the current version (net_tables added), its matches kept
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 2
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 3
     assert store.net_tables() == []
     unfinished = store.list_unfinished()
     finished = store.finished()

@@ -256,7 +256,7 @@ class LobbyScreen(Screen[None]):
         message = p.CreateTable(game=setup.game.id, options=setup.options.model_dump(mode="json"),
                                 seats=list(setup.seats), names=setup.names or None,
                                 side_names=setup.side_names, draw_for_partners=setup.draw_for_partners,
-                                seed=setup.seed if isinstance(setup.seed, int) and setup.seed >= 0 else None,
+                                seed=None,  # the server's own: the form shows none
                                 public=public)
         try:
             created = await self.conn.call(message)
@@ -307,7 +307,10 @@ class GameChoiceScreen(ModalScreen[Game | None]):
 
 class RemoteSetupScreen(SetupScreen):
     """The setup form for a table on a server: the server's bots, and whether the table
-    is listed for everyone (public) or only for whoever has its code (private)."""
+    is listed for everyone (public) or only for whoever has its code (private). No seed:
+    the server draws its own (``create`` sends none)."""
+
+    chooses_seed = False
 
     def __init__(self, game: Game, bots: list[str], seed: int | None = None) -> None:
         super().__init__(game, seed=seed)

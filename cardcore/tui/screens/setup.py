@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import time
 from typing import TYPE_CHECKING
 
@@ -22,6 +23,18 @@ if TYPE_CHECKING:
     from cardcore.tui.app import CardcoreApp
 
 
+#: A seed as the form takes it: ASCII digits, no leading zero, an optional minus; so the
+#: text shown is the seed's own (``int`` would also take "007", "٣" or "1_000", and "²"
+#: passes ``isdigit`` but not ``int``).
+SEED = re.compile(r"-?(0|[1-9][0-9]{0,29})")
+
+
+def seed_of(text: str) -> int | None:
+    """The seed ``text`` names (see ``SEED``), or None."""
+    text = text.strip()
+    return int(text) if SEED.fullmatch(text) and text != "-0" else None
+
+
 class SetupScreen(Screen[None]):
     """A form; nothing starts until every value is valid. Who sits with whom is the game's
     ``seating()``'s to say, not the form's."""
@@ -35,6 +48,9 @@ class SetupScreen(Screen[None]):
             super().__init__()
             self.screen = screen
             self.setup = setup
+
+    #: Whether the seed is chosen in this form (at a server, the server draws its own).
+    chooses_seed = True
 
     BINDINGS = [
         Binding("ctrl+s", "start", "Start", id="setup.start"),
@@ -78,8 +94,12 @@ class SetupScreen(Screen[None]):
             yield Static(id="partners")
             with Horizontal(classes="form-row"):
                 yield Label("Seed", classes="form-label")
-                yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
-                yield Static("", id="seed-error", classes="form-error")
+                if self.chooses_seed:
+                    yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
+                    yield Static("", id="seed-error", classes="form-error")
+                else:
+                    yield Static("drawn by the server when the table is made (a seed known "
+                                 "beforehand would tell every hand)", id="seed-note")
             yield Static("[b]Rules[/b]", classes="form-section")
             yield OptionsForm(game.Options, id="options")
         with Horizontal(id="setup-buttons"):
@@ -142,11 +162,12 @@ class SetupScreen(Screen[None]):
 
     def check_valid(self) -> None:
         problems = []
-        seed_text = self.query_one("#seed", Input).value.strip()
-        seed_error = "" if seed_text.lstrip("-").isdigit() else "the seed is a whole number"
-        self.query_one("#seed-error", Static).update(seed_error)
-        if seed_error:
-            problems.append("seed")
+        if self.chooses_seed:
+            seed_error = ("" if self.chosen_seed() is not None
+                          else "the seed is a whole number (digits, no leading 0)")
+            self.query_one("#seed-error", Static).update(seed_error)
+            if seed_error:
+                problems.append("seed")
         form = self.query_one("#options", OptionsForm)
         if form.options is None:
             problems.extend(sorted(form.errors) or ["options"])
@@ -168,9 +189,17 @@ class SetupScreen(Screen[None]):
         if self.is_mounted:
             self.check_valid()
 
+    def chosen_seed(self) -> int | None:
+        """The seed typed in the form (None while it is not one; the proposed one where the
+        form has no seed field)."""
+        if not self.chooses_seed:
+            return self.seed
+        return seed_of(self.query_one("#seed", Input).value)
+
     def session_setup(self) -> SessionSetup | None:
         form = self.query_one("#options", OptionsForm)
-        if not self.valid or form.options is None:
+        seed = self.chosen_seed()
+        if not self.valid or form.options is None or seed is None:
             return None
         n = self.players
         seats = [str(self.query_one(f"#who-{i}", Select).value) for i in range(n)]
@@ -180,7 +209,7 @@ class SetupScreen(Screen[None]):
         if seating.partnerships and not drawing:
             side_names = [self.query_one(f"#side-{side}", Input).value.strip()
                           or seating.side_names[side] for side in range(seating.sides)]
-        return SessionSetup(self.game, form.options, seats, int(self.query_one("#seed", Input).value),
+        return SessionSetup(self.game, form.options, seats, seed,
                             names=list(seating.names), side_names=side_names,
                             draw_for_partners=bool(drawing))
 
