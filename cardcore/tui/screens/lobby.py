@@ -15,6 +15,7 @@ from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionLi
 from textual.widgets.option_list import Option
 
 from cardcore.game import Game
+from cardcore.match_setup import MatchSetup, Setup
 from cardcore.net import protocol as p
 from cardcore.net.client import ClientError, Connection, parse_target
 from cardcore.tui.remote import RemoteSession
@@ -315,6 +316,12 @@ class RemoteSetupScreen(SetupScreen):
     def __init__(self, game: Game, bots: list[str], seed: int | None = None) -> None:
         super().__init__(game, seed=seed)
         self.server_bots = bots
+
+    def checked(self, request: MatchSetup) -> SessionSetup:
+        """The server checks the setup (its games and bots): the form's own fields are
+        checked here (``MatchSetup``), the rest there."""
+        return Setup(self.game, self.game.Options(**request.options), list(request.seats), 0,
+                     request.names, request.side_names, request.draw_for_partners)
 
     def bot_choices(self) -> list[tuple[str, str]]:
         return [("human", HUMAN), *((f"bot: {b}", b) for b in sorted(self.server_bots))]

@@ -15,6 +15,7 @@ from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from cardcore.game import Game, GameOptions
+from cardcore.match_setup import MatchSetup, SetupError
 from cardcore.seating import Seating
 from cardcore.tui.session import HUMAN, SessionSetup
 from cardcore.tui.widgets.options_form import OptionsForm
@@ -209,9 +210,18 @@ class SetupScreen(Screen[None]):
         if seating.partnerships and not drawing:
             side_names = [self.query_one(f"#side-{side}", Input).value.strip()
                           or seating.side_names[side] for side in range(seating.sides)]
-        return SessionSetup(self.game, form.options, seats, seed,
-                            names=list(seating.names), side_names=side_names,
-                            draw_for_partners=bool(drawing))
+        try:
+            request = MatchSetup.of(game=self.game.id, options=form.options.model_dump(mode="json"),
+                                    seats=seats, names=list(seating.names), side_names=side_names,
+                                    seed=seed, draw_for_partners=bool(drawing))
+            return self.checked(request)
+        except SetupError as exc:
+            self.notify(str(exc), severity="error", title="Cannot start")
+            return None
+
+    def checked(self, request: MatchSetup) -> SessionSetup:
+        """The setup checked as every setup is (``MatchSetup.check``)."""
+        return request.check(self.app.registry)
 
     # --- actions ---------------------------------------------------------------------
 
