@@ -3,16 +3,21 @@
 Bots run on the server's thread pool and hints on a worker thread, all reading one
 process-wide table of canonical states (``cardcore.bots.base``). Run from many threads at
 once over the same positions, with that table cut to two entries so that threads keep
-evicting each other's states, every bot and hint must choose what it chooses alone.
+evicting each other's states, every bot and hint must choose what it chooses alone. And no
+engine may touch the garbage collector: that policy is ``cardcore serve``'s alone.
 """
 
 from __future__ import annotations
 
+import ast
+import gc
+import json
 import random
 import sys
 import time
 from collections import OrderedDict
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 
 import pytest
 
@@ -24,6 +29,7 @@ from cardcore.net.wire import info_of_view
 from cardcore.plugins import load_registry
 
 REGISTRY = load_registry()
+ROOT = Path(__file__).resolve().parents[2]
 TABLES = [("casino", 2), ("royal_casino", 4), ("canasta", 4)]
 THREADS = 8
 
@@ -106,3 +112,57 @@ def test_bots_and_hints_on_many_threads_choose_as_on_one(contended):
         what, game, _, seed = todo[i]
         assert got == alone[i], (what, game.id, seed)
     assert len(base._CANONICAL) <= 2
+
+
+# --- the garbage collector ------------------------------------------------------------
+
+
+def engine_sources() -> list[Path]:
+    """The engine's modules and the plugins': all of cardcore/ but the server's command,
+    whose ``settle_collector`` is the one place collector policy lives."""
+    found = sorted((ROOT / "cardcore").rglob("*.py")) + sorted((ROOT / "plugins").rglob("*.py"))
+    return [p for p in found if p != ROOT / "cardcore" / "net" / "cli.py"]
+
+
+def collector_uses(path: Path) -> list[str]:
+    """Where ``path`` imports ``gc`` or anything from it (path:line)."""
+    text = path.read_text()
+    if "gc" not in text:
+        return []
+    tree = ast.parse(text, str(path))
+    return [f"{path.relative_to(ROOT)}:{n.lineno}" for n in ast.walk(tree) if imports_gc(n)]
+
+
+def imports_gc(node: ast.AST) -> bool:
+    if isinstance(node, ast.Import):
+        return any(a.name == "gc" for a in node.names)
+    if isinstance(node, ast.ImportFrom):
+        return node.module == "gc"
+    return (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+            and node.func.id == "__import__" and bool(node.args)
+            and isinstance(node.args[0], ast.Constant) and node.args[0].value == "gc")
+
+
+def test_no_engine_touches_the_garbage_collector():
+    sources = engine_sources()
+    assert any(p.name == "state.py" and "casino" in str(p) for p in sources)
+    assert [hit for p in sources for hit in collector_uses(p)] == []
+
+
+def test_crowded_listings_leave_the_collector_alone(monkeypatch):
+    """Casino's crowded listings (thousands of actions) and the other games' crowded
+    positions, listed and played with the collector on: it stays on, its thresholds as they
+    were, and no call reaches it (each of its switches is watched, then passed on)."""
+    calls: list[str] = []
+    for name in ("disable", "enable", "collect", "freeze", "unfreeze", "set_threshold", "set_debug"):
+        real = getattr(gc, name)
+        monkeypatch.setattr(gc, name, lambda *a, _n=name, _f=real: (calls.append(_n), _f(*a))[1])
+    threshold = gc.get_threshold()
+    for game_id in ("casino", "royal_casino", "canasta"):
+        game = REGISTRY.game(game_id)
+        for data in json.loads((ROOT / "benches" / "positions" / f"{game_id}.json").read_text()):
+            state = game.state_from_json(data)
+            actions = state.legal_actions()
+            state.apply(actions[len(actions) // 2])
+            assert gc.isenabled() and gc.get_threshold() == threshold
+    assert calls == []
