@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import random
+import threading
 from collections import Counter, OrderedDict
 from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
@@ -132,8 +133,12 @@ def _nulls(data: Any, path: Path) -> Iterator[Path]:
 
 
 #: Canonical states of recent views (the hint and the bot at the table read the same view):
-#: a pure function of the view and the unseen cards, so caching it changes nothing.
+#: a pure function of the view and the unseen cards, so caching it changes nothing. One
+#: table for the process (bots on the server's thread pool, hints on a worker thread), so
+#: every read and write holds ``_CANONICAL_LOCK``; a state in it is shared and only read
+#: (``determinize`` and ``legal_actions``, whose lazy listing any thread computes alike).
 _CANONICAL: OrderedDict[tuple, GameState] = OrderedDict()
+_CANONICAL_LOCK = threading.Lock()
 CANONICAL_CACHE = 32
 
 
@@ -155,10 +160,11 @@ def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
                          "cards are unseen")
     frozen = json.dumps(view)
     key = (game.id, frozen, tuple(cards))
-    cached = _CANONICAL.get(key)
-    if cached is not None:
-        _CANONICAL.move_to_end(key)
-        return cached
+    with _CANONICAL_LOCK:
+        cached = _CANONICAL.get(key)
+        if cached is not None:
+            _CANONICAL.move_to_end(key)
+            return cached
     last: Exception | None = None
     tries = _fillings(cards, places)
     order = next(tries)
@@ -178,9 +184,11 @@ def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
             except StopIteration:
                 raise ValueError(f"{game.id}: no filling of the hidden cards loads ({last})") from None
             continue
-        _CANONICAL[key] = state
-        if len(_CANONICAL) > CANONICAL_CACHE:
-            _CANONICAL.popitem(last=False)
+        with _CANONICAL_LOCK:  # two threads may both have made it: the first one stays
+            state = _CANONICAL.setdefault(key, state)
+            _CANONICAL.move_to_end(key)
+            if len(_CANONICAL) > CANONICAL_CACHE:
+                _CANONICAL.popitem(last=False)
         return state
 
 

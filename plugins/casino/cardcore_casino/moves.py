@@ -10,7 +10,6 @@ captures, builds and trail in turn.
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardcore.cards import glyph
@@ -114,7 +113,8 @@ class _Turn:
     hand holds, the builds by value, the seat's own builds and its partner."""
 
     __slots__ = ("rules", "seat", "capv", "builds", "loose", "vals", "by_value", "have", "held",
-                 "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "mb")
+                 "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "pos",
+                 "luts", "cards")
 
     def __init__(self, state: FishingState):
         R = self.rules = state.rules
@@ -134,17 +134,11 @@ class _Turn:
         self.find_family = T.find_family
         self.loose_total = T.total
 
-        def mb(m: int) -> int:
-            """A mask over the sorted loose values as a mask of card ids."""
-            b = 0
-            while m:
-                low = m & -m
-                b |= pos[low.bit_length() - 1]
-                m ^= low
-            return b
-
-        # a crowded table offers the same masks to many hand cards
-        self.mb = cache(mb) if len(pos) > 8 else mb
+        self.pos = pos
+        self.luts: list[list[int]] | None = None  # made by the first family() call
+        #: families as masks of card ids, by family key: converted once per turn (a crowded
+        #: table offers the same ones to every hand card)
+        self.cards: dict[int, tuple[int, ...]] = {}
 
         have = self.have = [0] * 15
         held: list[int] = []
@@ -173,6 +167,29 @@ class _Turn:
             self.by_value = _EMPTY
         self.owns = bool(own_vals)
 
+    def family(self, v: int, r: int) -> tuple[int, ...]:
+        """``Table.family(v, r)`` over this table's loose cards: masks of card ids, in the
+        family's order (0 stays 0)."""
+        key = (v << 6) + r  # family_key(v, r)
+        got = self.cards.get(key)
+        if got is None:
+            fam = self.families.get(key)
+            if fam is None:
+                fam = self.find_family(v, r)
+            luts = self.luts
+            if luts is None:
+                luts = self.luts = _luts(self.pos)
+            if len(luts) == 1:
+                lo = luts[0]
+                got = tuple([lo[m] for m in fam])
+            elif len(luts) == 2:
+                lo, hi = luts
+                got = tuple([lo[m & 255] | hi[m >> 8] for m in fam])
+            else:
+                got = tuple([_convert(luts, m) for m in fam])
+            self.cards[key] = got
+        return got
+
     def backed(self, c: int, req: list[int]) -> bool:
         """After playing c, does the hand still hold a card for every value in req?"""
         cv = self.capv[c]
@@ -183,6 +200,26 @@ class _Turn:
         if self.rules.ace_dual and 1 in req and 14 in req:
             return have[1] - (1 in cv) >= 2
         return True
+
+
+def _luts(pos: list[int]) -> list[list[int]]:
+    """Tables turning a mask over the sorted loose values into a mask of card ids, eight
+    positions at a time: ``luts[k][byte k of the mask]``."""
+    out = []
+    for k in range(0, len(pos), 8):
+        t = [0]
+        for b in pos[k:k + 8]:
+            t += [x | b for x in t]
+        out.append(t)
+    return out or [[0]]
+
+
+def _convert(luts: list[list[int]], m: int) -> int:
+    b = 0
+    for t in luts:
+        b |= t[m & 255]
+        m >>= 8
+    return b
 
 
 def generate(state: FishingState) -> list[FishingAction]:
@@ -244,9 +281,9 @@ def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
     it could capture."""
     can_capture = False
     for v in cvs:
-        unions = t.families.get(v << 6)  # family_key(v, 0)
+        unions = t.cards.get(v << 6)  # family_key(v, 0)
         if unions is None:
-            unions = t.find_family(v, 0)
+            unions = t.family(v, 0)
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
@@ -255,9 +292,8 @@ def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
             can_capture = True
             if t.owns and not t.backed(c, t.own_vals):
                 continue
-            mb = t.mb
-            for u in unions[1:]:
-                add(FishingAction((CAPTURE, c, mb(u)), CAPTURE, v, LOOSE))
+            for b in unions[1:]:
+                add(FishingAction((CAPTURE, c, b), CAPTURE, v, LOOSE))
     return can_capture
 
 
@@ -277,10 +313,8 @@ def _captures_with_builds(t: _Turn, c: int, v: int, unions: tuple[int, ...], bi:
                                    if owner == seat and i not in k])]
     with_loose = [(sb, (-1, *k)) for sb, k in subsets]
     alone = [(sb, k) for sb, k in subsets if k]
-    mb = t.mb
-    for u in unions:
-        lb = mb(u)
-        for sb, touched in (with_loose if u else alone):
+    for lb in unions:
+        for sb, touched in (with_loose if lb else alone):
             add(FishingAction((CAPTURE, c, lb | sb), CAPTURE, v, touched))
 
 
@@ -296,7 +330,7 @@ def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
     builds = t.builds
     owns = t.owns
     loose_total = t.loose_total
-    families = t.families
+    cards = t.cards
     for v in t.held:
         if v < h or v > max_build or have[v] - (v in cvs) < 1:
             continue
@@ -306,14 +340,13 @@ def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
                 continue
             fam = ()
         else:
-            got = families.get((v << 6) + v - h)  # family_key(v, v - h)
-            fam = t.find_family(v, v - h) if got is None else got
+            got = cards.get((v << 6) + v - h)  # family_key(v, v - h)
+            fam = t.family(v, v - h) if got is None else got
         # a new build: the card, loose cards making v with it, more loose groups
         if fam and fam[-1] and (not owns or t.backed(c, [*t.own_vals, v])):
-            mb = t.mb
-            for u in fam:
-                if u:
-                    add(FishingAction((NEW, c, v, mb(u)), NEW, v, LOOSE))
+            for b in fam:
+                if b:
+                    add(FishingAction((NEW, c, v, b), NEW, v, LOOSE))
         if builds:
             _onto_builds(t, c, h, v, fam, add)
 
@@ -324,7 +357,6 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
     partner's build (D14)."""
     seat = t.seat
     own_vals = t.own_vals
-    mb = t.mb
     partner = t.partner
     for i, (bv, owner, groups, bits) in enumerate(t.builds):
         if owner == partner:
@@ -332,8 +364,9 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
         if bv == v:  # add to it (it becomes or stays multiple)
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
-            for u in fam:
-                add(FishingAction((NEW, c, v, bits | mb(u)), ADD, v, (-1, i) if u else (i,)))
+            with_loose, alone = (-1, i), (i,)
+            for b in fam:
+                add(FishingAction((NEW, c, v, bits | b), ADD, v, with_loose if b else alone))
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
                 if not t.rules.raise_own_build:
@@ -345,9 +378,10 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            got = t.families.get(v << 6)  # family_key(v, 0)
-            for u in t.find_family(v, 0) if got is None else got:
-                add(FishingAction((NEW, c, v, bits | mb(u)), RAISE, v, (-1, i) if u else (i,)))
+            got = t.cards.get(v << 6)  # family_key(v, 0)
+            with_loose, alone = (-1, i), (i,)
+            for b in t.family(v, 0) if got is None else got:
+                add(FishingAction((NEW, c, v, bits | b), RAISE, v, with_loose if b else alone))
 
 
 _EMPTY: dict[int, list[int]] = {}

@@ -7,7 +7,6 @@ partners whom and who plays next is the core's ``Seating``, asked once (``Seats`
 
 from __future__ import annotations
 
-import gc
 import random
 from typing import Any
 
@@ -20,8 +19,6 @@ from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, Build, FishingAction
 from cardcore_casino.rules import BIT, ID, NAMES, Rules
 
-#: Loose cards and builds from which a table counts as crowded (see legal_actions).
-CROWDED = 9
 #: A listing longer than this gets an index by key (apply would scan it otherwise).
 KEYED = 48
 
@@ -132,16 +129,7 @@ class FishingState(GameState):
         if legal is None:
             if self.to_play is None:
                 return []
-            if len(self.loose) + len(self.builds) < CROWDED or not gc.isenabled():
-                legal = self._legal = moves.generate(self)
-            else:
-                # a crowded table may offer thousands of actions: keep the cycle
-                # collector from walking the whole heap in the middle of making them
-                gc.disable()
-                try:
-                    legal = self._legal = moves.generate(self)
-                finally:
-                    gc.enable()
+            legal = self._legal = moves.generate(self)
             if len(legal) > KEYED:  # clones share the index: apply finds an action at once
                 self._keys = {a.key: a for a in legal}
         return [*legal]
