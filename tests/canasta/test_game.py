@@ -217,6 +217,7 @@ def test_an_illegal_step_changes_nothing():
     assert st.export() == before
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [4, 2, 3])
 def test_check_game_d43_d44_every_player_count(players):
     report = check_game(GAME, seeds=range(5), max_hands=3, deep_every=3, player_counts=[players])
@@ -244,13 +245,30 @@ def _check_table(st):
     assert not any(c in (1, 2) for h in st.hands for c in h)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "wild_rule"), [
     (4, "two_per_wild"), (4, "classic"), (2, "two_per_wild"), (3, "classic")])
 def test_random_hands_every_card_accounted_every_hand_ends(players, wild_rule):
+    ends = play_random_hands(players, wild_rule, 1000)
+    # random play rarely makes the two canastas going out needs with two players (D43)
+    assert ends["out"] > (5 if players == 2 else 100) and ends["stock"] > 100
+    assert ID_TEXT[52] == "JK"
+
+
+@pytest.mark.parametrize(("players", "wild_rule"), [(4, "two_per_wild"), (3, "classic")])
+def test_random_hands_every_card_accounted_first_30(players, wild_rule):
+    """The quick loop's share of the test above: its first 30 hands."""
+    ends = play_random_hands(players, wild_rule, 30)
+    assert ends["out"] + ends["stock"] == 30
+
+
+def play_random_hands(players, wild_rule, hands):
+    """Play random hands to their end checking the table's invariants at every step and
+    every card and score at the end; how the hands ended."""
     options = GAME.Options(wild_rule=wild_rule, black_three_freezes=wild_rule == "classic")
     rng = random.Random(99)
     ends = Counter()
-    for h in range(1000):
+    for h in range(hands):
         seating = GAME.seating(players, options, dealer=h % players)
         totals = [rng.choice([-50, 0, 1500, 3000]) for _ in range(seating.sides)]
         st = GAME.new_hand(seating, options, random.Random(f"{players}:{wild_rule}:{h}"), totals)
@@ -279,9 +297,7 @@ def test_random_hands_every_card_accounted_every_hand_ends(players, wild_rule):
             canasta_deck())
         row = st.score()
         assert all(s["total"] == sum(s["items"].values()) for s in row["sides"])
-    # random play rarely makes the two canastas going out needs with two players (D43)
-    assert ends["out"] > (5 if players == 2 else 100) and ends["stock"] > 100
-    assert ID_TEXT[52] == "JK"
+    return ends
 
 
 @pytest.mark.parametrize("seed", range(6))

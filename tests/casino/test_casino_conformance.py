@@ -1,4 +1,5 @@
-"""The conformance kit on both games, and 10,000 random hands per game with the checksum."""
+"""The conformance kit on both games, and 10,000 random hands per game with the checksum
+(their first 200, and the kit on one seed, in the quick loop)."""
 
 import random
 
@@ -12,10 +13,17 @@ from .helpers import GAMES
 POINTS = {"AS": 1, "AH": 1, "AD": 1, "AC": 1, "10D": 2, "2S": 1}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_check_game(game_id, players):
     report = check_game(GAMES[game_id], seeds=range(6), player_counts=[players])
     assert report.hands >= 6 and report.decisions >= 6 * 48
+
+
+def test_check_game_on_one_seed(game_id):
+    report = check_game(GAMES[game_id], seeds=range(1), player_counts=[2], max_hands=1,
+                        deep_every=6)
+    assert report.hands >= 1 and report.matches == 1 and report.decisions >= 48
 
 
 def random_options(game_id, rng):
@@ -40,12 +48,21 @@ def tie_at_top(counts):
     return counts.count(top) > 1
 
 
+@pytest.mark.slow
 def test_checksum_of_10000_random_hands(game_id):
+    check_random_hands(game_id, 10_000)
+
+
+def test_checksum_of_200_random_hands(game_id):
+    check_random_hands(game_id, 200)
+
+
+def check_random_hands(game_id, hands):
     """points = 11 + net sweep points - 3 if cards tie - 1 if spades tie - what went to nobody,
     on hands where every side starts on 17 or less."""
     game = GAMES[game_id]
     rng = random.Random(f"checksum:{game_id}")
-    for hand in range(10_000):
+    for hand in range(hands):
         players = rng.choice([2, 3, 4])
         options = game.Options(**random_options(game_id, rng))
         sides = 2 if players == 4 else players

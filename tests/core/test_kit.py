@@ -81,6 +81,7 @@ def test_a_declared_state_hides_by_part(crazy_eights):
     assert [z.kind for z in state.zones(0)] == ["hand", "hand", "stock", "pile"]
 
 
+@pytest.mark.slow
 def test_the_example_on_the_kit_conforms():
     report = check_game(CrazyEights(), seeds=range(3))
     assert report.hands >= 9 and report.matches == 9

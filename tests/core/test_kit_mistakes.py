@@ -12,8 +12,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 
 from mistakes import MISTAKES, OLD_MISTAKES  # noqa: E402
 
+#: Found only after seconds of play: the quick loop leaves it to `make test`.
+FOUND_LATE = {"a hand ends with the deck not dealt out"}
 
-@pytest.mark.parametrize("name", sorted({**MISTAKES, **OLD_MISTAKES}))
+
+@pytest.mark.parametrize("name", [
+    pytest.param(name, marks=pytest.mark.slow) if name in FOUND_LATE else name
+    for name in sorted({**MISTAKES, **OLD_MISTAKES})])
 def test_check_game_names_the_planted_mistake(name):
     game, message = {**MISTAKES, **OLD_MISTAKES}[name]
     with pytest.raises(AssertionError) as caught:

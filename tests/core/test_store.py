@@ -196,6 +196,7 @@ def recount(registry, text):
     return start_, ends, winner, last_state, out
 
 
+@pytest.mark.slow
 def test_statistics_are_the_counts_recomputed_from_the_records(registry, capsys):
     store = open_library()
     expected = {}

@@ -117,6 +117,7 @@ def integrity(path) -> str:
         conn.close()
 
 
+@pytest.mark.slow
 def test_kill_9_in_a_loop_loses_nothing_committed(driver, registry):
     """Up to 50 kill -9 at random moments (two minutes at most): each time the library opens,
     the match is where the last reported commit left it or one action further (the one
@@ -184,6 +185,7 @@ def test_a_dead_holders_lock_does_not_block(driver, registry):
     again.close()
 
 
+@pytest.mark.slow
 def test_two_writers_and_a_reader_corrupt_nothing(driver, registry):
     SqliteStore().close()  # the library exists before both start
     writers = [driver("fresh", "100", "4"), driver("fresh", "200", "4")]

@@ -18,6 +18,7 @@ def test_every_bot_sits_in_every_seat_of_a_deal():
     assert len(arrangements(("a", "b"), 3, 3)) == 3
 
 
+@pytest.mark.slow
 def test_one_worker_and_two_give_the_same_json(capsys):
     args = ["tournament", "casino", "--bots", "random,greedy", "--deals", "4", "--seed", "3", "--json"]
     assert main([*args, "--workers", "1"]) == 0
@@ -39,6 +40,7 @@ def test_batches_cover_every_unit_once_and_shrink_towards_the_end():
     assert batches(jobs[:3], 8) == [[j] for j in jobs[:3]]
 
 
+@pytest.mark.slow
 def test_the_table_names_every_bot(capsys):
     assert main(["tournament", "crazy_eights", "--bots", "random,greedy,medium", "--deals", "1",
                  "--players", "3", "--workers", "1"]) == 0

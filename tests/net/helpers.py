@@ -104,6 +104,17 @@ class Client:
         await asyncio.wait_for(asyncio.shield(self._reader), WAIT)
 
 
+async def until(condition: Callable[[], bool], what: str, timeout: float = WAIT) -> None:
+    """Wait until ``condition()`` holds (checked every few milliseconds, at most ``timeout``):
+    for what the server does that no client is told of."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not condition():
+        if loop.time() > deadline:
+            raise TimeoutError(f"not in {timeout} s: {what}")
+        await asyncio.sleep(0.005)
+
+
 def server_config(rate: float = 1000.0, burst: int = 1000, **table: Any) -> ServerConfig:
     """A server on any free port, with short waits for tests (and clients that play as
     fast as their bots choose: a high rate limit, unless a test sets one)."""

@@ -65,6 +65,17 @@ class RawClient:
                 code = self.ws.close_rcvd.code if self.ws.close_rcvd else None
         return code
 
+    async def answer_pings(self, seen: list[float], arrived: asyncio.Event) -> None:
+        """Read (answering each ping) until cancelled, noting when each ping came."""
+        loop = asyncio.get_running_loop()
+        try:
+            while (event := await self.event()) is not None:
+                assert isinstance(event, Frame) and event.opcode is Opcode.PING, event
+                seen.append(loop.time())
+                arrived.set()
+        finally:
+            arrived.set()  # closed, or something else came: whoever waits hears of it
+
     def send_text_bytes(self, data: bytes) -> None:
         self.ws.send_text(data)
         self.flush()
@@ -125,7 +136,10 @@ async def test_a_text_frame_that_is_not_utf8_closes_that_connection_with_1007(tm
 @pytest.mark.asyncio
 async def test_a_client_that_never_answers_pings_is_closed_and_one_that_does_stays(tmp_path):
     async with running(tmp_path / "l.sqlite", replace(server_config(), ping_interval=0.2)) as server:
-        lively = await Client.connect(server.port, ping_interval=None)  # answers, never pings
+        lively = await RawClient.connect(server.port)  # answers every ping, sends nothing else
+        lively_pings: list[float] = []
+        pinged = asyncio.Event()
+        answering = asyncio.ensure_future(lively.answer_pings(lively_pings, pinged))
         deaf = await RawClient.connect(server.port, answer=False)
         loop = asyncio.get_running_loop()
         start = loop.time()
@@ -139,11 +153,20 @@ async def test_a_client_that_never_answers_pings_is_closed_and_one_that_does_sta
         assert 0.3 <= loop.time() - start < 5
         assert deaf.ws.close_rcvd is not None and deaf.ws.close_rcvd.code == 1011
         deaf.writer.close()
-        await asyncio.sleep(0.6)  # three more intervals: the lively client was pinged too
-        assert lively.closed is None
-        assert (await lively.request({"type": "hello", "name": "Ann"}))["type"] == "welcome"
+        # three more pings to the lively client, each answered: it stays
+        closed_at = loop.time()
+        while sum(t > closed_at for t in lively_pings) < 3:
+            pinged.clear()
+            await asyncio.wait_for(pinged.wait(), WAIT)
+            assert not answering.done(), answering  # closed, or sent something else
+        answering.cancel()
+        await asyncio.gather(answering, return_exceptions=True)
+        lively.send_text_bytes(json.dumps({"v": 1, "id": 1, "type": "hello", "name": "Ann"}).encode())
+        reply = await lively.event()
+        assert isinstance(reply, Frame) and reply.opcode is Opcode.TEXT
+        assert json.loads(reply.data)["type"] == "welcome"
         assert len(server.clients) == 1
-        await lively.close()
+        lively.writer.close()
 
 
 @pytest.mark.asyncio

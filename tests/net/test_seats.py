@@ -7,7 +7,7 @@ import asyncio
 
 import pytest
 
-from tests.net.helpers import Client, running, server_config
+from tests.net.helpers import Client, running, server_config, until
 
 
 async def table(port: int, seats: list[str], game: str = "casino") -> tuple[str, list[dict]]:
@@ -42,13 +42,16 @@ async def test_a_table_waits_for_every_player_before_anyone_plays(tmp_path):
         assert update["seats"][1]["name"] == "Ann" and update["seats"][2]["open"]
         listed = (await first.request({"type": "list_tables"}))["tables"]
         assert [t["status"] for t in listed if t["code"] == code] == ["waiting"]
-        await asyncio.sleep(0.2)
-        assert server.tables[code].match.decisions == 0  # the bots wait too
+        waiting = server.tables[code]
+        assert waiting.match.decisions == 0 and waiting.bot_seat() is None  # the bots wait too
         if update["to_play"] == 1:
             reply = await first.request({"type": "act", "code": code, "turn": 0,
                                          "action": update["actions"][0]["action"]})
             assert reply["code"] == "waiting"
         second = await join(server.port, code, links[1])
+        full = await second.update()  # sent as the table filled: nobody had played before
+        assert full["turn"] == 0
+        second.rewind()  # that update may be the one asking the second player to play
         await first.next(lambda m: m["type"] == "seat_status" and m["seat"] == 2 and m["connected"])
         await asyncio.wait_for(asyncio.gather(act_first(first, code), act_first(second, code)), 10)
         assert server.tables[code].match.decisions >= 2
@@ -73,8 +76,9 @@ async def test_a_player_who_drops_mid_turn_comes_back_to_the_same_turn(tmp_path)
         code, links, seat, other, asked = await drop_the_player_to_play(server)
         status = await other.next(lambda m: m["type"] == "seat_status" and not m["connected"])
         assert (status["seat"], status["bot_playing"]) == (seat, False)
-        await asyncio.sleep(0.2)
-        assert server.tables[code].match.decisions == asked["turn"]  # held: nobody plays for it
+        held = server.tables[code]
+        # held: nobody plays for it (and the turn it comes back to below is the same)
+        assert held.match.decisions == asked["turn"] and held.bot_seat() is None
         back = await join(server.port, code, links[seat])
         again = await back.update()
         assert again["turn"] == asked["turn"] and again["actions"] == asked["actions"]
@@ -108,8 +112,9 @@ async def test_a_bot_plays_an_absent_seat_after_the_grace_period_and_hands_it_ba
         assert not status["bot_playing"]
         turn = server.tables[code].match.decisions
         mine = await back.update(lambda m: bool(m["actions"]), timeout=5)  # the seat is the player's
-        await asyncio.sleep(0.2)
-        assert server.tables[code].match.decisions == mine["turn"] >= turn  # no bot plays it now
+        # no bot plays it now (a bot's move would also make the player's below a stale turn)
+        assert server.tables[code].match.decisions == mine["turn"] >= turn
+        assert server.tables[code].bot_seat() is None
         await back.send({"type": "act", "code": code, "action": mine["actions"][-1]["action"],
                          "turn": mine["turn"]})
         after = await other.update(lambda m: m["turn"] == mine["turn"] + 1)
@@ -139,7 +144,9 @@ async def test_chat_reaches_the_table_and_only_it(tmp_path):
             assert (line["seat"], line["name"], line["text"]) == (None, "Kim", "hi all")
         assert (await bob.request({"type": "leave", "code": code}))["type"] == "left"
         assert (await bob.request({"type": "chat", "code": code, "text": "x"}))["code"] == "no_table"
-        await asyncio.sleep(0.05)
+        # the server writes each connection's frames in order: a chat sent to the other table
+        # would have come before this answer
+        await elsewhere.request({"type": "list_tables"})
         assert not [m for m in elsewhere.received if m["type"] == "chat"]
         for client in (ann, bob, elsewhere, spectator):
             await client.close()
@@ -152,11 +159,12 @@ async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
         player = await join(server.port, code, links[0])
         await player.update()
         await player.close()
-        await asyncio.sleep(0.3)  # the grace period is over: a stand-in, but nobody to play for
-        match = server.tables[code].match
+        alone = server.tables[code]
+        await until(lambda: 0 in alone.service.away, "the grace period is over: a stand-in")
+        match = alone.match
         paused = match.decisions
-        await asyncio.sleep(0.2)
-        assert match.decisions == paused and 0 in server.tables[code].service.away
+        assert alone.bot_seat() is None  # but nobody to play for: no bot plays
+        assert match.decisions == paused
         spectator = await Client.connect(server.port)
         await spectator.request({"type": "watch", "code": code})
         await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on

@@ -13,7 +13,7 @@ import pytest
 import websockets
 
 from cardcore.store.sqlite import SqliteStore
-from tests.net.helpers import WAIT, Client, running, server_config
+from tests.net.helpers import WAIT, Client, running, server_config, until
 
 
 async def create(client: Client, public: bool | None = None, seats: tuple[str, ...] = ("human", "human")
@@ -52,11 +52,8 @@ async def test_a_table_is_private_unless_made_public(tmp_path):
 
 async def to_play_at(server, code: str, turn: int) -> int:
     """The seat to play once the table is at ``turn``."""
-    match = server.tables[code].match
-    while match.decisions != turn:
-        await asyncio.sleep(0.01)
-        match = server.tables[code].match
-    return match.to_play
+    await until(lambda: server.tables[code].match.decisions == turn, f"the table at turn {turn}")
+    return server.tables[code].match.to_play
 
 
 async def play_some(server, code: str, players: list[Client], moves: int) -> list[dict]:
@@ -143,10 +140,7 @@ async def test_a_table_nobody_is_at_is_abandoned_and_kept_unfinished(tmp_path):
         sitter = await Client.connect(server.port)
         await sitter.request({"type": "join", "code": kept["code"], "secret": kept["seats"][0]["secret"]})
         await host.close()
-        for _ in range(int(WAIT / 0.05)):
-            if empty["code"] not in server.tables:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: empty["code"] not in server.tables, "the empty table expired")
         assert empty["code"] in server.abandoned and kept["code"] in server.tables  # someone is there
         late = await Client.connect(server.port)
         reply = await late.request({"type": "join", "code": empty["code"],
@@ -177,18 +171,12 @@ async def test_one_address_holds_a_limited_number_of_connections(tmp_path):
         assert refused.value.response.status_code == 429
         assert (await clients[0].request({"type": "hello"}))["type"] == "welcome"  # the others go on
         await clients[0].close()
-        for _ in range(int(WAIT / 0.05)):  # the server hears of the close
-            if server.per_ip.get("127.0.0.1") == 2:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: server.per_ip.get("127.0.0.1") == 2, "the server hears of the close")
         again = await Client.connect(server.port)
         assert (await again.request({"type": "hello"}))["type"] == "welcome"
         for client in (*clients[1:], again):
             await client.close()
-        for _ in range(int(WAIT / 0.05)):
-            if not server.per_ip:
-                break
-            await asyncio.sleep(0.05)
+        await until(lambda: not server.per_ip, "the server hears of every close")
         assert server.per_ip == {}
 
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
 from textual.widgets import Static
 
 from cardcore.tui import picks
@@ -153,6 +154,7 @@ async def test_lay_out_key_plays_the_picked_cards(make_app, registry):
         assert "Laid out 4 card(s)" in str(table.query_one("#message", Static).render())
 
 
+@pytest.mark.slow
 async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, registry):
     game = registry.games["crazy_eights"]
     from cardcore.tui.app import Play
@@ -216,6 +218,7 @@ def test_engines_fill_counts(registry):
             assert side["total"] == sum(side["items"].values())
 
 
+@pytest.mark.slow
 async def test_setup_preset_fills_the_options_the_player_left(make_app, registry):
     from textual.widgets import Checkbox, Select
 

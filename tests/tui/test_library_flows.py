@@ -7,6 +7,7 @@ import subprocess
 import sys
 import time
 
+import pytest
 from textual.widgets import ListView, Static
 
 import cardcore.tui
@@ -56,6 +57,7 @@ def items(screen) -> list[MatchItem]:
     return [i for i in screen.query_one("#matches", ListView).children if isinstance(i, MatchItem)]
 
 
+@pytest.mark.slow
 async def test_resume_each_of_two_matches_after_a_third_was_started(make_app, registry, monkeypatch):
     a, b = played(registry, 3), played(registry, 4, moves=2)
     c = played(registry, 5, game_id="casino")  # a third, started later: nothing overwritten
@@ -92,6 +94,7 @@ async def test_resume_each_of_two_matches_after_a_third_was_started(make_app, re
     lib.close()
 
 
+@pytest.mark.slow
 async def test_delete_asks_first_and_deletes(make_app, registry):
     a, b = played(registry, 3), played(registry, 4)
     app = make_app(start=Launch())
@@ -167,6 +170,7 @@ async def test_a_match_held_by_another_process_is_greyed_and_refused(make_app, r
     s.close()
 
 
+@pytest.mark.slow
 async def test_history_opens_a_finished_match_as_a_replay_and_stats_show_the_stores_figures(
         make_app, registry):
     done = finished(registry, 3)

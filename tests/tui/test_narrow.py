@@ -18,6 +18,7 @@ from .helpers import play_to_the_sheet, screen_lines, text_in, text_of
 GAMES = ("casino", "royal_casino", "canasta")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
 async def test_setup_option_descriptions_are_whole_at_80_and_100_columns(make_app, registry, size):
     for game_id in GAMES:
@@ -106,6 +107,7 @@ async def test_a_whole_hand_at_80x24_shows_what_a_player_needs(make_app, registr
     assert not problems, sorted(set(problems))
 
 
+@pytest.mark.slow
 async def test_the_final_table_of_a_hand_names_its_own_dealer(make_app, registry):
     """Once a hand ends the match deals the next one: its last position, still on the table,
     keeps the dealer it was played with (status line and zones) until n."""

@@ -290,6 +290,7 @@ def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
     assert seat_of(None, "abc") is None and seat_of("KQX-482", "x" * 65) is None
 
 
+@pytest.mark.slow
 async def test_the_lobby_form_makes_a_public_table_with_side_names(tmp_path, cardcore_home, registry):
     from textual.widgets import Checkbox, Input, Select
 

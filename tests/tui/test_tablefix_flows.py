@@ -3,6 +3,7 @@ that say why they do nothing, focus, the help, the log, hot-seat lines, faults o
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList, Static
 
 from cardcore import records
@@ -51,6 +52,7 @@ def tables(app) -> list[TableScreen]:
 # --- 1. one table at a time -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_palette_resume_during_a_match_lists_the_other_matches_and_replaces_the_table(
         make_app, registry):
     other = Session.new(registry, setup_of(registry, seed=9))
@@ -84,6 +86,7 @@ async def test_palette_resume_during_a_match_lists_the_other_matches_and_replace
     assert sum(e["event"] == "resume" for e in events) == 1
 
 
+@pytest.mark.slow
 async def test_palette_resume_from_a_launcher_table_goes_back_to_the_launcher(make_app, registry):
     Session.new(registry, setup_of(registry, seed=9)).close()
     Session.new(registry, setup_of(registry, seed=10)).close()
@@ -109,6 +112,7 @@ async def test_palette_resume_from_a_launcher_table_goes_back_to_the_launcher(ma
 # --- 10. palette New match: the game being played -------------------------------------------
 
 
+@pytest.mark.slow
 async def test_palette_new_match_sets_up_the_game_being_played(make_app, registry):
     app = make_app(start=Launch())
     async with app.run_test(size=SIZE) as pilot:
@@ -190,6 +194,7 @@ async def test_resume_key_on_the_launcher_without_a_save_says_so(make_app):
 # --- 6. hot-seat names who played; a new hand clears the line ---------------------------------
 
 
+@pytest.mark.slow
 async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_app, registry):
     app = make_app(start=Play(setup_of(registry, seats=("human", "human"), seed=4)))
     async with app.run_test(size=SIZE) as pilot:
@@ -220,6 +225,7 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
 # --- 4. the newest log entry stays visible ------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, registry):
     game = registry.games["casino"]
     names = ["Somebody with a very long name indeed", "Another player with a long name too"]
@@ -294,6 +300,7 @@ async def test_a_full_disk_shows_a_status_and_play_goes_on(make_app, registry, m
         assert session.store.load(session.match_id)["state"] == session.state.export()
 
 
+@pytest.mark.slow
 async def test_a_data_dir_that_cannot_be_written_plays_on_and_says_so(make_app, registry,
                                                                       tmp_path, monkeypatch):
     blocker = tmp_path / "file"

@@ -56,6 +56,7 @@ async def play_until_sheet(pilot, max_presses: int = 3000) -> int:
     raise AssertionError("the hand did not end")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["crazy_eights", "casino", "royal_casino", "canasta"])
 async def test_launcher_setup_whole_hand_to_score_sheet(make_app, need_game, game_id):
     game = need_game(game_id)
@@ -105,6 +106,7 @@ async def test_broken_plugin_shows_in_launcher(make_app):
         assert app.screen.query_one("#game-crazy_eights")  # every other game still listed
 
 
+@pytest.mark.slow
 async def test_invalid_option_is_refused_with_its_message(make_app, registry):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -135,6 +137,7 @@ async def test_invalid_option_is_refused_with_its_message(make_app, registry):
         assert app.screen.session.match.options.target == 50
 
 
+@pytest.mark.slow
 async def test_partnerships_shown_and_draw_offered(make_app, need_game):
     game = need_game("canasta")
     app = make_app()
@@ -181,6 +184,7 @@ async def test_hot_seat_handover_hides_every_hand(make_app, registry):
         assert table.viewer == table.session.to_play != first
 
 
+@pytest.mark.slow
 async def test_resume_after_save_continues_the_same_state(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 11)
@@ -356,6 +360,7 @@ async def test_score_sheet_key_and_help(make_app, registry):
         assert isinstance(app.screen, TableScreen)
 
 
+@pytest.mark.slow
 async def test_match_end_offers_play_again(make_app, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)
@@ -449,6 +454,7 @@ async def test_a_match_that_cannot_start_falls_back_to_the_launcher(make_app, re
         assert any("could not start" in args[0] and "no deck" in args[0] for args, _ in notes)
 
 
+@pytest.mark.slow
 async def test_launcher_play_starts_a_match_via_messages_and_leaving_returns(make_app, registry):
     game = registry.games["crazy_eights"]
     app = make_app()
@@ -472,6 +478,7 @@ async def test_launcher_play_starts_a_match_via_messages_and_leaving_returns(mak
         assert launcher.query_one("#resume", Button).display  # and the match saved
 
 
+@pytest.mark.slow
 async def test_a_match_that_cannot_start_keeps_the_setup(make_app, registry, monkeypatch):
     app = make_app()
     notes = record_calls(app, "notify")
@@ -519,6 +526,7 @@ async def play_to_the_end(pilot) -> Session:
     raise AssertionError("the match did not end")
 
 
+@pytest.mark.slow
 async def test_play_again_from_the_launcher_replaces_the_table(make_app, registry):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -545,6 +553,7 @@ async def test_play_again_from_the_launcher_replaces_the_table(make_app, registr
         assert app.screen is launcher
 
 
+@pytest.mark.slow
 async def test_the_sheets_launcher_button_leaves_a_play_start_program(make_app, registry):
     game = registry.games["crazy_eights"]
     app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
@@ -557,6 +566,7 @@ async def test_the_sheets_launcher_button_leaves_a_play_start_program(make_app, 
         assert exits
 
 
+@pytest.mark.slow
 async def test_the_score_sheet_dismisses_with_a_typed_choice(make_app, registry):
     game = registry.games["crazy_eights"]
     app = make_app(start=Play(SessionSetup(game, game.Options(target=1), ["human", "greedy"], 3)))
@@ -591,6 +601,7 @@ async def test_leaving_a_replay_ends_the_program(make_app, registry):
         assert exits
 
 
+@pytest.mark.slow
 async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_game, monkeypatch):
     from cardcore.seating import Seating
 

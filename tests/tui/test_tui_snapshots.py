@@ -40,6 +40,7 @@ def test_table(snap_compare, registry, need_game, game_id):
     assert snap_compare(app, terminal_size=SIZE)
 
 
+@pytest.mark.slow
 def test_score_sheet(snap_compare, registry):
     game = registry.games["crazy_eights"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 7)
