@@ -345,7 +345,7 @@ async def test_a_remote_table_asks_for_a_rematch_and_plays_the_new_match(tmp_pat
             if not session.over:
                 turn = server.tables[code].match.decisions
                 session.apply(session.legal_actions()[0])
-                await settle(lambda: server.tables[code].match.decisions > turn, "the move taken")
+                await settle(lambda t=turn: server.tables[code].match.decisions > t, "the move taken")
         first = server.tables[code].match
         assert session.can_rematch
         assert session.rematch() is None  # asked: the new match comes as updates
