@@ -189,12 +189,13 @@ def _play(registry: Registry, args: argparse.Namespace) -> None:
 
 def _replay(registry: Registry, args: argparse.Namespace) -> None:
     from cardcore import library_cli
+    from cardcore.journal import start_of
     from cardcore.records import read_record
     from cardcore.tui import run_replay
 
     path = library_cli.replay_path(args.file)
     events = read_record(path)
-    _game(registry, events[0]["game"])
+    _game(registry, start_of(events[0]).game)
     run_replay(path)
 
 

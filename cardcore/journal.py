@@ -25,7 +25,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardcore.game import ScoreRow
-from cardcore.records import compact_json
+from cardcore.records import dumps
 
 E = TypeVar("E", bound="_Event")
 
@@ -254,9 +254,12 @@ def parse_events(items: Iterable[Any]) -> list[MatchEvent]:
     return out
 
 
-def dumps(event: MatchEvent) -> str:
-    """The event's record line (without the newline): compact JSON, keys as made or read."""
-    return compact_json(event.to_json()).decode()
+def start_of(event: MatchEvent) -> MatchStart:
+    """``event`` as the ``match_start`` a record begins with (EventError if it is another
+    kind; ``records.parse_record_lines`` gives records whose first event is one)."""
+    if not isinstance(event, MatchStart):
+        raise EventError(f"event: a {event.event!r} event where a record begins with match_start")
+    return event
 
 
 def _json_kind(data: Any) -> str:
@@ -272,5 +275,5 @@ def _json_kind(data: Any) -> str:
 __all__ = [
     "RECORDED", "Deal", "Draw", "EventError", "HandEnd", "MatchEnd", "MatchEvent", "MatchStart",
     "Note", "Played", "Resume", "ScoreRowField", "SeatChange", "SeatWhat", "Undo",
-    "dumps", "parse_event", "parse_events",
+    "dumps", "parse_event", "parse_events", "start_of",
 ]

@@ -64,11 +64,12 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
 
 
 def import_file(store: MatchStore, registry: Registry, path: str) -> int:
+    from cardcore.journal import start_of
     from cardcore.records import RecordError, read_record_lines
     from cardcore.store.checks import import_checked
 
     numbered = read_record_lines(path)
-    game = registry.game(numbered[0][1]["game"])
+    game = registry.game(start_of(numbered[0][1]).game)
     try:
         match_id = import_checked(store, game, numbered)
     except RecordError as exc:

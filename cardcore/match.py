@@ -18,12 +18,11 @@ from typing import Any
 import pydantic
 
 import cardcore
+from cardcore import journal
 from cardcore.game import Action, Game, GameState, IllegalAction, StateError
 from cardcore.records import first_error
 from cardcore.scoresheet import ScoreSheet
 from cardcore.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
-
-Event = dict[str, Any]
 
 
 class Match:
@@ -40,7 +39,7 @@ class Match:
         draw_for_partners: bool = False,
         max_hands: int | None = None,
         match_no: int = 0,
-        on_event: Callable[[Event], None] | None = None,
+        on_event: Callable[[journal.MatchEvent], None] | None = None,
         pm: Any = None,
     ):
         self.game = game
@@ -77,11 +76,11 @@ class Match:
 
     def start(self) -> None:
         """Seat the players, choose the first dealer, deal the first hand."""
-        self._emit({"event": "match_start", "match": self.match_no, "game": self.game.id,
-                    "seed": self.seed, "seats": self.seats,
-                    "names": list(self.seating.names), "side_names": list(self.seating.side_names),
-                    "options": self.options.model_dump(mode="json"),
-                    "version": cardcore.__version__})
+        if self.on_event is not None:
+            self.on_event(journal.MatchStart.make(
+                match=self.match_no, game=self.game.id, seed=self.seed, seats=self.seats,
+                names=list(self.seating.names), side_names=list(self.seating.side_names),
+                options=self.options.model_dump(mode="json"), version=cardcore.__version__))
         rng = random.Random(f"{self.seed}:0")
         if self.draw_for_partners:
             self._seat_by_draw(rng)
@@ -98,15 +97,16 @@ class Match:
 
     def apply(self, action: Action) -> None:
         """Apply ``action`` for the seat to play (IllegalAction leaves everything as it was)."""
-        state = self._live_state()
+        state = self.live_state()
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
         label = state.log_line(action)
         state.apply(action)
         self.decisions += 1
-        self._emit({"event": "action", "hand": self.hand_no, "seat": seat,
-                    "action": action.to_json(), "label": label, "state": state.export()})
+        if self.on_event is not None:
+            self.on_event(journal.Played.make(hand=self.hand_no, seat=seat, action=action.to_json(),
+                                      label=label, state=state.export()))
         if state.is_over:
             self._finish_hand()
 
@@ -128,23 +128,25 @@ class Match:
         self._bot_rngs = {}
         rng = random.Random(f"{self.seed}:{self.hand_no}")
         self.state = self.game.new_hand(self.seating, self.options, rng, self.sheet.totals)
-        self._emit({"event": "deal", "hand": self.hand_no, "dealer": self.seating.dealer,
-                    "state": self.state.export()})
+        if self.on_event is not None:
+            self.on_event(journal.Deal.make(hand=self.hand_no, dealer=self.seating.dealer,
+                                    state=self.state.export()))
 
     def _finish_hand(self) -> None:
-        state = self._live_state()
+        state = self.live_state()
         row = state.score()
         self.sheet.add(row)
         self.finished_hand = state
-        self._emit({"event": "hand_end", "hand": self.hand_no, "score": row,
-                    "totals": self.sheet.totals})
+        if self.on_event is not None:
+            self.on_event(journal.HandEnd.make(hand=self.hand_no, score=row, totals=self.sheet.totals))
         if self.pm is not None:
             self.pm.hook.cardcore_hand_finished(match=self, row=row)
         self.winner = self.game.match_winner(self.sheet, self.options)
         capped = self.max_hands is not None and self.hand_no >= self.max_hands
         if self.winner is not None or capped:
             self.over = True
-            self._emit({"event": "match_end", "winner": self.winner, "totals": self.sheet.totals})
+            if self.on_event is not None:
+                self.on_event(journal.MatchEnd.make(winner=self.winner, totals=self.sheet.totals))
             if self.pm is not None:
                 self.pm.hook.cardcore_match_finished(match=self)
             return
@@ -160,8 +162,9 @@ class Match:
         self._reseat(replace(self.seating, names=names, side_names=(),
                              draw=tuple(where[p] for p in draw.ranking)))
         self.draw = draw
-        self._emit({"event": "draw", "cards": [{str(p): c for p, c in r.items()} for r in draw.rounds],
-                    "seats": where})
+        if self.on_event is not None:
+            self.on_event(journal.Draw.make(cards=[{str(p): c for p, c in r.items()} for r in draw.rounds],
+                                    seats=where))
 
     def rename(self, seat: int, name: str) -> None:
         """Give ``seat`` a new name; sides named after their seats (the default) follow it."""
@@ -176,14 +179,11 @@ class Match:
         self.seating = seating
         self.sheet.side_names = list(seating.side_names)
 
-    def _live_state(self) -> GameState:
+    def live_state(self) -> GameState:
+        """The hand in play (RuntimeError when the match is over or not started)."""
         if self.over or self.state is None:
             raise RuntimeError("the match is over" if self.over else "the match has not started")
         return self.state
-
-    def _emit(self, event: Event) -> None:
-        if self.on_event is not None:
-            self.on_event(event)
 
     # --- snapshots: saves, resume, undo --------------------------------------------
 
@@ -351,6 +351,6 @@ def play_bots(match: Match, bots: dict[int, Any], max_decisions: int = 1_000_000
         seat = match.to_play
         if seat is None:
             return
-        info = InfoSet.of(game, match._live_state(), seat, side_of)
+        info = InfoSet.of(game, match.live_state(), seat, side_of)
         match.apply(bots[seat].choose(info, match.bot_rng(seat)))
     raise RuntimeError(f"the match did not end in {max_decisions} decisions")

@@ -29,6 +29,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 import cardcore
+from cardcore.journal import MatchEvent
 from cardcore.match import Match
 from cardcore.net import protocol
 from cardcore.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
@@ -448,7 +449,7 @@ class Server:
         if conn.created >= self.config.max_tables_per_connection:
             raise TableError("too_many", "you have made as many tables as one connection may")
         match = self._new_match(message)
-        events: list[dict[str, Any]] = []
+        events: list[MatchEvent] = []
         match.on_event = events.append
         match.start()
         conn.created += 1

@@ -26,6 +26,7 @@ import orjson
 from cardcore.bots.base import Bot, InfoSet
 from cardcore.faults import describe
 from cardcore.game import Action, GameState, IllegalAction
+from cardcore.journal import MatchEvent, Played
 from cardcore.match import Match
 from cardcore.net import views
 from cardcore.net.persist import Writer
@@ -126,7 +127,7 @@ class Table:
         #: The decisions a stand-in bot made for an absent player (the record does not say
         #: who chose; the table's row keeps these, so a resumed log marks them a bot's).
         self.standin_turns: list[int] = []
-        self._events: list[dict[str, Any]] = []
+        self._events: list[MatchEvent] = []
         match.on_event = self._events.append
         self._snapshot = match.snapshot()
         self._bot_task: asyncio.Task[None] | None = None
@@ -177,7 +178,7 @@ class Table:
         self.save_row("abandoned")
         self._release()
 
-    def restore_log(self, events: list[dict[str, Any]], standin_turns: list[int]) -> None:
+    def restore_log(self, events: list[MatchEvent], standin_turns: list[int]) -> None:
         """The move log of a resumed table, from its record's action events; the moves of
         ``standin_turns`` (decision numbers) were a stand-in bot's."""
         self.log = []
@@ -185,7 +186,7 @@ class Table:
         by_bot = set(standin_turns)
         turn = 0
         for event in events:
-            if event.get("event") == "action":
+            if isinstance(event, Played):
                 self._log_action(event, bot=turn in by_bot)
                 turn += 1
 
@@ -325,7 +326,7 @@ class Table:
         self._snapshot = match.snapshot()
         self.writer.commit(self.match_id, events, self._snapshot)
         for event in events:
-            if event["event"] == "action":
+            if isinstance(event, Played):
                 self._log_action(event, bot)
         standin = bot and self.seats[seat].human
         if standin:
@@ -342,10 +343,10 @@ class Table:
             self.broadcast()
         self.schedule()
 
-    def _log_action(self, event: dict[str, Any], bot: bool) -> None:
-        seat = event["seat"]
-        self.log.append({"hand": event["hand"], "seat": seat,
-                         "text": f"{self.match.seating.names[seat]}: {event['label']}",
+    def _log_action(self, event: Played, bot: bool) -> None:
+        seat = event.seat
+        self.log.append({"hand": event.hand, "seat": seat,
+                         "text": f"{self.match.seating.names[seat]}: {event.label}",
                          "bot": bot or not self.seats[seat].human})
 
     def _restore(self) -> None:

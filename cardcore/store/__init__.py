@@ -17,9 +17,10 @@ How the session uses it (see docs/library.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-Event = dict[str, Any]
+if TYPE_CHECKING:
+    from cardcore.journal import MatchEvent
 
 
 class StoreError(Exception):
@@ -93,7 +94,7 @@ class OpenMatch(Protocol):
 
     id: int
 
-    def append_event(self, event: Event) -> None:
+    def append_event(self, event: MatchEvent) -> None:
         """Buffer one event (a ``Match.on_event`` event, or the table's undo / resume)."""
 
     def save_snapshot(self, snapshot: dict[str, Any]) -> None:
@@ -143,7 +144,7 @@ class MatchStore(Protocol):
     def export_record(self, match_id: int) -> str:
         """The match's record, byte for byte what the table writes."""
 
-    def import_record(self, events: list[Event], snapshot: dict[str, Any] | None = None,
+    def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
                       source: str = "import") -> int:
         """Add a match from its events (checked by the caller: ``import_checked``)."""
 
@@ -165,6 +166,6 @@ def open_library(path: str | None = None, *, import_autosave: bool = True) -> Ma
 
 
 __all__ = [
-    "Event", "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
+    "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
     "PlayerStats", "StoreError", "StoreUnavailable", "open_library",
 ]

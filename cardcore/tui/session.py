@@ -35,6 +35,18 @@ from cardcore.bots.base import Bot, InfoSet
 from cardcore.bots.search import Estimate, MediumBot, SearchBot
 from cardcore.faults import describe
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, Zone
+from cardcore.journal import (
+    Deal,
+    HandEnd,
+    MatchEnd,
+    MatchEvent,
+    MatchStart,
+    Played,
+    Resume,
+    Undo,
+    parse_event,
+    start_of,
+)
 from cardcore.match import Match
 from cardcore.plugins import Registry
 from cardcore.replay import replay
@@ -130,7 +142,7 @@ class Session:
     setup: SessionSetup | None = None
     log: list[LogEntry] = field(default_factory=list)
     #: Events since the screen last asked (``drain_events``).
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: list[MatchEvent] = field(default_factory=list)
     last_bot_action: Action | None = None
     last_bot_seat: int | None = None
     #: The hand as it was before the last bot move (the table marks what moved), or None.
@@ -149,7 +161,7 @@ class Session:
     saving: bool = True
     _undo: list[Snapshot] = field(default_factory=list)
     #: Every event of the match while it is not in the library (it goes in once it can).
-    _unsaved: list[dict[str, Any]] = field(default_factory=list)
+    _unsaved: list[MatchEvent] = field(default_factory=list)
     _source: str = "table"
     _library_id: int | None = None
     _own_store: bool = False
@@ -260,15 +272,15 @@ class Session:
         session._check_bots(str(path))
         events = records.save_events(save)
         if not events:  # no record: the match starts in the library at the saved position
-            events = [{"event": "match_start", "match": match.match_no, "game": game.id,
-                       "seed": match.seed, "seats": list(match.seats),
-                       "options": match.options.model_dump(mode="json"),
-                       "names": list(match.seating.names),
-                       "side_names": list(match.seating.side_names)}]
+            events = [parse_event({"event": "match_start", "match": match.match_no, "game": game.id,
+                                   "seed": match.seed, "seats": list(match.seats),
+                                   "options": match.options.model_dump(mode="json"),
+                                   "names": list(match.seating.names),
+                                   "side_names": list(match.seating.side_names)})]
         session._resumed("".join(records.dumps(e) + "\n" for e in events))
         session._unsaved = events
         match.on_event = session._on_event
-        session._on_event({"event": "resume", "hand": match.hand_no, "decisions": match.decisions})
+        session._on_event(Resume.make(hand=match.hand_no, decisions=match.decisions))
         session._use_store(store)
         session._save()
         return session
@@ -304,7 +316,7 @@ class Session:
         finally:
             store.close()
 
-    def record_events(self) -> list[dict[str, Any]]:
+    def record_events(self) -> list[MatchEvent]:
         """The events of ``record()``."""
         return [e for _, e in records.parse_record_lines(self.record(), f"match {self.match_id}")]
 
@@ -488,7 +500,7 @@ class Session:
         """Run ``move`` with the match's events held back; if it raises, put the match back
         as ``snapshot`` has it and drop the events (IllegalAction passes through as it is,
         anything else becomes MoveFailed)."""
-        held: list[dict[str, Any]] = []
+        held: list[MatchEvent] = []
         self.match.on_event = held.append
         try:
             move()
@@ -585,11 +597,11 @@ class Session:
         del self.log[snap.log_len:]
         self.last_bot_action = None
         self.before_last_bot = None
-        self._write({"event": "undo", "hand": self.match.hand_no, "seat": snap.seat,
-                     "decisions": self.match.decisions, "state": self.state.export()})
+        self._write(Undo.make(hand=self.match.hand_no, seat=snap.seat,
+                              decisions=self.match.decisions, state=self.state.export()))
         self._save()
 
-    def drain_events(self) -> list[dict[str, Any]]:
+    def drain_events(self) -> list[MatchEvent]:
         out, self.events = self.events, []
         return out
 
@@ -598,19 +610,18 @@ class Session:
 
     # --- records and saves -----------------------------------------------------------
 
-    def _on_event(self, event: dict[str, Any]) -> None:
+    def _on_event(self, event: MatchEvent) -> None:
         self._write(event)
         self.events.append(event)
-        kind = event["event"]
-        if kind == "action":
-            seat = event["seat"]
-            self.log.append(LogEntry(event["hand"], seat, f"{self.name(seat)}: {event['label']}",
+        if isinstance(event, Played):
+            seat = event.seat
+            self.log.append(LogEntry(event.hand, seat, f"{self.name(seat)}: {event.label}",
                                      self.is_bot(seat)))
-        elif kind == "hand_end":
+        elif isinstance(event, HandEnd):
             self._undo.clear()
             self.undo_barrier = "the deal"
 
-    def _write(self, event: dict[str, Any]) -> None:
+    def _write(self, event: MatchEvent) -> None:
         """One event for the library: buffered by the held match (committed by ``_save``),
         or kept here while the match is not in the library."""
         if not self.saving:
@@ -673,18 +684,17 @@ class Session:
         decisions = 0
         for line in record.splitlines():
             try:
-                event = json.loads(line)
-            except ValueError:
+                event = parse_event(json.loads(line))
+            except (ValueError, RecursionError):  # EventError is a ValueError
                 continue
-            kind = event.get("event") if isinstance(event, dict) else None
-            if kind == "action":
+            if isinstance(event, Played):
                 decisions += 1
-                seat = event["seat"]
-                entries.append((decisions, LogEntry(event["hand"], seat,
-                                                    f"{self.name(seat)}: {event['label']}",
+                seat = event.seat
+                entries.append((decisions, LogEntry(event.hand, seat,
+                                                    f"{self.name(seat)}: {event.label}",
                                                     self.is_bot(seat))))
-            elif kind in ("undo", "resume"):
-                decisions = event.get("decisions", decisions)
+            elif isinstance(event, Undo | Resume):
+                decisions = event.decisions
                 entries = [(d, e) for d, e in entries if d <= decisions]
         self.log = [e for _, e in entries]
 
@@ -728,13 +738,13 @@ class Replay:
         replay._load(registry, records.parse_record_lines(text, name), name)
         return replay
 
-    def _load(self, registry: Registry, numbered: list[tuple[int, dict[str, Any]]], path: str) -> None:
-        start = numbered[0][1]
-        game_id = start["game"]
+    def _load(self, registry: Registry, numbered: list[tuple[int, MatchEvent]], path: str) -> None:
+        start = start_of(numbered[0][1])
+        game_id = start.game
         if game_id not in registry.games:
             raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
         self.game: Game = registry.games[game_id]
-        if "human" in start["seats"] and not any(e.get("event") == "match_end" for _, e in numbered):
+        if "human" in start.seats and not any(isinstance(e, MatchEnd) for _, e in numbered):
             raise records.RecordError(f"{path}: a match still in play with a human seat; "
                                       "it can be replayed once it has ended")
         try:
@@ -749,39 +759,38 @@ class Replay:
         if not self.frames:
             raise records.RecordError(f"{path}: the record has no positions to show")
 
-    def _read_seating(self, start: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]]) -> None:
+    def _read_seating(self, start: MatchStart, numbered: list[tuple[int, MatchEvent]]) -> None:
         """Seats, names and side names as the match had them: from ``match_start`` (records
         written before it carried ``names`` get the game's default names), after the draw."""
-        drew = len(numbered) > 1 and numbered[1][1].get("event") == "draw"
-        match = Match(self.game, self.game.Options(**start["options"]), seed=start["seed"],
-                      seats=list(start["seats"]), names=start.get("names"),
-                      side_names=start.get("side_names"), match_no=start.get("match", 0),
+        drew = len(numbered) > 1 and numbered[1][1].event == "draw"
+        match = Match(self.game, self.game.Options(**start.options), seed=start.seed,
+                      seats=list(start.seats), names=start.names,
+                      side_names=start.side_names, match_no=start.match,
                       draw_for_partners=drew)
         match.start()
         self.seats: list[str] = list(match.seats)
         self.names: list[str] = list(match.seating.names)
         self.side_names: list[str] = list(match.seating.side_names)
 
-    def _read_frames(self, start: dict[str, Any]) -> None:
+    def _read_frames(self, start: MatchStart) -> None:
         self.frames: list[Frame] = []
         self.sheets: list[ScoreSheet] = []  # the sheet as it stands at each frame
         sheet: ScoreSheet | None = None
-        target = (start.get("options") or {}).get("target", 0)
+        target = start.options.get("target", 0)
         dealer = None
         for event in self.events:
-            kind = event["event"]
-            if kind == "deal":
-                dealer = event.get("dealer")
-                self.frames.append(Frame(event["hand"], f"Hand {event['hand']} dealt", event["state"],
+            if isinstance(event, Deal):
+                dealer = event.dealer
+                self.frames.append(Frame(event.hand, f"Hand {event.hand} dealt", event.state,
                                          dealer))
-            elif kind == "action":
-                who = self.names[event["seat"]]
-                self.frames.append(Frame(event["hand"], f"{who}: {event['label']}", event["state"],
+            elif isinstance(event, Played):
+                who = self.names[event.seat]
+                self.frames.append(Frame(event.hand, f"{who}: {event.label}", event.state,
                                          dealer))
-            elif kind == "undo":
-                self.frames.append(Frame(event["hand"], "Undo", event["state"], dealer))
-            elif kind == "hand_end":
-                row = event["score"]
+            elif isinstance(event, Undo):
+                self.frames.append(Frame(event.hand, "Undo", event.state, dealer))
+            elif isinstance(event, HandEnd):
+                row = event.score
                 if sheet is None:
                     names = self.side_names if len(self.side_names) == len(row["sides"]) else \
                         [f"Side {i + 1}" for i in range(len(row["sides"]))]
@@ -791,10 +800,10 @@ class Replay:
                     last = self.frames[-1]
                     self.frames[-1] = replace(last, hand_over=True)
                     self.sheets[-1] = sheet  # the position that ended the hand shows its score
-            if kind in ("deal", "action", "undo"):
+            if isinstance(event, Deal | Played | Undo):
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet
-        self.winner = next((e.get("winner") for e in self.events if e["event"] == "match_end"), None)
+        self.winner = next((e.winner for e in self.events if isinstance(e, MatchEnd)), None)
         for frame in self.frames:  # every position must load before the screen shows any
             self.game.state_from_json(frame.state)
 

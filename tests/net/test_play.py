@@ -58,7 +58,7 @@ async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, se
         summary = server.store.finished()[0]
         record = server.store.export_record(summary.id)
         events = [e for _, e in parse_record_lines(record, "record")]
-        assert events[0]["seats"] == seats and events[-1]["event"] == "match_end"
+        assert events[0].seats == seats and events[-1].event == "match_end"
         assert record == local_record(registry, events[0], sent)
         everyone = [*clients, spectator]
         updates = [m for c in everyone for m in c.received if m["type"] == "update"]
