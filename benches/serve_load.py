@@ -281,6 +281,7 @@ def _ms(values: list[float], q: float) -> float | None:
 
 def check_records(library: Path, turns: dict[str, int]) -> dict[str, Any]:
     """Every table's record holds at least the actions all four clients saw, and replays."""
+    from cardcore.journal import start_of
     from cardcore.plugins import load_registry
     from cardcore.records import parse_record_lines
     from cardcore.store import checks
@@ -292,11 +293,11 @@ def check_records(library: Path, turns: dict[str, int]) -> dict[str, Any]:
     short, broken, checked = [], [], 0
     for code, turn in turns.items():
         numbered = parse_record_lines(store.export_record(rows[code]), code)
-        played = sum(1 for _, e in numbered if e["event"] == "action")
+        played = sum(1 for _, e in numbered if e.event == "action")
         if played < turn:
             short.append(code)
         try:
-            checks.rebuild(registry.games[numbered[0][1]["game"]], numbered)
+            checks.rebuild(registry.games[start_of(numbered[0][1]).game], numbered)
             checked += 1
         except Exception as exc:  # noqa: BLE001 - reported, not raised
             broken.append(f"{code}: {exc}")

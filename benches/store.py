@@ -28,6 +28,7 @@ from pathlib import Path
 
 from cardcore import records
 from cardcore.bots.base import InfoSet
+from cardcore.journal import MatchEvent, MatchStart, Played
 from cardcore.match import Match, play_bots
 from cardcore.plugins import load_registry
 from cardcore.store.sqlite import SqliteStore
@@ -72,7 +73,7 @@ def build_library(registry, path: Path, n: int) -> dict:
     raw = actions_only = 0
     start = time.perf_counter()
     for m in range(n + n // 10):  # n finished, and a tenth as many left unfinished
-        events: list[dict] = []
+        events: list[MatchEvent] = []
         match = Match(game, seed=m, seats=seats, on_event=events.append)
         match.start()
         bots = {s: registry.bots["random"]() for s in range(4)}
@@ -87,8 +88,8 @@ def build_library(registry, path: Path, n: int) -> dict:
             play_bots(match, bots)
         lines = [records.dumps(e) for e in events]
         raw += sum(len(x.encode()) + 1 for x in lines)
-        compact = [records.dumps(e) if e["event"] == "match_start" else json.dumps(e["action"])
-                   for e in events if e["event"] in ("match_start", "action")]
+        compact = [records.dumps(e) if isinstance(e, MatchStart) else json.dumps(e.action)
+                   for e in events if isinstance(e, MatchStart | Played)]
         actions_only += len(zlib.compress("\n".join(compact).encode(), 6))
         store.import_record(events, match.snapshot(), source="table")
         if (m + 1) % 100 == 0:

@@ -192,17 +192,18 @@ def _play(registry: Registry, args: argparse.Namespace) -> None:
 
 def _replay(registry: Registry, args: argparse.Namespace) -> None:
     from cardcore import library_cli
+    from cardcore.journal import start_of
     from cardcore.records import read_record_lines, split_matches
     from cardcore.tui import run_replay
 
     path = library_cli.replay_path(args.file)
-    matches = split_matches(read_record_lines(path), path)
+    matches = split_matches(read_record_lines(path))
     n = len(matches)
     if args.match is not None and args.match > n:
         held = "one match" if n == 1 else f"{n} matches (--match 1 to {n})"
         raise UsageError(f"{args.file} holds {held}, not a match {args.match}")
     index = (args.match or 1) - 1
-    _game(registry, matches[index][0][1]["game"])
+    _game(registry, start_of(matches[index][0][1]).game)
     if args.match is None and n > 1:
         print(f"cardcore: {args.file} holds {n} matches: the first is shown; `--match N` picks "
               "another (or m in the replay)", file=sys.stderr)

@@ -70,11 +70,12 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
     engine before any is added (a forged one: RecordError, nothing added). A match the
     library already holds (``record_digest``) is said in one line and not added again,
     unless ``again``. Returns the new matches' ids."""
+    from cardcore.journal import start_of
     from cardcore.records import RecordError, read_record_lines, split_matches
     from cardcore.store import record_digest
     from cardcore.store.checks import rebuild
 
-    matches = split_matches(read_record_lines(path), path)
+    matches = split_matches(read_record_lines(path))
     plan: list[tuple[str, list[Any], dict[str, Any] | None, str | None]] = []
     seen: dict[str, str] = {}
     for i, numbered in enumerate(matches, start=1):
@@ -86,7 +87,7 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
         if same is not None:
             plan.append((label, events, None, same))
             continue
-        game = registry.game(events[0]["game"])  # KeyError: not installed, one line
+        game = registry.game(start_of(events[0]).game)  # KeyError: not installed, one line
         try:
             snapshot = rebuild(game, numbered).snapshot()
         except RecordError as exc:

@@ -19,12 +19,11 @@ from typing import Any
 import pydantic
 
 import cardcore
+from cardcore import journal
 from cardcore.game import Action, Game, GameState, IllegalAction, StateError
 from cardcore.records import first_error
 from cardcore.scoresheet import ScoreSheet
 from cardcore.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
-
-Event = dict[str, Any]
 
 
 class SetupError(ValueError):
@@ -53,7 +52,7 @@ class Match:
         first_dealer: int | None = None,
         max_hands: int | None = None,
         match_no: int = 0,
-        on_event: Callable[[Event], None] | None = None,
+        on_event: Callable[[journal.MatchEvent], None] | None = None,
         pm: Any = None,
     ):
         self.game = game
@@ -90,12 +89,12 @@ class Match:
 
     def start(self) -> None:
         """Seat the players, choose the first dealer, deal the first hand."""
-        self._emit({"event": "match_start", "match": self.match_no, "game": self.game.id,
-                    "seed": self.seed, "seats": self.seats,
-                    "names": list(self.seating.names), "side_names": list(self.seating.side_names),
-                    "options": self.options.model_dump(mode="json"),
-                    "version": cardcore.__version__,
-                    **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {})})
+        if self.on_event is not None:
+            self.on_event(journal.MatchStart.make(
+                match=self.match_no, game=self.game.id, seed=self.seed, seats=self.seats,
+                names=list(self.seating.names), side_names=list(self.seating.side_names),
+                options=self.options.model_dump(mode="json"), version=cardcore.__version__,
+                **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {})))
         rng = random.Random(f"{self.seed}:0")
         if self.draw_for_partners:
             self._seat_by_draw(rng)
@@ -121,8 +120,9 @@ class Match:
         label = state.log_line(action)
         state.apply(action)
         self.decisions += 1
-        self._emit({"event": "action", "hand": self.hand_no, "seat": seat,
-                    "action": action.to_json(), "label": label, "state": state.export()})
+        if self.on_event is not None:
+            self.on_event(journal.Played.make(hand=self.hand_no, seat=seat, action=action.to_json(),
+                                      label=label, state=state.export()))
         if state.is_over:
             self._finish_hand()
 
@@ -144,23 +144,25 @@ class Match:
         self._bot_rngs = {}
         rng = random.Random(f"{self.seed}:{self.hand_no}")
         self.state = self.game.new_hand(self.seating, self.options, rng, self.sheet.totals)
-        self._emit({"event": "deal", "hand": self.hand_no, "dealer": self.seating.dealer,
-                    "state": self.state.export()})
+        if self.on_event is not None:
+            self.on_event(journal.Deal.make(hand=self.hand_no, dealer=self.seating.dealer,
+                                    state=self.state.export()))
 
     def _finish_hand(self) -> None:
         state = self.live_state()
         row = state.score()
         self.sheet.add(row)
         self.finished_hand = state
-        self._emit({"event": "hand_end", "hand": self.hand_no, "score": row,
-                    "totals": self.sheet.totals})
+        if self.on_event is not None:
+            self.on_event(journal.HandEnd.make(hand=self.hand_no, score=row, totals=self.sheet.totals))
         if self.pm is not None:
             self.pm.hook.cardcore_hand_finished(match=self, row=row)
         self.winner = self.game.match_winner(self.sheet, self.options)
         capped = self.max_hands is not None and self.hand_no >= self.max_hands
         if self.winner is not None or capped:
             self.over = True
-            self._emit({"event": "match_end", "winner": self.winner, "totals": self.sheet.totals})
+            if self.on_event is not None:
+                self.on_event(journal.MatchEnd.make(winner=self.winner, totals=self.sheet.totals))
             if self.pm is not None:
                 self.pm.hook.cardcore_match_finished(match=self)
             return
@@ -176,8 +178,9 @@ class Match:
         self._reseat(replace(self.seating, names=names, side_names=(),
                              draw=tuple(where[p] for p in draw.ranking)))
         self.draw = draw
-        self._emit({"event": "draw", "cards": [{str(p): c for p, c in r.items()} for r in draw.rounds],
-                    "seats": where})
+        if self.on_event is not None:
+            self.on_event(journal.Draw.make(cards=[{str(p): c for p, c in r.items()} for r in draw.rounds],
+                                    seats=where))
 
     def rename(self, seat: int, name: str) -> None:
         """Give ``seat`` a new name; sides named after their seats (the default) follow it."""
@@ -193,25 +196,22 @@ class Match:
         self.sheet.side_names = list(seating.side_names)
 
     def live_state(self) -> GameState:
+        """The hand in play (RuntimeError when the match is over or not started)."""
         if self.over or self.state is None:
             raise RuntimeError("the match is over" if self.over else "the match has not started")
         return self.state
 
-    def _emit(self, event: Event) -> None:
-        if self.on_event is not None:
-            self.on_event(event)
-
     # --- the transaction around a move ------------------------------------------------
 
     @contextmanager
-    def transaction(self, snapshot: dict[str, Any] | None = None) -> Iterator[list[Event]]:
+    def transaction(self, snapshot: dict[str, Any] | None = None) -> Iterator[list[journal.MatchEvent]]:
         """What is done inside is all or nothing: its events are held (the list yielded)
         and go to ``on_event`` once it is done; if it raises, the match is put back as
         ``snapshot`` (this match's snapshot as it is now; taken here when not given) has it
         and the held events are dropped."""
         if snapshot is None:
             snapshot = self.snapshot()
-        emit, held = self.on_event, list[Event]()
+        emit, held = self.on_event, list[journal.MatchEvent]()
         self.on_event = held.append
         try:
             yield held
@@ -220,8 +220,9 @@ class Match:
             self.restore(snapshot)
             raise
         self.on_event = emit
-        for event in held:
-            self._emit(event)
+        if emit is not None:
+            for event in held:
+                emit(event)
 
     def restore(self, snapshot: dict[str, Any]) -> None:
         """Put this match back where ``snapshot`` (one of its own) says, in place."""

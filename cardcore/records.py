@@ -12,11 +12,14 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO, Any, Literal
+from typing import IO, TYPE_CHECKING, Any, Literal
 
 import orjson
 import platformdirs
 import pydantic
+
+if TYPE_CHECKING:
+    from cardcore.journal import MatchEvent
 
 SAVE_FORMAT = 1
 
@@ -40,9 +43,10 @@ def compact_json(value: Any, *, sort_keys: bool = False) -> bytes:
         return json.dumps(value, separators=(",", ":"), ensure_ascii=False, sort_keys=sort_keys).encode()
 
 
-def dumps(event: dict[str, Any]) -> str:
-    """An event's line: ``compact_json``, keys in the event's order."""
-    return compact_json(event).decode()
+def dumps(event: MatchEvent) -> str:
+    """An event's record line (without the newline): ``compact_json`` of ``to_json()``, the
+    keys the event was made or read with, in that order (``cardcore.journal``)."""
+    return compact_json(event.to_json()).decode()
 
 
 class RecordWriter:
@@ -55,10 +59,10 @@ class RecordWriter:
     def __init__(self, stream: IO[str]):
         self.stream = stream
 
-    def __call__(self, event: dict[str, Any]) -> None:
+    def __call__(self, event: MatchEvent) -> None:
         self.stream.write(dumps(event) + "\n")
         self.stream.flush()
-        if event["event"] == "match_end":
+        if event.event == "match_end":
             os.fsync(self.stream.fileno())
 
 
@@ -84,68 +88,52 @@ def read_text(path: str | Path, what: str, limit: int | None = None) -> str:
         raise RecordError(f"{path}: cannot read the {what} ({reason})") from None
 
 
-class MatchStart(pydantic.BaseModel):
-    """The first event of every record: what the match was (only the keys cardcore reads)."""
-
-    model_config = pydantic.ConfigDict(extra="allow", strict=True)
-
-    event: Literal["match_start"]
-    game: str = pydantic.Field(max_length=64)
-    seed: int | str
-    seats: list[str] = pydantic.Field(min_length=1, max_length=16)
-    options: dict[str, Any]
-    match: int = pydantic.Field(0, ge=0)
-
-
-def read_record(path: str | Path) -> list[dict[str, Any]]:
+def read_record(path: str | Path) -> list[MatchEvent]:
     """The events of a record file (RecordError if it is not one)."""
     return [event for _, event in read_record_lines(path)]
 
 
-def read_record_lines(path: str | Path) -> list[tuple[int, dict[str, Any]]]:
+def read_record_lines(path: str | Path) -> list[tuple[int, MatchEvent]]:
     """The events of a record file with their line numbers (RecordError if it is not one)."""
     return parse_record_lines(read_text(path, "record"), str(path))
 
 
-def parse_record_lines(text: str, where: str) -> list[tuple[int, dict[str, Any]]]:
+def parse_record_lines(text: str, where: str) -> list[tuple[int, MatchEvent]]:
     """The events of a record's text (a file's, or a library match's export) with their line
-    numbers; RecordError naming ``where`` and the line if it is not a record."""
+    numbers, each checked (``journal.parse_event``); RecordError naming ``where`` and the
+    line if it is not a record."""
+    from cardcore.journal import EventError, parse_event
+
     path = where
-    events = []
+    raw = []
     for n, line in enumerate(text.splitlines(), start=1):
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
+            data = json.loads(line)
         except json.JSONDecodeError as exc:
             raise RecordError(f"{path}: line {n} is not JSON ({exc.msg})") from None
         except RecursionError:
             raise RecordError(f"{path}: line {n} is nested too deeply") from None
-        if not isinstance(event, dict) or not isinstance(event.get("event"), str):
+        if not isinstance(data, dict) or not isinstance(data.get("event"), str):
             raise RecordError(f"{path}: line {n} is not a cardcore event")
-        events.append((n, event))
-    if not events or events[0][1]["event"] != "match_start":
+        raw.append((n, data))
+    if not raw or raw[0][1]["event"] != "match_start":
         raise RecordError(f"{path}: not a cardcore record (no match_start)")
-    try:
-        MatchStart.model_validate(events[0][1])
-    except pydantic.ValidationError as exc:
-        raise RecordError(f"{path}: line 1: {first_error(exc)}") from None
+    events = []
+    for n, data in raw:
+        try:
+            events.append((n, parse_event(data)))
+        except EventError as exc:
+            raise RecordError(f"{path}: line {n}: {exc}") from None
     return events
 
 
-def split_matches(numbered: list[tuple[int, dict[str, Any]]],
-                  where: str) -> list[list[tuple[int, dict[str, Any]]]]:
-    """A record's matches, each from its ``match_start`` (``simulate --record`` writes several
-    one after another); RecordError naming ``where`` and the line of a bad ``match_start``."""
-    starts = [i for i, (_, event) in enumerate(numbered) if event["event"] == "match_start"]
-    matches = []
-    for a, b in zip(starts, [*starts[1:], len(numbered)], strict=True):
-        try:
-            MatchStart.model_validate(numbered[a][1])
-        except pydantic.ValidationError as exc:
-            raise RecordError(f"{where}: line {numbered[a][0]}: {first_error(exc)}") from None
-        matches.append(numbered[a:b])
-    return matches
+def split_matches(numbered: list[tuple[int, MatchEvent]]) -> list[list[tuple[int, MatchEvent]]]:
+    """A record's matches (``parse_record_lines``' events, each checked), each from its
+    ``match_start``: ``simulate --record`` writes several one after another."""
+    starts = [i for i, (_, event) in enumerate(numbered) if event.event == "match_start"]
+    return [numbered[a:b] for a, b in zip(starts, [*starts[1:], len(numbered)], strict=True)]
 
 
 def first_error(exc: pydantic.ValidationError) -> str:
@@ -224,10 +212,12 @@ def read_save(path: str | Path) -> SaveFile:
         raise RecordError(f"{path}: bad save ({first_error(exc)})") from None
 
 
-def save_events(save: SaveFile) -> list[dict[str, Any]]:
+def save_events(save: SaveFile) -> list[MatchEvent]:
     """The events of the record a save carries (its text, or the file it names if cardcore
-    wrote it: ``owned_record``); a torn last line (a killed writer) is dropped; [] when there
-    is none or it is not a record."""
+    wrote it: ``owned_record``); a torn last line (a killed writer) is dropped, and so is
+    everything from a line that is no event on; [] when there is none or it is not a record."""
+    from cardcore.journal import parse_event
+
     text = save.record
     if text is None:
         path = owned_record(save.record_path)
@@ -242,13 +232,10 @@ def save_events(save: SaveFile) -> list[dict[str, Any]]:
         if not line.strip():
             continue
         try:
-            event = json.loads(line)
-        except (ValueError, RecursionError):
+            events.append(parse_event(json.loads(line)))
+        except (ValueError, RecursionError):  # EventError is a ValueError
             break
-        if not isinstance(event, dict):
-            break
-        events.append(event)
-    if events and events[0].get("event") != "match_start":
+    if events and events[0].event != "match_start":
         return []
     return events
 

@@ -10,39 +10,51 @@ from __future__ import annotations
 
 from typing import Any
 
-from cardcore.game import Game
+from cardcore.game import Game, ScoreRow
+from cardcore.journal import HandEnd, MatchEvent, MatchStart, Played, Resume, SeatChange, Undo
 from cardcore.match import Match
 from cardcore.records import RecordError
 
-Event = dict[str, Any]
 
+class Rebuild:
+    """A record's match rebuilt through the engine, event by event: ``run()`` gives the
+    match after the last event (RecordError naming the line of the first that does not
+    follow). ``numbered``: (line, event), as ``records.parse_record_lines`` gives them."""
 
-class _Rebuild:
-    def __init__(self, game: Game, numbered: list[tuple[int, Event]]):
+    def __init__(self, game: Game, numbered: list[tuple[int, MatchEvent]]):
         self.game = game
         self.numbered = numbered
         self.i = 0  # the next record event to account for
-        self.emitted: list[Event] = []
+        self.emitted: list[MatchEvent] = []
         self.snapshots: dict[int, dict[str, Any]] = {}  # this hand's positions, by decisions
+
+    def run(self) -> Match:
+        match = self.start()
+        while self.i < len(self.numbered):
+            match = self.step(match)
+        return match
 
     def refuse(self, why: str) -> RecordError:
         line = self.numbered[min(self.i, len(self.numbered) - 1)][0]
         return RecordError(f"line {line}: {why}")
 
     def start(self) -> Match:
-        start = self.numbered[0][1]
-        drew = len(self.numbered) > 1 and self.numbered[1][1].get("event") == "draw"
+        start = self.numbered[0][1] if self.numbered else None
+        if not isinstance(start, MatchStart):
+            raise self.refuse("a record begins with match_start") if self.numbered else \
+                RecordError("an empty record")
+        drew = len(self.numbered) > 1 and self.numbered[1][1].event == "draw"
         try:
-            options = self.game.Options(**start["options"])
-            match = Match(self.game, options, seed=start["seed"], seats=start["seats"],
-                          names=start.get("names"), side_names=start.get("side_names"),
-                          match_no=start.get("match", 0), draw_for_partners=drew,
+            options = self.game.Options(**start.options)
+            match = Match(self.game, options, seed=start.seed, seats=start.seats,
+                          names=start.names, side_names=start.side_names,
+                          match_no=start.match, draw_for_partners=drew,
                           on_event=self.emitted.append)
             match.start()
         except Exception as exc:
             raise self.refuse(f"not a match of {self.game.id} ({' '.join(str(exc).split())})") from None
-        ours = self.emitted.pop(0)
-        if any(start.get(k) != v for k, v in ours.items() if k != "version" and k in start):
+        ours, theirs = self.emitted.pop(0).to_json(), start.to_json()
+        if any(theirs.get(k) != v for k, v in ours.items() if k != "version" and k in theirs):
             raise self.refuse("match_start does not match the match it starts")
         self.i = 1
         self.follow()
@@ -50,41 +62,40 @@ class _Rebuild:
 
     def follow(self) -> None:
         """The record's next events must be exactly what the engine just emitted."""
-        for ours in self.emitted:
+        for made in self.emitted:
             if self.i == len(self.numbered):
                 break  # a record cut short (a match still in play, or a killed writer)
             theirs = self.numbered[self.i][1]
-            if theirs != ours and _shown_only(theirs) != _shown_only(ours):
-                raise self.refuse(_difference(theirs, ours))
+            if not _same(theirs, made):
+                raise self.refuse(_difference(theirs, made))
             self.i += 1
         self.emitted.clear()
 
     def step(self, match: Match) -> Match:
         event = self.numbered[self.i][1]
-        kind = event.get("event")
-        if kind == "action":
+        if isinstance(event, Played):
             self.action(match, event)
-        elif kind == "undo":
+        elif isinstance(event, Undo):
             match = self.undo(event)
-        elif kind == "seat":
+        elif isinstance(event, SeatChange):
             self.seat_change(match, event)
-        elif kind == "resume":
-            if (event.get("hand"), event.get("decisions")) != (match.hand_no, match.decisions):
+        elif isinstance(event, Resume):
+            if (event.hand, event.decisions) != (match.hand_no, match.decisions):
                 raise self.refuse("resume at a position the match was not in")
             self.i += 1
         else:
-            raise self.refuse(f"a {kind!r} event where an action was due")
+            raise self.refuse(f"a {event.event!r} event where an action was due")
         return match
 
-    def action(self, match: Match, event: Event) -> None:
+    def action(self, match: Match, event: Played) -> None:
         if match.over or match.to_play is None:
             raise self.refuse("an action after the match ended")
-        if event.get("seat") != match.to_play:
-            raise self.refuse(f"seat {event.get('seat')} plays, but seat {match.to_play} is to play")
-        if match.hand_no != event.get("hand"):
+        if event.seat != match.to_play:
+            raise self.refuse(f"seat {event.seat} plays, but seat {match.to_play} is to play")
+        if match.hand_no != event.hand:
             self.snapshots.clear()
         try:
-            action = self.game.action_from_json(match.live_state(), event["action"])
+            action = self.game.action_from_json(match.live_state(), event.action)
         except Exception as exc:
             raise self.refuse(f"not a legal action here ({' '.join(str(exc).split())})") from None
         if not self.snapshots or max(self.snapshots) < match.decisions:
@@ -95,19 +106,16 @@ class _Rebuild:
             self.snapshots.clear()
         self.follow()
 
-    def seat_change(self, match: Match, event: Event) -> None:
+    def seat_change(self, match: Match, event: SeatChange) -> None:
         """A player took their seat under the name they chose (the match's names follow)."""
-        seat, name = event.get("seat"), event.get("name")
-        if event.get("what") != "named" or type(seat) is not int or not 0 <= seat < len(match.seats) \
-                or not isinstance(name, str):
+        if event.what != "named" or not 0 <= event.seat < len(match.seats):
             raise self.refuse("not a seat change of this match")
-        match.rename(seat, name)
+        match.rename(event.seat, event.name)
         self.i += 1
 
-    def undo(self, event: Event) -> Match:
-        decisions = event.get("decisions")
-        snap = self.snapshots.get(decisions) if isinstance(decisions, int) else None
-        if snap is None or snap["state"] != event.get("state") or snap["hand"] != event.get("hand"):
+    def undo(self, event: Undo) -> Match:
+        snap = self.snapshots.get(event.decisions)
+        if snap is None or snap["state"] != event.state or snap["hand"] != event.hand:
             raise self.refuse("undo to a position this hand never had")
         for later in [d for d in self.snapshots if d > snap["decisions"]]:
             del self.snapshots[later]
@@ -115,13 +123,10 @@ class _Rebuild:
         return Match.from_snapshot(self.game, snap, on_event=self.emitted.append)
 
 
-def replay(game: Game, numbered: list[tuple[int, Event]]) -> list[Event]:
+def replay(game: Game, numbered: list[tuple[int, MatchEvent]]) -> list[MatchEvent]:
     """The record's events, each checked to follow from the ones before through the engine
     (RecordError naming the line of the first that does not). ``numbered``: (line, event)."""
-    rebuild = _Rebuild(game, numbered)
-    match = rebuild.start()
-    while rebuild.i < len(numbered):
-        match = rebuild.step(match)
+    Rebuild(game, numbered).run()
     return [event for _, event in numbered]
 
 
@@ -130,19 +135,25 @@ def replay(game: Game, numbered: list[tuple[int, Event]]) -> list[Event]:
 SHOWN_ONLY = ("counts", "note")
 
 
-def _shown_only(event: Event) -> Event:
-    """``event`` without the score rows' SHOWN_ONLY keys (other events as they are)."""
-    score = event.get("score")
-    if event.get("event") != "hand_end" or not isinstance(score, dict):
-        return event
-    sides = [{k: v for k, v in side.items() if k not in SHOWN_ONLY} if isinstance(side, dict)
-             else side for side in score.get("sides", [])]
-    return {**event, "score": {**score, "sides": sides}}
+def _same(theirs: MatchEvent, ours: MatchEvent) -> bool:
+    """The record's event is the engine's (a score row's SHOWN_ONLY keys aside)."""
+    mine, made = theirs.to_json(), ours.to_json()
+    if mine == made:
+        return True
+    if isinstance(theirs, HandEnd) and isinstance(ours, HandEnd):
+        return {**mine, "score": _shown_only(theirs.score)} == {**made, "score": _shown_only(ours.score)}
+    return False
 
 
-def _difference(theirs: Event, ours: Event) -> str:
-    kind = theirs.get("event")
-    if kind != ours["event"]:
-        return f"a {kind!r} event where the engine gives a {ours['event']!r} event"
-    keys = sorted(k for k in ours.keys() | theirs.keys() if theirs.get(k) != ours.get(k))
-    return f"this {kind} event is not what the engine gives (it differs in {', '.join(keys)})"
+def _shown_only(row: ScoreRow) -> dict[str, Any]:
+    """The score row without its sides' SHOWN_ONLY keys."""
+    sides = [{k: v for k, v in side.items() if k not in SHOWN_ONLY} for side in row["sides"]]
+    return {**row, "sides": sides}
+
+
+def _difference(theirs: MatchEvent, ours: MatchEvent) -> str:
+    if theirs.event != ours.event:
+        return f"a {theirs.event!r} event where the engine gives a {ours.event!r} event"
+    mine, made = theirs.to_json(), ours.to_json()
+    keys = sorted(k for k in mine.keys() | made.keys() if mine.get(k) != made.get(k))
+    return f"this {theirs.event} event is not what the engine gives (it differs in {', '.join(keys)})"

@@ -12,9 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from cardcore.journal import MatchEvent
 from cardcore.store import MatchStore, OpenMatch, StoreError, open_library
-
-Event = dict[str, Any]
 
 
 @dataclass
@@ -32,7 +31,7 @@ class LibraryKeeper:
     own_store: bool = False
     closed: bool = False
     #: Every event of the match while it is not in the library (it goes in once it can).
-    unsaved: list[Event] = field(default_factory=list)
+    unsaved: list[MatchEvent] = field(default_factory=list)
 
     @classmethod
     def opening(cls, store: MatchStore | None, source: str = "table") -> LibraryKeeper:
@@ -46,7 +45,7 @@ class LibraryKeeper:
                 keeper.problem = f"the match is not being saved ({exc}); play goes on"
         return keeper
 
-    def commit(self, events: list[Event], snapshot: dict[str, Any]) -> None:
+    def commit(self, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         if self.closed:
             return
         if self.play is not None:

@@ -30,11 +30,10 @@ from cardcore.bots.base import Bot, InfoSet
 from cardcore.bots.search import SearchBot
 from cardcore.faults import describe
 from cardcore.game import Action, Game, GameState, IllegalAction, Zone
+from cardcore.journal import HandEnd, MatchEvent, Played, Resume, SeatChange, Undo
 from cardcore.match import Match
 from cardcore.match_setup import HUMAN, MatchSetup, draw_seed
 from cardcore.plugins import Registry
-
-Event = dict[str, Any]
 
 
 class MoveFailed(Exception):
@@ -55,7 +54,7 @@ class Refused(Exception):
 class Keeper(Protocol):
     """Where a table keeps its match: each move's events and the snapshot after it."""
 
-    def commit(self, events: list[Event], snapshot: dict[str, Any]) -> None:
+    def commit(self, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         """Keep ``events`` and ``snapshot`` together (one transaction in the library)."""
 
 
@@ -142,7 +141,7 @@ class TableService:
     last_bot: LastBotMove | None = None
     #: Called with each move's events once they are kept (the adapters tell their screen
     #: or connections).
-    on_events: Callable[[list[Event]], None] | None = None
+    on_events: Callable[[list[MatchEvent]], None] | None = None
     _undo: list[_UndoPoint] = field(default_factory=list)
     _snapshot: dict[str, Any] | None = None
 
@@ -152,7 +151,7 @@ class TableService:
     def new(cls, registry: Registry, match: Match, **kwargs: Any) -> TableService:
         """The table of a new ``match``: it is dealt and its first events kept."""
         service = cls(registry, match, **kwargs)
-        events: list[Event] = []
+        events: list[MatchEvent] = []
         emit, match.on_event = match.on_event, events.append
         try:
             match.start()
@@ -161,7 +160,8 @@ class TableService:
         service._kept(events)
         return service
 
-    def resumed(self, record_events: Iterable[Event], reason: str, standin_turns: Iterable[int] = ()) -> None:
+    def resumed(self, record_events: Iterable[MatchEvent], reason: str,
+                standin_turns: Iterable[int] = ()) -> None:
         """A match taken up again where it was: its log rebuilt from its record (the moves of
         ``standin_turns`` a stand-in bot's), undo stopped at ``reason``."""
         self.rebuild_log(record_events, standin_turns)
@@ -192,7 +192,7 @@ class TableService:
     def rename(self, seat: int, name: str) -> None:
         """``seat``'s player is called ``name`` (sides named after their seats follow)."""
         self.match.rename(seat, name)
-        self._keep([{"event": "seat", "seat": seat, "what": "named", "name": name}])
+        self._keep([SeatChange.make(seat=seat, what="named", name=name)])
 
     def set_away(self, seat: int, away: bool) -> None:
         """A stand-in bot plays ``seat`` (a human seat) until its player is back."""
@@ -214,7 +214,7 @@ class TableService:
             return None
         return seat if self.is_bot(seat) or seat in self.away else None
 
-    def act(self, seat: int, data: Any, turn: int) -> list[Event]:
+    def act(self, seat: int, data: Any, turn: int) -> list[MatchEvent]:
         """A move sent as JSON for ``seat`` at turn ``turn`` (a server's player): Refused
         when it is not that seat's to make there, else as ``play``."""
         match = self.match
@@ -238,7 +238,7 @@ class TableService:
         except MoveFailed as exc:
             raise Refused("server_error", str(exc)) from None
 
-    def play(self, seat: int, action: Action, *, bot: bool = False) -> list[Event]:
+    def play(self, seat: int, action: Action, *, bot: bool = False) -> list[MatchEvent]:
         """``seat`` (the seat to play) plays ``action``: applied, logged, kept (its events
         returned). IllegalAction or MoveFailed: the match, log and library as they were."""
         match = self.match
@@ -300,7 +300,7 @@ class TableService:
             self._snapshot = self.match.snapshot()
         return self._snapshot
 
-    def _apply(self, snapshot: dict[str, Any], move: Callable[[], None]) -> list[Event]:
+    def _apply(self, snapshot: dict[str, Any], move: Callable[[], None]) -> list[MatchEvent]:
         try:
             with self.match.transaction(snapshot) as events:
                 move()
@@ -310,28 +310,27 @@ class TableService:
             raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
         return events
 
-    def _kept(self, events: list[Event], *, bot: bool = False) -> None:
+    def _kept(self, events: list[MatchEvent], *, bot: bool = False) -> None:
         """After a move: the log and the undo barrier follow its events; they are kept."""
         for event in events:
-            kind = event["event"]
-            if kind == "action":
-                seat = event["seat"]
-                self.log.append(LogEntry(event["hand"], seat, log_text(self.name(seat), event["label"]),
+            if isinstance(event, Played):
+                seat = event.seat
+                self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label),
                                          bot or self.is_bot(seat)))
-            elif kind == "hand_end":
+            elif isinstance(event, HandEnd):
                 self._undo.clear()
                 self.undo_barrier = "the deal"
         self._keep(events)
         if self.on_events is not None and events:
             self.on_events(events)
 
-    def commit_position(self, events: list[Event]) -> None:
+    def commit_position(self, events: list[MatchEvent]) -> None:
         """Keep the match as it is now, with ``events`` that are not moves (a resume)."""
         self._keep(events)
         if self.on_events is not None and events:
             self.on_events(events)
 
-    def _keep(self, events: list[Event]) -> None:
+    def _keep(self, events: list[MatchEvent]) -> None:
         self._snapshot = self.match.snapshot()
         if self.keeper is not None:
             self.keeper.commit(events, self._snapshot)
@@ -371,7 +370,7 @@ class TableService:
             return f"Nothing to undo: undo stops at {self.undo_barrier}."
         return "Nothing to undo: you have not moved yet."
 
-    def undo(self) -> Event:
+    def undo(self) -> Undo:
         """Take back the human's last move and the bots' replies since (the event kept)."""
         if self.why_no_undo() is not None:
             raise RuntimeError("nothing to undo")
@@ -380,8 +379,8 @@ class TableService:
         del self.log[point.log_len:]
         self.last_bot = None
         match = self.match
-        event = {"event": "undo", "hand": match.hand_no, "seat": point.seat,
-                 "decisions": match.decisions, "state": match.live_state().export()}
+        event = Undo.make(hand=match.hand_no, seat=point.seat, decisions=match.decisions,
+                          state=match.live_state().export())
         self._keep([event])
         return event
 
@@ -396,7 +395,7 @@ class TableService:
         self.log.append(entry)
         return entry
 
-    def rebuild_log(self, events: Iterable[Event], standin_turns: Iterable[int] = ()) -> None:
+    def rebuild_log(self, events: Iterable[MatchEvent], standin_turns: Iterable[int] = ()) -> None:
         """The move log read back from a record (undos and resumes honoured); the moves of
         ``standin_turns`` (decision numbers) were a stand-in bot's."""
         self.standin_turns = list(standin_turns)
@@ -404,15 +403,14 @@ class TableService:
         entries: list[tuple[int, LogEntry]] = []  # (decisions after it, entry)
         decisions = 0
         for event in events:
-            kind = event.get("event")
-            if kind == "action":
-                seat = event["seat"]
+            if isinstance(event, Played):
+                seat = event.seat
                 bot = self.is_bot(seat) or decisions in by_standin
                 decisions += 1
-                entries.append((decisions, LogEntry(event["hand"], seat,
-                                                    log_text(self.name(seat), event["label"]), bot)))
-            elif kind in ("undo", "resume"):
-                decisions = event.get("decisions", decisions)
+                entries.append((decisions, LogEntry(event.hand, seat,
+                                                    log_text(self.name(seat), event.label), bot)))
+            elif isinstance(event, Undo | Resume):
+                decisions = event.decisions
                 entries = [(d, e) for d, e in entries if d <= decisions]
         self.log = [e for _, e in entries]
 

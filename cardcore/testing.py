@@ -43,6 +43,7 @@ import pydantic
 from cardcore.cards import CardError, deck
 from cardcore.fuzz import NON_ACTIONS, check_forged_actions, first_difference, fuzz_loading, short_json
 from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreRow
+from cardcore.journal import MatchEvent
 from cardcore.match import Match, play_bots
 from cardcore.seating import Seating
 
@@ -534,7 +535,7 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
 
     default = game.Options().target
     options = game.Options(target=target or max(1, default // 10))
-    events: list[dict] = []
+    events: list[MatchEvent] = []
     match = Match(game, options, seed=seed, players=players, seats=["random"] * players,
                   max_hands=max_hands, on_event=events.append)
     match.start()
@@ -547,7 +548,7 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
                                     for i in range(match.sheet.sides)], f"{where}: totals")
     if match.winner is not None:
         _require(game.match_winner(match.sheet, options) == match.winner, f"{where}: winner")
-    kinds = [e["event"] for e in events]
+    kinds = [e.event for e in events]
     _require(kinds[0] == "match_start" and kinds[-1] == "match_end", f"{where}: events {kinds[:3]}")
     _require(kinds.count("hand_end") == len(match.sheet.hands), f"{where}: hand_end events")
     _check_extras(game, options, match.sheet.hands, where)

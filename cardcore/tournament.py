@@ -25,6 +25,7 @@ from itertools import combinations
 from pathlib import Path
 from typing import Any
 
+from cardcore.journal import MatchEvent
 from cardcore.match import Match, play_bots
 from cardcore.match_setup import MatchSetup
 
@@ -67,7 +68,8 @@ def arrangements(pair: tuple[str, str], players: int, sides: int) -> list[list[s
 
 
 def play_match(registry: Any, game: Any, options: Any, seats: list[str], seed: int | str, *,
-               match_no: int = 0, max_hands: int | None = None, on_event: Any = None,
+               match_no: int = 0, max_hands: int | None = None,
+               on_event: Callable[[MatchEvent], None] | None = None,
                pm: Any = None) -> Match:
     """One match with a bot in every seat, played to its end: what simulate and the
     tournament both run."""

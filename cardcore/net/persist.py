@@ -17,7 +17,8 @@ from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
 
-from cardcore.store import Event, MatchStore, StoreError
+from cardcore.journal import MatchEvent
+from cardcore.store import MatchStore, StoreError
 
 T = TypeVar("T")
 log = logging.getLogger("cardcore.serve")
@@ -36,7 +37,7 @@ class Writer:
         #: Match locks to close once the batch that holds the match's last commit is written.
         self._locks: list[Any] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardcore-store")
-        self._events: dict[int, list[Event]] = {}
+        self._events: dict[int, list[MatchEvent]] = {}
         self._snapshots: dict[int, dict[str, Any]] = {}
         self._tables: dict[str, tuple[str, int, str, dict[str, Any]]] = {}
         self._busy = False
@@ -46,7 +47,7 @@ class Writer:
         self.batches = 0
         self.problem: str | None = None
 
-    def commit(self, match_id: int, events: list[Event], snapshot: dict[str, Any]) -> None:
+    def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         """Queue an action's events and the snapshot after it (written soon, in order)."""
         self._events.setdefault(match_id, []).extend(events)
         self._snapshots[match_id] = snapshot
@@ -103,7 +104,7 @@ class Writer:
         future = loop.run_in_executor(self._pool, self._write, matches, tables, locks)
         future.add_done_callback(lambda f: self._done(f, matches, tables, locks))
 
-    def _write(self, matches: list[tuple[int, list[Event], dict[str, Any]]],
+    def _write(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
                tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
         self.store.commit_many(matches, tables)
         for held in locks:
@@ -112,7 +113,7 @@ class Writer:
             except Exception as exc:  # the batch is written: never written twice for a lock
                 log.warning("cannot release a match's lock: %s", exc)
 
-    def _done(self, future: asyncio.Future[None], matches: list[tuple[int, list[Event], dict[str, Any]]],
+    def _done(self, future: asyncio.Future[None], matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
               tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
         self._busy = False
         exc = future.exception()
@@ -134,7 +135,7 @@ class Writer:
         if not self._busy:
             self._idle.set()
 
-    def _requeue(self, matches: list[tuple[int, list[Event], dict[str, Any]]],
+    def _requeue(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
                  tables: list[tuple[str, int, str, dict[str, Any]]]) -> None:
         """A failed batch goes back in front of what came meanwhile."""
         for match_id, events, snapshot in matches:

@@ -28,13 +28,14 @@ import orjson
 
 from cardcore.faults import describe
 from cardcore.game import Action, GameState, IllegalAction
+from cardcore.journal import MatchEvent
 from cardcore.match import Match
 from cardcore.match_setup import HUMAN
 from cardcore.net import views
 from cardcore.net.persist import Writer
 from cardcore.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.plugins import Registry
-from cardcore.table_service import Event, MoveFailed, Refused, TableService
+from cardcore.table_service import MoveFailed, Refused, TableService
 
 log = logging.getLogger("cardcore.serve")
 
@@ -49,7 +50,7 @@ class WriterKeeper:
     writer: Writer
     match_id: int
 
-    def commit(self, events: list[Event], snapshot: dict[str, Any]) -> None:
+    def commit(self, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         self.writer.commit(self.match_id, events, snapshot)
 
 

@@ -17,26 +17,25 @@ How the session uses it (see docs/library.md):
 from __future__ import annotations
 
 import hashlib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-if TYPE_CHECKING:
-    from cardcore.game import Game
-
 from cardcore.records import compact_json
 
-Event = dict[str, Any]
+if TYPE_CHECKING:
+    from cardcore.game import Game
+    from cardcore.journal import MatchEvent
 
 
-def record_digest(events: list[Event]) -> str:
+def record_digest(events: Sequence[MatchEvent]) -> str:
     """What makes two records the same match (``cardcore import`` keeps one copy): the
     SHA-256 of its events, each as compact JSON with sorted keys, one a line. So a record
     read back with other spacing, key order or line ends, or exported from the library,
     is the same; any other event, value or order of events is not."""
     digest = hashlib.sha256()
     for event in events:
-        digest.update(compact_json(event, sort_keys=True) + b"\n")
+        digest.update(compact_json(event.to_json(), sort_keys=True) + b"\n")
     return digest.hexdigest()
 
 
@@ -111,7 +110,7 @@ class OpenMatch(Protocol):
 
     id: int
 
-    def append_event(self, event: Event) -> None:
+    def append_event(self, event: MatchEvent) -> None:
         """Buffer one event (a ``Match.on_event`` event, or the table's undo / resume)."""
 
     def save_snapshot(self, snapshot: dict[str, Any]) -> None:
@@ -164,11 +163,11 @@ class MatchStore(Protocol):
     def export_record(self, match_id: int) -> str:
         """The match's record, byte for byte what the table writes."""
 
-    def import_record(self, events: list[Event], snapshot: dict[str, Any] | None = None,
+    def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
                       source: str = "import") -> int:
         """Add a match from its events (checked by the caller: ``import_checked``)."""
 
-    def find_record(self, events: list[Event]) -> int | None:
+    def find_record(self, events: list[MatchEvent]) -> int | None:
         """The id of a match whose record is these events (``record_digest``), or None."""
 
     def stats(self, game: str | None = None,
@@ -178,7 +177,7 @@ class MatchStore(Protocol):
 
     # --- what a server keeps (cardcore serve) --------------------------------------------
 
-    def commit_many(self, matches: Iterable[tuple[int, list[Event], dict[str, Any]]],
+    def commit_many(self, matches: Iterable[tuple[int, list[MatchEvent], dict[str, Any]]],
                     tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
         """Several matches' events and snapshots, and table rows (``put_table``'s
         arguments), in one transaction: a server's group commit."""
@@ -206,6 +205,6 @@ def open_library(path: str | None = None, *, import_autosave: bool = True) -> Ma
 
 
 __all__ = [
-    "Event", "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
+    "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
     "PlayerStats", "StoreError", "StoreUnavailable", "open_library", "record_digest",
 ]

@@ -5,23 +5,20 @@ from __future__ import annotations
 from typing import Any
 
 from cardcore.game import Game
+from cardcore.journal import MatchEvent, Resume
 from cardcore.match import Match
 from cardcore.records import RecordError
-from cardcore.replay import _Rebuild
-from cardcore.store import Event, MatchStore, OpenMatch, StoreError
+from cardcore.replay import Rebuild
+from cardcore.store import MatchStore, OpenMatch, StoreError
 
 
-def rebuild(game: Game, numbered: list[tuple[int, Event]]) -> Match:
+def rebuild(game: Game, numbered: list[tuple[int, MatchEvent]]) -> Match:
     """The match a record describes, every event checked as ``cardcore.replay.replay`` does
     (RecordError naming the first line that does not follow)."""
-    check = _Rebuild(game, numbered)
-    match = check.start()
-    while check.i < len(numbered):
-        match = check.step(match)
-    return match
+    return Rebuild(game, numbered).run()
 
 
-def import_checked(store: MatchStore, game: Game, numbered: list[tuple[int, Event]]) -> int:
+def import_checked(store: MatchStore, game: Game, numbered: list[tuple[int, MatchEvent]]) -> int:
     """Add a record to the library once the engine has rebuilt it; a forged or damaged
     record raises RecordError and nothing is added. An unfinished record can be resumed
     (its bots continue with fresh random streams for the hand in play)."""
@@ -39,5 +36,5 @@ def resume(play: OpenMatch, game: Game, **kwargs: Any) -> Match:
         match = Match.from_snapshot(game, snap, **kwargs)
     except (ValueError, RecordError) as exc:
         raise StoreError(f"match {play.id} cannot continue ({exc})") from None
-    play.append_event({"event": "resume", "hand": match.hand_no, "decisions": match.decisions})
+    play.append_event(Resume.make(hand=match.hand_no, decisions=match.decisions))
     return match

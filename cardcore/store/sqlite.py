@@ -38,8 +38,8 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardcore import records
+from cardcore.journal import HandEnd, MatchEnd, MatchEvent, MatchStart, parse_events, start_of
 from cardcore.store import (
-    Event,
     MatchLocked,
     MatchSummary,
     NoSuchMatch,
@@ -420,12 +420,12 @@ class SqliteStore:
             raise
         return SqliteMatch(self, match_id, fd, snapshot)
 
-    def commit(self, match_id: int, events: list[Event], snapshot: dict[str, Any]) -> None:
+    def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         """The events an action produced and the snapshot after it: one transaction."""
         with self._transaction() as cur:
             self._commit(cur, match_id, events, snapshot)
 
-    def commit_many(self, matches: Iterable[tuple[int, list[Event], dict[str, Any]]],
+    def commit_many(self, matches: Iterable[tuple[int, list[MatchEvent], dict[str, Any]]],
                     tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
         """Several matches' events and snapshots, and table rows (``put_table``'s
         arguments), in one transaction: a server's group commit."""
@@ -435,7 +435,7 @@ class SqliteStore:
             for table in tables:
                 self._put_table(cur, *table)
 
-    def _commit(self, cur: sqlite3.Cursor, match_id: int, events: list[Event],
+    def _commit(self, cur: sqlite3.Cursor, match_id: int, events: list[MatchEvent],
                 snapshot: dict[str, Any]) -> None:
         over = bool(snapshot.get("over"))
         blob = None if over else _blob(snapshot)
@@ -475,19 +475,17 @@ class SqliteStore:
         return [(r[0], int(r[1]), r[2], json.loads(r[3])) for r in rows]
 
     def _insert_events(self, cur: sqlite3.Cursor, match_id: int, seq: int,
-                       events: Iterable[Event]) -> int:
+                       events: Iterable[MatchEvent]) -> int:
         """Append the events' lines from ``seq``. Lines up to the last end of a hand among
         them are packed (with the raw lines before them) into one chunk, never stored raw."""
         lines: list[tuple[int, str]] = []
         pack_to = -1
         for event in events:
             lines.append((seq, records.dumps(event)))
-            kind = event.get("event")
-            if kind == "hand_end":  # the row's keys in the game's order, as in the record
+            if isinstance(event, HandEnd):  # the row's keys in the game's order, as in the record
                 cur.execute("INSERT INTO scores (match_id, seq, hand, row) VALUES (?, ?, ?, ?)",
-                            (match_id, seq, event.get("hand", 0),
-                             records.compact_json(event.get("score")).decode()))
-            if kind in ("hand_end", "match_end"):
+                            (match_id, seq, event.hand, records.compact_json(event.score).decode()))
+            if isinstance(event, HandEnd | MatchEnd):
                 pack_to = len(lines)
             seq += 1
         if pack_to > 0:
@@ -635,32 +633,31 @@ class SqliteStore:
 
     # --- importing ------------------------------------------------------------------------
 
-    def import_record(self, events: list[Event], snapshot: dict[str, Any] | None = None,
+    def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
                       source: str = "import") -> int:
         """Add a match from its events (the caller checked them: ``import_checked``);
         ``snapshot``: the match after them (names, totals, and where to resume)."""
         with self._transaction() as cur:
             return self._insert_match(cur, events, snapshot, source)
 
-    def _insert_match(self, cur: sqlite3.Cursor, events: list[Event],
+    def _insert_match(self, cur: sqlite3.Cursor, events: list[MatchEvent],
                       snapshot: dict[str, Any] | None, source: str) -> int:
-        if not events or events[0].get("event") != "match_start":
+        start = events[0] if events else None
+        if not isinstance(start, MatchStart):
             raise StoreError("not a cardcore record (no match_start)")
-        start, snap = events[0], snapshot or {}
-        over = bool(snap.get("over")) or any(e.get("event") == "match_end" for e in events)
+        snap = snapshot or {}
+        over = bool(snap.get("over")) or any(isinstance(e, MatchEnd) for e in events)
         now = time.time()
         cur.execute(
             "INSERT INTO matches (game, options, seed, seats, names, side_names, started, "
             "last_played, source, finished, record_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (start.get("game"), _json(start.get("options", {})), _json(start.get("seed", 0)),
-             _json(start.get("seats", [])), _json(start.get("names") or []),
-             _json(start.get("side_names") or []), now, now, source, int(over),
+            (start.game, _json(start.options), _json(start.seed), _json(start.seats),
+             _json(start.names or []), _json(start.side_names or []), now, now, source, int(over),
              record_digest(events)))
         match_id = cur.lastrowid
         assert match_id is not None
         seq = self._insert_events(cur, match_id, 0, events)
-        winner = next((e.get("winner") for e in events if e.get("event") == "match_end"),
-                      snap.get("winner"))
+        winner = next((e.winner for e in events if isinstance(e, MatchEnd)), snap.get("winner"))
         cur.execute("UPDATE matches SET n_events = ?, winner = ? WHERE id = ?", (seq, winner, match_id))
         if snapshot is not None:
             blob = None if over else _blob(snapshot)
@@ -669,24 +666,24 @@ class SqliteStore:
                         (*_from_snapshot(snapshot), blob, match_id))
         return match_id
 
-    def find_record(self, events: list[Event]) -> int | None:
+    def find_record(self, events: list[MatchEvent]) -> int | None:
         """The first match whose record is ``events`` (``record_digest``): one imported as
         they are, or one played here of the same game and seed whose record is the same."""
         if not events:
             return None
         digest = record_digest(events)
-        start = events[0]
+        start = start_of(events[0])
         rows = self._read(lambda c: c.execute(
             "SELECT id, record_hash FROM matches WHERE record_hash = ? OR (record_hash IS NULL "
             "AND game = ? AND seed = ?) ORDER BY id",
-            (digest, str(start.get("game")), _json(start.get("seed", 0)))).fetchall())
+            (digest, start.game, _json(start.seed))).fetchall())
         for match_id, stored in rows:
             if stored == digest:
                 return int(match_id)
         for match_id, _ in rows:
             try:
                 text = self.export_record(match_id)
-                if record_digest([json.loads(line) for line in text.splitlines()]) == digest:
+                if record_digest(parse_events(json.loads(line) for line in text.splitlines())) == digest:
                     return int(match_id)
             except (StoreError, ValueError):
                 continue  # deleted meanwhile, or damaged: not the same
@@ -706,9 +703,10 @@ class SqliteStore:
             return None
         events = _legacy_events(save)
         if not events:
-            events = [{"event": "match_start", "match": save.match.get("match_no", 0),
-                       "game": save.match.get("game"), "seed": save.match.get("seed"),
-                       "seats": save.match.get("seats"), "options": save.match.get("options")}]
+            old = save.match  # the old save's keys, no others
+            events = [MatchStart.model_construct(**{
+                "match": old.get("match_no", 0), "game": old.get("game"), "seed": old.get("seed"),
+                "seats": old.get("seats"), "options": old.get("options")})]
         with self._transaction() as cur:
             if cur.execute("SELECT 1 FROM meta WHERE key = 'autosave_imported'").fetchone():
                 return None  # another process did it meanwhile
@@ -755,9 +753,9 @@ class SqliteMatch:
         self.id = match_id
         self._fd: int | None = lock_fd
         self._snapshot = snapshot
-        self._pending: list[Event] = []
+        self._pending: list[MatchEvent] = []
 
-    def append_event(self, event: Event) -> None:
+    def append_event(self, event: MatchEvent) -> None:
         self._pending.append(event)
 
     def save_snapshot(self, snapshot: dict[str, Any]) -> None:
@@ -802,6 +800,6 @@ def _from_snapshot(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int]:
             _json(totals), int(snap.get("hand") or 0), int(snap.get("decisions") or 0))
 
 
-def _legacy_events(save: records.SaveFile) -> list[Event]:
+def _legacy_events(save: records.SaveFile) -> list[MatchEvent]:
     """The events of the old autosave's record (``records.save_events``)."""
     return records.save_events(save)

@@ -21,6 +21,7 @@ import pydantic
 
 from cardcore.bots.search import Estimate, MediumBot
 from cardcore.game import Action, Game, GameOptions, IllegalAction, Zone
+from cardcore.journal import HandEnd, MatchEvent, Note
 from cardcore.net import protocol as p
 from cardcore.net.client import TIMEOUT, ClientError, Connection
 from cardcore.net.wire import RemoteAction, info_of_view, zone_from_json
@@ -48,7 +49,7 @@ class RemoteSession:
         self._u: p.Update = first
         self._zones: list[Zone] = []
         self._actions: list[Action] = []
-        self._events: list[dict[str, Any]] = []
+        self._events: list[MatchEvent] = []
         self._listener: Listener | None = None
         self._pending = False  # a move was sent; its update has not come yet
         self._finished: tuple[int | None, list[Zone]] = (None, [])
@@ -176,7 +177,7 @@ class RemoteSession:
     def needs_handover(self, revealed: int | None) -> bool:
         return False
 
-    def drain_events(self) -> list[dict[str, Any]]:
+    def drain_events(self) -> list[MatchEvent]:
         out, self._events = self._events, []
         return out
 
@@ -341,8 +342,10 @@ class RemoteSession:
             self._pending = False
         if u.hand_over and (first or not (prev.hand_over and prev.hand_no == u.hand_no)):
             self._finished = (u.seat, zones)
-            if not first:
-                self._events.append({"event": "hand_end", "hand": u.hand_no})
+            if not first:  # the hand's score is the sheet's last row
+                rows = u.sheet.rows
+                self._events.append(HandEnd.make(hand=u.hand_no, score=rows[-1] if rows else {"sides": []},
+                                                 totals=u.sheet.totals))
         self._u = u
         self._zones = zones
         self._actions = [RemoteAction.from_json(a) for a in u.actions]
@@ -379,4 +382,4 @@ class RemoteSession:
         self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
 
     def _say(self, text: str, error: bool = False) -> None:
-        self._events.append({"event": "message", "text": text, "error": error})
+        self._events.append(Note.make(text=text, error=error))

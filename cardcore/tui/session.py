@@ -28,6 +28,19 @@ from cardcore import records
 from cardcore.bots.base import Bot, InfoSet
 from cardcore.bots.search import Estimate, MediumBot
 from cardcore.game import Action, Game, GameOptions, GameState, Zone
+from cardcore.journal import (
+    Deal,
+    HandEnd,
+    MatchEnd,
+    MatchEvent,
+    MatchStart,
+    Played,
+    Resume,
+    SeatChange,
+    Undo,
+    parse_event,
+    start_of,
+)
 from cardcore.match import Match
 from cardcore.match_setup import HUMAN, Setup
 from cardcore.plugins import Registry
@@ -69,10 +82,10 @@ class Session:
         #: The bot speed chosen at this table (the app's setting; a save file's is honoured).
         self.bot_speed = bot_speed
         #: Events since the screen last asked (``drain_events``).
-        self.events: list[dict[str, Any]] = []
+        self.events: list[MatchEvent] = []
         service.on_events = self._heard
 
-    def _heard(self, events: list[dict[str, Any]]) -> None:
+    def _heard(self, events: list[MatchEvent]) -> None:
         self.events.extend(events)
 
     # --- making one --------------------------------------------------------------
@@ -84,7 +97,7 @@ class Session:
         nothing else in the library changes."""
         keeper = LibraryKeeper.opening(store) if save else None
         match = setup.new_match(pm=registry.pm)
-        events: list[dict[str, Any]] = []
+        events: list[MatchEvent] = []
         service = TableService.new(registry, match, keeper=keeper, on_events=events.extend)
         session = cls(registry, service, keeper, setup)
         session.events = events
@@ -151,21 +164,20 @@ class Session:
         _check_bots(registry, match, str(path))
         events = records.save_events(save)
         if not events:  # no record: the match starts in the library at the saved position
-            events = [{"event": "match_start", "match": match.match_no, "game": game.id,
-                       "seed": match.seed, "seats": list(match.seats),
-                       "options": match.options.model_dump(mode="json"),
-                       "names": list(match.seating.names),
-                       "side_names": list(match.seating.side_names)}]
+            events = [parse_event({"event": "match_start", "match": match.match_no, "game": game.id,
+                                   "seed": match.seed, "seats": list(match.seats),
+                                   "options": match.options.model_dump(mode="json"),
+                                   "names": list(match.seating.names),
+                                   "side_names": list(match.seating.side_names)})]
         keeper = LibraryKeeper.opening(store, source="save")
         keeper.unsaved = list(events)
         session = cls._resumed(registry, match, keeper, events, bot_speed=save.speed)
-        session.service.commit_position([{"event": "resume", "hand": match.hand_no,
-                                          "decisions": match.decisions}])
+        session.service.commit_position([Resume.make(hand=match.hand_no, decisions=match.decisions)])
         return session
 
     @classmethod
     def _resumed(cls, registry: Registry, match: Match, keeper: LibraryKeeper,
-                 events: list[dict[str, Any]], bot_speed: str | None = None) -> Session:
+                 events: list[MatchEvent], bot_speed: str | None = None) -> Session:
         service = TableService(registry, match, keeper=keeper)
         service.resumed(events, "the position the match was resumed at")
         setup = Setup(match.game, match.options, list(match.seats), match.seed,
@@ -192,7 +204,7 @@ class Session:
             raise StoreError("this match is not in the library")
         return self.keeper.record()
 
-    def record_events(self) -> list[dict[str, Any]]:
+    def record_events(self) -> list[MatchEvent]:
         """The events of ``record()``."""
         return [e for _, e in records.parse_record_lines(self.record(), f"match {self.match_id}")]
 
@@ -443,7 +455,7 @@ class Session:
         self.close()
         return Session.new(self.registry, setup, store=store, save=self.keeper is not None)
 
-    def drain_events(self) -> list[dict[str, Any]]:
+    def drain_events(self) -> list[MatchEvent]:
         out, self.events = self.events, []
         return out
 
@@ -471,16 +483,15 @@ def _check_bots(registry: Registry, match: Match, where: str) -> None:
         raise records.RecordError(f"{where}: the bot {unknown[0]!r} is not installed")
 
 
-def _record_events(record: str) -> list[dict[str, Any]]:
+def _record_events(record: str) -> list[MatchEvent]:
     """A record's events, lines that do not read skipped (the log is rebuilt from them)."""
     events = []
     for line in record.splitlines():
         try:
-            event = json.loads(line)
-        except ValueError:
+            event = parse_event(json.loads(line))
+        except (ValueError, RecursionError):  # EventError is a ValueError
             continue
-        if isinstance(event, dict):
-            events.append(event)
+        events.append(event)
     return events
 
 
@@ -523,13 +534,13 @@ class Replay:
         replay._load(registry, records.parse_record_lines(text, name), name)
         return replay
 
-    def _load(self, registry: Registry, numbered: list[tuple[int, dict[str, Any]]], path: str) -> None:
-        start = numbered[0][1]
-        game_id = start["game"]
+    def _load(self, registry: Registry, numbered: list[tuple[int, MatchEvent]], path: str) -> None:
+        start = start_of(numbered[0][1])
+        game_id = start.game
         if game_id not in registry.games:
             raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
         self.game: Game = registry.games[game_id]
-        if "human" in start["seats"] and not any(e.get("event") == "match_end" for _, e in numbered):
+        if "human" in start.seats and not any(isinstance(e, MatchEnd) for _, e in numbered):
             raise records.RecordError(f"{path}: a match still in play with a human seat; "
                                       "it can be replayed once it has ended")
         try:
@@ -544,42 +555,41 @@ class Replay:
         if not self.frames:
             raise records.RecordError(f"{path}: the record has no positions to show")
 
-    def _read_seating(self, start: dict[str, Any], numbered: list[tuple[int, dict[str, Any]]]) -> None:
+    def _read_seating(self, start: MatchStart, numbered: list[tuple[int, MatchEvent]]) -> None:
         """Seats, names and side names as the match had them: from ``match_start`` (records
         written before it carried ``names`` get the game's default names), after the draw."""
-        drew = len(numbered) > 1 and numbered[1][1].get("event") == "draw"
-        match = Match(self.game, self.game.Options(**start["options"]), seed=start["seed"],
-                      seats=list(start["seats"]), names=start.get("names"),
-                      side_names=start.get("side_names"), match_no=start.get("match", 0),
+        drew = len(numbered) > 1 and numbered[1][1].event == "draw"
+        match = Match(self.game, self.game.Options(**start.options), seed=start.seed,
+                      seats=list(start.seats), names=start.names,
+                      side_names=start.side_names, match_no=start.match,
                       draw_for_partners=drew)
         match.start()
         for _, event in numbered:  # the names people chose when they sat (a server's table)
-            if event.get("event") == "seat" and event.get("what") == "named":
-                match.rename(event["seat"], event["name"])
+            if isinstance(event, SeatChange) and event.what == "named":
+                match.rename(event.seat, event.name)
         self.seats: list[str] = list(match.seats)
         self.names: list[str] = list(match.seating.names)
         self.side_names: list[str] = list(match.seating.side_names)
 
-    def _read_frames(self, start: dict[str, Any]) -> None:
+    def _read_frames(self, start: MatchStart) -> None:
         self.frames: list[Frame] = []
         self.sheets: list[ScoreSheet] = []  # the sheet as it stands at each frame
         sheet: ScoreSheet | None = None
-        target = (start.get("options") or {}).get("target", 0)
+        target = start.options.get("target", 0)
         dealer = None
         for event in self.events:
-            kind = event["event"]
-            if kind == "deal":
-                dealer = event.get("dealer")
-                self.frames.append(Frame(event["hand"], f"Hand {event['hand']} dealt", event["state"],
+            if isinstance(event, Deal):
+                dealer = event.dealer
+                self.frames.append(Frame(event.hand, f"Hand {event.hand} dealt", event.state,
                                          dealer))
-            elif kind == "action":
-                who = self.names[event["seat"]]
-                self.frames.append(Frame(event["hand"], log_text(who, event["label"]), event["state"],
+            elif isinstance(event, Played):
+                who = self.names[event.seat]
+                self.frames.append(Frame(event.hand, log_text(who, event.label), event.state,
                                          dealer))
-            elif kind == "undo":
-                self.frames.append(Frame(event["hand"], "Undo", event["state"], dealer))
-            elif kind == "hand_end":
-                row = event["score"]
+            elif isinstance(event, Undo):
+                self.frames.append(Frame(event.hand, "Undo", event.state, dealer))
+            elif isinstance(event, HandEnd):
+                row = event.score
                 if sheet is None:
                     names = self.side_names if len(self.side_names) == len(row["sides"]) else \
                         [f"Side {i + 1}" for i in range(len(row["sides"]))]
@@ -589,10 +599,10 @@ class Replay:
                     last = self.frames[-1]
                     self.frames[-1] = replace(last, hand_over=True)
                     self.sheets[-1] = sheet  # the position that ended the hand shows its score
-            if kind in ("deal", "action", "undo"):
+            if isinstance(event, Deal | Played | Undo):
                 self.sheets.append(sheet or ScoreSheet([], target))
         self.final_sheet = sheet
-        self.winner = next((e.get("winner") for e in self.events if e["event"] == "match_end"), None)
+        self.winner = next((e.winner for e in self.events if isinstance(e, MatchEnd)), None)
         for frame in self.frames:  # every position must load before the screen shows any
             self.game.state_from_json(frame.state)
 

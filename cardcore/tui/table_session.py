@@ -15,11 +15,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from cardcore.bots.search import Estimate
     from cardcore.game import Action, Game, GameOptions, Zone
+    from cardcore.journal import MatchEvent
     from cardcore.scoresheet import ScoreSheet
     from cardcore.tui.session import LogEntry, SessionSetup
 
@@ -102,10 +103,9 @@ class TableSession(Protocol):
     def log(self) -> list[LogEntry]:
         """The move log (remote: chat lines too), every hand's."""
 
-    def drain_events(self) -> list[dict[str, Any]]:
-        """The events since the last call (``{"event": "hand_end", "hand": n}`` is the
-        one the table reads; a remote session adds ``{"event": "message", "text",
-        "error"}`` for what the server said)."""
+    def drain_events(self) -> list[MatchEvent]:
+        """The events since the last call (``HandEnd`` is the one the table reads; a remote
+        session adds a ``Note`` for what the server said)."""
 
     # --- playing -----------------------------------------------------------------------
 

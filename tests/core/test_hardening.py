@@ -72,7 +72,7 @@ def test_a_save_cannot_make_cardcore_write_into_another_file(saved_match, tmp_pa
     assert sorted(p.name for p in tmp_path.iterdir()) == ["bashrc", "cardcore-home"]
     # the match went on in the library, from the save's position, without the named file
     events = session.record_events()
-    assert events[0]["event"] == "match_start" and events[1]["event"] == "resume"
+    assert events[0].event == "match_start" and events[1].event == "resume"
     assert "# my shell" not in session.record()
 
 
@@ -81,7 +81,7 @@ def test_a_save_whose_record_is_a_directory_resumes_without_it(saved_match, tmp_
     save["record_path"] = str(tmp_path)
     path.write_text(json.dumps(save))
     session = Session.resume(registry, path)
-    assert [e["event"] for e in session.record_events()] == ["match_start", "resume"]
+    assert [e.event for e in session.record_events()] == ["match_start", "resume"]
     session.close()
 
 

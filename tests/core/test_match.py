@@ -24,8 +24,8 @@ def test_a_match_plays_hands_until_a_side_reaches_the_target(crazy_eights):
     assert match.over and match.winner is not None
     totals = match.sheet.totals
     assert totals[match.winner] >= 150 and totals[match.winner] == max(totals)
-    assert [e["event"] for e in events].count("hand_end") == len(match.sheet.hands) == match.hand_no
-    assert events[0]["event"] == "match_start" and events[-1] == {
+    assert [e.event for e in events].count("hand_end") == len(match.sheet.hands) == match.hand_no
+    assert events[0].event == "match_start" and events[-1].to_json() == {
         "event": "match_end", "winner": match.winner, "totals": totals}
 
 
@@ -40,12 +40,12 @@ def test_each_event_carries_only_its_own_keys(crazy_eights):
         "match_end": {"event", "winner", "totals"},
     }
     for e in events:
-        assert set(e) == keys[e["event"]]
+        assert set(e.to_json()) == keys[e.event]
 
 
 def test_the_dealer_rotates_left_each_hand(crazy_eights):
     _, events = played(crazy_eights, players=3)
-    dealers = [e["dealer"] for e in events if e["event"] == "deal"]
+    dealers = [e.dealer for e in events if e.event == "deal"]
     assert len(dealers) >= 2
     assert all(b == (a + 1) % 3 for a, b in zip(dealers, dealers[1:], strict=False))
 
@@ -60,7 +60,7 @@ def test_running_totals_are_passed_to_new_hand(crazy_eights, monkeypatch):
 
     monkeypatch.setattr(type(crazy_eights), "new_hand", spy)
     match, events = played(crazy_eights)
-    ends = [e["totals"] for e in events if e["event"] == "hand_end"]
+    ends = [e.totals for e in events if e.event == "hand_end"]
     assert seen == [[0, 0, 0]] + ends[:-1]
 
 
@@ -70,10 +70,10 @@ def test_the_same_seed_gives_the_same_match_and_bots_never_change_the_deal(crazy
     assert ea == eb
     greedy = Match(crazy_eights, crazy_eights.Options(target=150), seed=9, players=3)
     deals = []
-    greedy.on_event = lambda e: deals.append(e) if e["event"] == "deal" else None
+    greedy.on_event = lambda e: deals.append(e) if e.event == "deal" else None
     greedy.start()
     play_bots(greedy, bots(3, GreedyBot))
-    random_deals = [e for e in ea if e["event"] == "deal"]
+    random_deals = [e for e in ea if e.event == "deal"]
     common = min(len(deals), len(random_deals))
     assert common >= 2 and deals[:common] == random_deals[:common]
 
@@ -100,7 +100,7 @@ def test_hooks_fire_for_each_hand_and_the_match(crazy_eights):
 def test_max_hands_caps_the_match(crazy_eights):
     match, events = played(crazy_eights, target=2000, max_hands=2)
     assert match.over and match.winner is None and len(match.sheet.hands) == 2
-    assert events[-1]["event"] == "match_end"
+    assert events[-1].event == "match_end"
 
 
 def test_the_player_count_must_be_allowed(crazy_eights):

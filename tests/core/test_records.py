@@ -55,13 +55,13 @@ def test_a_record_replays_to_the_same_states(tmp_path, crazy_eights):
     events = read_record(path)
     state = None
     for e in events:
-        if e["event"] == "deal":
-            state = crazy_eights.state_from_json(e["state"])
-        elif e["event"] == "action":
-            state.apply(crazy_eights.action_from_json(state, e["action"]))
-            assert state.export() == e["state"]
-        elif e["event"] == "hand_end":
-            assert state.score() == e["score"]
+        if e.event == "deal":
+            state = crazy_eights.state_from_json(e.state)
+        elif e.event == "action":
+            state.apply(crazy_eights.action_from_json(state, e.action))
+            assert state.export() == e.state
+        elif e.event == "hand_end":
+            assert state.score() == e.score
 
 
 def test_saves_live_in_cardcore_home(cardcore_home):

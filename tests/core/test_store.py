@@ -11,6 +11,7 @@ import pytest
 from cardcore import records
 from cardcore.bots.base import InfoSet
 from cardcore.cli import main
+from cardcore.journal import parse_event
 from cardcore.match import Match, play_bots
 from cardcore.plugins import load_registry
 from cardcore.records import RecordError, RecordWriter
@@ -154,7 +155,7 @@ def test_a_forged_record_is_refused_in_one_line_and_nothing_is_added(registry, t
     forged = json.loads(lines[3])
     assert forged["event"] == "action"
     forged["state"]["sweeps"] = [5, 0]
-    lines[3] = records.dumps(forged)
+    lines[3] = records.compact_json(forged).decode()
     path = tmp_path / "forged.jsonl"
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     capsys.readouterr()
@@ -168,7 +169,7 @@ def test_an_unfinished_record_imports_as_a_match_to_resume(registry, tmp_path):
     text = reference(registry, "casino", 4, ["greedy", "greedy"])
     cut = "".join(line + "\n" for line in text.splitlines()[:20])
     store = open_library()
-    numbered = list(enumerate((json.loads(x) for x in cut.splitlines()), start=1))
+    numbered = list(enumerate((parse_event(json.loads(x)) for x in cut.splitlines()), start=1))
     match_id = import_checked(store, registry.games["casino"], numbered)
     assert store.export_record(match_id) == cut
     play = store.open(match_id)
@@ -413,7 +414,7 @@ def test_the_committed_first_version_fixture_opens(tmp_path, registry):
     assert len(unfinished) == 1 and len(finished) == 2
     for m in finished:
         text = store.export_record(m.id)
-        numbered = list(enumerate((json.loads(x) for x in text.splitlines()), start=1))
+        numbered = records.parse_record_lines(text, "export")
         from cardcore.replay import replay
 
         replay(registry.games[m.game], numbered)

@@ -3,7 +3,6 @@ a data dir that cannot be written, two writers at once, a dead holder's lock."""
 
 from __future__ import annotations
 
-import json
 import os
 import random
 import signal
@@ -146,7 +145,7 @@ def test_kill_9_in_a_loop_loses_nothing_committed(driver, registry):
         one_ahead += summary.decisions - reported
         if not summary.finished:
             text = store.export_record(match_id)
-            numbered = list(enumerate((json.loads(x) for x in text.splitlines()), start=1))
+            numbered = records.parse_record_lines(text, "export")
             rebuilt = rebuild(registry.games["casino"], numbered)
             snap = store.load(match_id)
             assert rebuilt.decisions == snap["decisions"] and rebuilt.state.export() == snap["state"]

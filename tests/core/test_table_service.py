@@ -71,8 +71,8 @@ def test_a_move_from_the_network_is_checked_in_the_service(registry):
         assert refused.value.code == code
     assert service.match.decisions == 0
     events = service.act(seat, action, 0)
-    assert [e["event"] for e in events][0] == "action"
-    assert service.log[-1].text == log_text(service.name(seat), events[0]["label"])
+    assert events[0].event == "action"
+    assert service.log[-1].text == log_text(service.name(seat), events[0].label)
 
 
 def test_a_stand_in_plays_an_absent_seat_and_its_turns_are_marked(registry):
@@ -104,7 +104,7 @@ def test_a_rematch_here_keeps_seats_names_sides_and_options_and_moves_the_deal_o
     assert second.dealer == (last_dealer + 1) % 4 and match.hand_no == 1 and not match.over
     assert second.match_id is not None and second.match_id != first.match_id
     start = second.record_events()[0]
-    assert start["first_dealer"] == second.dealer and start["seed"] == match.seed
+    assert start.first_dealer == second.dealer and start.seed == match.seed
     assert second.store.get(first.match_id).finished
     second.close()
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from cardcore.bots.base import Bot
 from cardcore.game import Game
+from cardcore.journal import MatchStart
 from cardcore.match import Match
 from cardcore.net.wire import info_of_view, view_cards
 from cardcore.plugins import Registry
@@ -38,15 +39,15 @@ async def play_seat(client: Client, code: str, seat: int, game: Game, bot: Bot,
         await client.send({"type": "act", "code": code, "action": action, "turn": update["turn"]})
 
 
-def local_record(registry: Registry, start: dict[str, Any],
+def local_record(registry: Registry, start: MatchStart,
                  moves: list[tuple[int, int, dict[str, Any]]]) -> str:
     """The record of a local match with the same game, options, seed and seats, the client
     seats playing ``moves`` (in turn order) and the bot seats choosing with their streams."""
     from cardcore.bots.base import InfoSet
 
-    game = registry.games[start["game"]]
+    game = registry.games[start.game]
     lines: list[str] = []
-    match = Match(game, game.Options(**start["options"]), seed=start["seed"], seats=start["seats"],
+    match = Match(game, game.Options(**start.options), seed=start.seed, seats=start.seats,
                   on_event=lambda e: lines.append(dumps(e) + "\n"))
     match.start()
     queue = [m for _, _, m in sorted(moves, key=lambda x: x[0])]
@@ -69,20 +70,20 @@ def positions(record: str) -> dict[tuple[int, int, bool], dict[str, Any]]:
     found: dict[tuple[int, int, bool], dict[str, Any]] = {}
     turn = 0
     for _, event in parse_record_lines(record, "server record"):
-        if event["event"] == "deal":
-            found[(event["hand"], turn, False)] = event["state"]
-        elif event["event"] == "action":
+        if event.event == "deal":
+            found[(event.hand, turn, False)] = event.state
+        elif event.event == "action":
             turn += 1
-            over = event["state"].get("to_play") is None
-            found[(event["hand"], turn, over)] = event["state"]
+            over = event.state.get("to_play") is None
+            found[(event.hand, turn, over)] = event.state
     return found
 
 
 @functools.cache
 def actions_after(record: str) -> dict[tuple[int, int, str], dict[str, Any]]:
     """(hand, seat, label) -> the state after that action (the log line's moment)."""
-    return {(e["hand"], e["seat"], e["label"]): e["state"]
-            for _, e in parse_record_lines(record, "server record") if e["event"] == "action"}
+    return {(e.hand, e.seat, e.label): e.state
+            for _, e in parse_record_lines(record, "server record") if e.event == "action"}
 
 
 def allowed(export: dict[str, Any], seat: int | None) -> Counter[str]:

@@ -34,7 +34,7 @@ async def test_server_matches_are_in_history_and_statistics_under_the_names_peop
         players = {s.player for s in store.stats("casino")}
         assert {"Ann", "Bob"} <= players and "South" not in players
         events = [e for _, e in parse_record_lines(store.export_record(finished.id), "record")]
-        named = [(e["seat"], e["name"]) for e in events if e["event"] == "seat"]
+        named = [(e.seat, e.name) for e in events if e.event == "seat"]
         assert sorted(named) == [(0, "Ann"), (1, "Bob")]
         for client in [*clients, host]:
             await client.close()

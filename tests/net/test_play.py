@@ -58,10 +58,10 @@ async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, se
         summary = server.store.finished()[0]
         record = server.store.export_record(summary.id)
         events = [e for _, e in parse_record_lines(record, "record")]
-        assert events[0]["seats"] == seats and events[-1]["event"] == "match_end"
+        assert events[0].seats == seats and events[-1].event == "match_end"
         # the names people chose are in the record (and the library's summary), each as
         # a seat event when they sat; the rest is exactly a local match's record
-        named = sorted((e["seat"], e["name"]) for e in events if e["event"] == "seat")
+        named = sorted((e.seat, e.name) for e in events if e.event == "seat")
         assert named == [(link["seat"], names[i]) for i, link in enumerate(made["seats"])]
         assert [summary.names[s] for s, _ in named] == [n for _, n in named]
         moves_only = "".join(line for line in record.splitlines(keepends=True)

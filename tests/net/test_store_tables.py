@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from cardcore.journal import Resume
 from cardcore.match import Match
 from cardcore.plugins import load_registry
 from cardcore.store import StoreError
@@ -59,7 +60,7 @@ def test_a_group_commit_is_one_transaction(tmp_path):
     assert store.export_record(play.id).count("\n") == len(events)
     # a batch naming a match that is not there changes nothing at all
     with pytest.raises(StoreError):
-        resume = {"event": "resume", "hand": 1, "decisions": 0}
+        resume = Resume.make(hand=1, decisions=0)
         store.commit_many([(other.id, [resume], other_match.snapshot()), (999, [], match.snapshot())],
                           [("BBB-222", 999, "playing", {})])
     assert store.export_record(other.id).count("\n") == len(other_events)

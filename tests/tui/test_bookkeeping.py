@@ -25,19 +25,19 @@ async def test_a_record_of_several_matches_replays_each(make_app, registry, tmp_
         screen = app.screen
         assert isinstance(screen, ReplayScreen)
         assert "match 2/3" in text_of(app, "#status")
-        assert screen.replay.events[0]["seed"] == 4  # the second match (seeds 3, 4, 5)
+        assert screen.replay.events[0].seed == 4  # the second match (seeds 3, 4, 5)
         await pilot.press("end", "right_square_bracket")
         await pilot.pause()
         assert "match 3/3" in text_of(app, "#status") and screen.index == 0
-        assert screen.replay.events[0]["seed"] == 5
+        assert screen.replay.events[0].seed == 5
         await pilot.press("right_square_bracket")  # no fourth: it stays
         await pilot.pause()
         assert "match 3/3" in text_of(app, "#status")
         await pilot.press("left_square_bracket", "left_square_bracket")
         await pilot.pause()
-        assert "match 1/3" in text_of(app, "#status") and screen.replay.events[0]["seed"] == 3
+        assert "match 1/3" in text_of(app, "#status") and screen.replay.events[0].seed == 3
         last = screen.replay.events[-1]
-        assert last["event"] == "match_end"  # the first match alone, not the file's last line
+        assert last.event == "match_end"  # the first match alone, not the file's last line
         await pilot.press("m")  # the picker: one line a match, read from the record
         await pilot.pause()
         assert isinstance(app.screen, MatchPicker)
@@ -47,7 +47,7 @@ async def test_a_record_of_several_matches_replays_each(make_app, registry, tmp_
         await pilot.press("down", "down", "enter")
         await pilot.pause()
         assert app.screen is screen and "match 3/3" in text_of(app, "#status")
-        assert screen.replay.events[0]["seed"] == 5
+        assert screen.replay.events[0].seed == 5
 
 
 async def test_a_record_of_one_match_shows_no_match_keys(make_app, registry, tmp_path):
@@ -103,7 +103,7 @@ async def test_the_seed_the_setup_form_shows_is_the_matchs_the_librarys_and_the_
         assert isinstance(app.screen, TableScreen)
         session = app.screen.session
         assert str(session.match.seed) == shown
-        assert str(session.record_events()[0]["seed"]) == shown
+        assert str(session.record_events()[0].seed) == shown
         store = app.library()
         assert [str(m.seed) for m in store.list_unfinished()] == [shown]
 

@@ -353,4 +353,4 @@ async def test_a_remote_table_asks_for_a_rematch_and_plays_the_new_match(tmp_pat
         assert server.tables[code].match is not first and session.names == list(first.seating.names)
         assert session.dealer == (first.seating.dealer + 1) % 2
         assert all(e.hand == 1 for e in session.log)  # the first match's log went with it
-        assert any("rematch" in e["text"] for e in session.drain_events() if e.get("event") == "message")
+        assert any("rematch" in e.text for e in session.drain_events() if e.event == "note")

@@ -82,8 +82,8 @@ async def test_palette_resume_during_a_match_lists_the_other_matches_and_replace
         assert exits  # `cardcore play`: leaving the table ends the program
     # one history in the record: it replays through the engine
     events = table.session.record_events()
-    assert [e["event"] for e in events].count("match_start") == 1
-    assert sum(e["event"] == "resume" for e in events) == 1
+    assert [e.event for e in events].count("match_start") == 1
+    assert sum(e.event == "resume" for e in events) == 1
 
 
 @pytest.mark.slow

@@ -92,8 +92,8 @@ def test_undo_takes_back_own_move_and_the_bots_reply_which_replays_from_the_same
         bots_play(s)
         assert s.match.snapshot()["state"] == after["state"]  # the bot's reply, the same seed
         s.close()
-        undos = [e for e in s.record_events() if e["event"] == "undo"]
-        assert len(undos) == 1 and undos[0]["state"] == start["state"]  # recorded as before
+        undos = [e for e in s.record_events() if e.event == "undo"]
+        assert len(undos) == 1 and undos[0].state == start["state"]  # recorded as before
         return
     raise AssertionError("no bot reply without a draw")
 
@@ -189,7 +189,7 @@ def test_a_full_disk_lets_play_go_on_and_says_so_until_saving_works(registry, mo
         assert s.save_error is None  # saving works again
         assert s.store.load(s.match_id)["state"] == s.state.export()
         events = s.record_events()  # nothing was lost meanwhile: the record replays
-        assert sum(e["event"] == "action" for e in events) == s.match.decisions
+        assert sum(e.event == "action" for e in events) == s.match.decisions
         from cardcore.replay import replay
         replay(s.game, list(enumerate(events, start=1)))
     s.close()
@@ -211,7 +211,7 @@ def test_a_data_dir_that_cannot_be_written_plays_without_saving(registry, tmp_pa
     if not s.over:
         s.apply(s.legal_actions()[0])
         assert s.save_problem is None and s.match_id is not None
-        assert s.record_events()[0]["event"] == "match_start"  # the whole match went in
+        assert s.record_events()[0].event == "match_start"  # the whole match went in
     s.close()
 
 
@@ -270,8 +270,8 @@ def test_match_start_carries_names_and_a_replay_shows_them(registry):
     bots_play(s)
     s.close()
     start = s.record_events()[0]
-    assert start["names"] == ["Ann", "Bob", "Cy", "Di"]
-    assert start["side_names"] == ["Ann & Cy", "Bob & Di"]
+    assert start.names == ["Ann", "Bob", "Cy", "Di"]
+    assert start.side_names == ["Ann & Cy", "Bob & Di"]
     r = Replay.from_text(registry, s.record(), "match")
     assert r.names == ["Ann", "Bob", "Cy", "Di"] and r.side_names == ["Ann & Cy", "Bob & Di"]
     info = r.table_info(len(r.frames) - 1)
@@ -293,7 +293,7 @@ def test_a_record_without_names_still_replays_with_the_default_names(registry, t
     first = json.loads(lines[0])
     first.pop("names"), first.pop("side_names")
     old = tmp_path / "old.jsonl"
-    old.write_text("\n".join([records.dumps(first), *lines[1:]]) + "\n")
+    old.write_text("\n".join([records.compact_json(first).decode(), *lines[1:]]) + "\n")
     r = Replay(registry, old)
     assert r.names == ["South", "West", "North", "East"]
     assert r.side_names == ["South & North", "West & East"]
@@ -305,11 +305,11 @@ def test_the_replay_sheet_keeps_the_last_hand(registry, tmp_path):
                           "--seed", "3", "--record", str(record)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    ends = [e for e in records.read_record(record) if e["event"] == "hand_end"]
+    ends = [e for e in records.read_record(record) if e.event == "hand_end"]
     r = Replay(registry, record)
     last = r.sheets[-1]
     assert len(last.hands) == len(ends) == 3
-    assert last.totals == ends[-1]["totals"] == [12, 21]  # the greedy bot of the bots issue
+    assert last.totals == ends[-1].totals == [12, 21]  # the greedy bot of the bots issue
     assert r.winner == 1
 
 

@@ -82,8 +82,8 @@ async def test_launcher_setup_whole_hand_to_score_sheet(make_app, need_game, gam
         assert "over" in str(sheet.query_one("#sheet-heading", Static).render())
         # the record holds the human's moves too
         events = session.record_events()
-        assert any(e["event"] == "action" and e["seat"] == 0 for e in events)
-        assert any(e["event"] == "hand_end" for e in events)
+        assert any(e.event == "action" and e.seat == 0 for e in events)
+        assert any(e.event == "hand_end" for e in events)
         await pilot.press("escape")
         await pilot.pause()
         assert app.screen is table
@@ -268,8 +268,8 @@ async def test_click_a_card_then_an_action(make_app, registry):
         await pilot.click("#actions", offset=(3, 0))
         await pilot.pause()
         assert table.session.match.decisions > decisions
-        assert card in [e["action"].get("card") for e in table.session.record_events()
-                        if e["event"] == "action" and e["seat"] == 0]
+        assert card in [e.action.get("card") for e in table.session.record_events()
+                        if e.event == "action" and e.seat == 0]
 
 
 async def test_hint_and_undo_keys(make_app, registry):
@@ -300,7 +300,7 @@ async def test_hint_and_undo_keys(make_app, registry):
         await pilot.pause()
         assert session.match.state.export() == before
         assert "taken back" in text_of(app, "#message")
-        kinds = [e["event"] for e in session.record_events()]
+        kinds = [e.event for e in session.record_events()]
         assert "undo" in kinds
 
 

@@ -33,8 +33,8 @@ def test_new_match_goes_into_the_library_action_by_action(registry, cardcore_hom
     s = new_session(registry)
     play_human(s)
     events = s.record_events()
-    assert [e["event"] for e in events[:2]] == ["match_start", "deal"]
-    assert any(e["event"] == "action" for e in events)
+    assert [e.event for e in events[:2]] == ["match_start", "deal"]
+    assert any(e.event == "action" for e in events)
     lib = open_library()
     assert lib.load(s.match_id)["state"] == s.match.state.export()  # committed after each action
     assert lib.get(s.match_id).locked  # held by this session
@@ -68,8 +68,8 @@ def test_undo_takes_back_own_move_and_records_it(registry):
     assert len(s.log) == log_before
     assert s.to_play == 0
     s.close()
-    undo = [e for e in s.record_events() if e["event"] == "undo"]
-    assert len(undo) == 1 and undo[0]["state"] == before and undo[0]["seat"] == s.humans[0]
+    undo = [e for e in s.record_events() if e.event == "undo"]
+    assert len(undo) == 1 and undo[0].state == before and undo[0].seat == s.humans[0]
     # the library is back at the undone position
     assert Session.resume(registry, s.match_id).match.state.export() == before
 

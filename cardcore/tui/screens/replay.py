@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import on
@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore import records
+from cardcore.journal import HandEnd, MatchEnd, MatchEvent, start_of
 from cardcore.plugins import Registry
 from cardcore.scoresheet import extras_of
 from cardcore.tui.screens.scoresheet import ScoreSheetScreen
@@ -35,7 +36,7 @@ class RecordMatches:
         self.path = Path(path)
         self.text = records.read_text(path, "record")
         numbered = records.parse_record_lines(self.text, str(path))
-        matches = records.split_matches(numbered, str(path))
+        matches = records.split_matches(numbered)
         #: The first and last line of each match.
         self.spans = [(m[0][0], m[-1][0]) for m in matches]
         #: One line a match, for the picker (read from its events: nothing replayed).
@@ -54,15 +55,15 @@ class RecordMatches:
         return Replay.from_text(self.registry, text, self.path.name)
 
 
-def _describe(index: int, events: list[dict[str, Any]]) -> str:
+def _describe(index: int, events: list[MatchEvent]) -> str:
     """"2. seed 4, 3 hands, won by Player 1 (21-13)": what a picker shows of a match."""
-    start, end = events[0], events[-1]
-    hands = sum(1 for e in events if e.get("event") == "hand_end")
-    line = f"{index + 1}. seed {start.get('seed')}, {hands} hand{'s' * (hands != 1)}"
-    if end.get("event") != "match_end":
+    start, end = start_of(events[0]), events[-1]
+    hands = sum(1 for e in events if isinstance(e, HandEnd))
+    line = f"{index + 1}. seed {start.seed}, {hands} hand{'s' * (hands != 1)}"
+    if not isinstance(end, MatchEnd):
         return line + ", not finished"
-    sides, winner = start.get("side_names") or [], end.get("winner")
-    totals = "-".join(map(str, end.get("totals") or []))
+    sides, winner = start.side_names or [], end.winner
+    totals = "-".join(map(str, end.totals))
     won = (f"won by {sides[winner]}" if isinstance(winner, int) and 0 <= winner < len(sides)
            else "no winner")
     return f"{line}, {won} ({totals})"
@@ -169,7 +170,7 @@ class ReplayScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         sheet = self.replay.sheets[self.index]
         last = self.index == len(self.replay.frames) - 1
-        extras = extras_of(self.replay.game, self.replay.events[0].get("options") or {})
+        extras = extras_of(self.replay.game, start_of(self.replay.events[0]).options)
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=self.replay.winner if last else None,
                                               over=last and self.replay.winner is not None,
                                               extras=extras))

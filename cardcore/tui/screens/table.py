@@ -5,7 +5,7 @@ from __future__ import annotations
 import contextlib
 from collections import Counter
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from rich.console import Group as RichGroup
 from rich.text import Text
@@ -21,6 +21,7 @@ from textual.widgets import Footer, OptionList, Static
 from cardcore.bots.search import Estimate
 from cardcore.cards import glyph
 from cardcore.game import Action, IllegalAction, Zone
+from cardcore.journal import HandEnd, MatchEvent, Note
 from cardcore.tui import picks
 from cardcore.tui.picks import STEP_KEYS, Unit
 from cardcore.tui.screens.handover import HandoverScreen
@@ -441,22 +442,22 @@ class TableScreen(Screen[None]):
         self._hand_seen = self.session.hand_no
         self.after_move(self._positions(self._arrived(before)) if same_hand else frozenset())
 
-    def _tell(self, events: list[dict[str, Any]]) -> None:
+    def _tell(self, events: list[MatchEvent]) -> None:
         """What the session has to say (a remote server's errors, a lost connection)."""
         for event in events:
-            if event["event"] == "message":
-                self.say(event["text"], error=event.get("error", False))
+            if isinstance(event, Note):
+                self.say(event.text, error=event.error)
 
     def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
         events = self.session.drain_events()
         self._tell(events)
-        ended = [e for e in events if e["event"] == "hand_end"]
+        ended = [e for e in events if isinstance(e, HandEnd)]
         if ended:
             self._sheet_pending = True
             # the last position stays on the table (the last moves, the cards left to the
             # last capturer) until the player moves on with n
             self.finished = self.session.finished_table()
-            self.finished_no = ended[-1]["hand"]
+            self.finished_no = ended[-1].hand
             if len(self.session.humans) > 1:
                 self.revealed = None
         self.new_cards = new_cards if not ended else frozenset()
