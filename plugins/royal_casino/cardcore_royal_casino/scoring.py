@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardcore.game import ScoreRow
+from cardcore.engine.game import ScoreRow
 from cardcore_casino.rules import ID
 
 if TYPE_CHECKING:
