@@ -12,11 +12,13 @@ play: $(STAMP)
 test: $(STAMP) browser
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 	$(BIN)/pytest -n 2
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: $(STAMP)
 	$(BIN)/python benches/engines.py

@@ -24,9 +24,9 @@ import tempfile
 import time
 from pathlib import Path
 
-from cardcore.bots.base import InfoSet
-from cardcore.match import load_state
-from cardcore.plugins import load_registry
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.game import load_state
+from cardcore.services.plugins import load_registry
 
 HERE = Path(__file__).parent
 GAMES = ["casino:2", "royal_casino:2", "royal_casino:4", "canasta:4"]
@@ -38,7 +38,7 @@ def positions(game_id: str) -> list[dict]:
 
 def played_positions(game, players: int, count: int, seed: int) -> list:
     """Positions met in play (greedy v greedy), every few decisions: the usual case."""
-    from cardcore.bots.greedy import GreedyBot
+    from cardcore.engine.bots.greedy import GreedyBot
 
     out = []
     rng = random.Random(seed)
@@ -149,8 +149,8 @@ def greedy(args: argparse.Namespace) -> None:
     each), greedy in every seat: over the positions of ``--hands`` hands of greedy play,
     each decision timed ``--rounds`` times (the canonical cache emptied before each) and
     its least time kept (load from other processes only ever slows a run down)."""
-    from cardcore.bots import base
-    from cardcore.bots.greedy import GreedyBot
+    from cardcore.engine.bots import base
+    from cardcore.engine.bots.greedy import GreedyBot
 
     for spec, game, options, seating in _tables(args.games):
         total = 0.0
@@ -177,7 +177,7 @@ def duel(args: argparse.Namespace) -> None:
     lies above zero (after ``--min-deals`` at least) or ``--minutes`` have passed; finished
     deals are kept in a checkpoint per game (``--dir``), so a round plays only its new deals
     and a rerun resumes."""
-    from cardcore.tournament import Tournament, run_tournament
+    from cardcore.services.tournament import Tournament, run_tournament
 
     registry = load_registry()
     a, b = args.pair.split(",")
@@ -222,7 +222,7 @@ def speedup(args: argparse.Namespace) -> None:
     time of each counts (load from other processes only ever slows a run down). Beside
     it the CPU seconds each run spent (one worker: this process; two: the workers), so
     the overhead of the processes shows apart from what the load leaves of the cores."""
-    from cardcore.tournament import Tournament, run_tournament
+    from cardcore.services.tournament import Tournament, run_tournament
 
     registry = load_registry()
     t = Tournament(game=args.game, bots=args.bots.split(","), deals=args.deals, seed=3,

@@ -23,7 +23,7 @@ import sys
 import time
 from pathlib import Path
 
-from cardcore.plugins import load_registry
+from cardcore.services.plugins import load_registry
 
 HERE = Path(__file__).resolve().parent
 SEED = 12345

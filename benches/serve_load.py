@@ -281,11 +281,11 @@ def _ms(values: list[float], q: float) -> float | None:
 
 def check_records(library: Path, turns: dict[str, int]) -> dict[str, Any]:
     """Every table's record holds at least the actions all four clients saw, and replays."""
-    from cardcore.journal import start_of
-    from cardcore.plugins import load_registry
-    from cardcore.records import parse_record_lines
-    from cardcore.store import checks
-    from cardcore.store.sqlite import SqliteStore
+    from cardcore.engine.journal import start_of
+    from cardcore.engine.records import parse_record_lines
+    from cardcore.services.plugins import load_registry
+    from cardcore.services.store import checks
+    from cardcore.services.store.sqlite import SqliteStore
 
     registry = load_registry()
     store = SqliteStore(library)

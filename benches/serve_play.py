@@ -25,11 +25,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardcore.match import Match
-from cardcore.net.persist import Writer
-from cardcore.net.tables import HUMAN, Seat, Table, TableConfig
-from cardcore.plugins import load_registry
-from cardcore.store.sqlite import SqliteStore
+from cardcore.engine.match import Match
+from cardcore.services.net.persist import Writer
+from cardcore.services.net.tables import HUMAN, Seat, Table, TableConfig
+from cardcore.services.plugins import load_registry
+from cardcore.services.store.sqlite import SqliteStore
 
 
 class Peer:

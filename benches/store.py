@@ -4,7 +4,7 @@
 
 - ``per_action``: storing one action of a 4-player greedy Canasta match, median and p99 ms:
   the library (the action's events and the match snapshot, one transaction) against the old
-  autosave (``records.write_save`` of the snapshot, atomic, every action). Both include
+  autosave (``files.write_save`` of the snapshot, atomic, every action). Both include
   ``Match.snapshot()``.
 - ``library``: the size of a library of N finished Canasta matches played by random bots
   and N/10 left unfinished part way (with their snapshots), against the records' size and
@@ -26,12 +26,14 @@ import time
 import zlib
 from pathlib import Path
 
-from cardcore import records
-from cardcore.bots.base import InfoSet
-from cardcore.journal import MatchEvent, MatchStart, Played
-from cardcore.match import Match, play_bots
-from cardcore.plugins import load_registry
-from cardcore.store.sqlite import SqliteStore
+from cardcore.engine import records
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.journal import MatchEvent, MatchStart, Played
+from cardcore.engine.match import Match
+from cardcore.services import files
+from cardcore.services.plugins import load_registry
+from cardcore.services.store.sqlite import SqliteStore
 
 
 def ms(values: list[float]) -> dict[str, float]:
@@ -58,7 +60,7 @@ def per_action(registry, home: Path, seed: int) -> dict:
         play.save_snapshot(match.snapshot())
         lib.append(time.perf_counter() - t)
         t = time.perf_counter()
-        records.write_save(save_path, records.SaveFile(match=match.snapshot()))
+        files.write_save(save_path, records.SaveFile(match=match.snapshot()))
         save.append(time.perf_counter() - t)
     play.close()
     store.close()

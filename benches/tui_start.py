@@ -23,8 +23,8 @@ import time
 
 def child() -> None:
     """Start the launcher headless; print the wall time of its first frame, then quit."""
-    from cardcore.tui.app import CardcoreApp
-    from cardcore.tui.screens.launcher import LauncherScreen
+    from cardcore.apps.tui.app import CardcoreApp
+    from cardcore.apps.tui.screens.launcher import LauncherScreen
 
     class Timed(CardcoreApp):
         def on_mount(self) -> None:
@@ -42,14 +42,14 @@ def fill_library(home: str, matches: int) -> dict:
     """``matches`` casino matches (greedy against random, target 1: one or two hands each)
     put in the library at ``home`` as the table leaves them; one in ten unfinished."""
     os.environ["CARDCORE_HOME"] = home
-    from cardcore.match import Match
-    from cardcore.plugins import load_registry
-    from cardcore.store import open_library
+    from cardcore.engine.match import Match
+    from cardcore.services.plugins import load_registry
+    from cardcore.services.store import open_library
 
     registry = load_registry()
     game = registry.games["casino"]
     bots = {"greedy": registry.bots["greedy"](), "random": registry.bots["random"]()}
-    from cardcore.bots.base import InfoSet
+    from cardcore.engine.bots.base import InfoSet
 
     store = open_library()
     t = time.perf_counter()
@@ -87,9 +87,9 @@ def launcher_first_frame(runs: int, home: str | None = None) -> dict:
 
 
 def greedy_moves(decisions: int) -> dict:
-    from cardcore.bots.base import InfoSet
-    from cardcore.match import Match
-    from cardcore.plugins import load_registry
+    from cardcore.engine.bots.base import InfoSet
+    from cardcore.engine.match import Match
+    from cardcore.services.plugins import load_registry
 
     registry = load_registry()
     greedy = registry.bots["greedy"]()
@@ -119,8 +119,8 @@ def greedy_moves(decisions: int) -> dict:
 def session_steps(decisions: int) -> dict:
     """A bot's move as the table makes it: choose, apply, commit to the library."""
     os.environ["CARDCORE_HOME"] = tempfile.mkdtemp()
-    from cardcore.plugins import load_registry
-    from cardcore.tui.session import Session, SessionSetup
+    from cardcore.apps.tui.session import Session, SessionSetup
+    from cardcore.services.plugins import load_registry
 
     registry = load_registry()
     out = {}

@@ -1,6 +1,7 @@
 """cardcore: a card-table framework — a generic core, games as plugins, one front end."""
 
-from cardcore.game import (
+from cardcore.engine import __version__
+from cardcore.engine.game import (
     Action,
     Game,
     GameOptions,
@@ -15,12 +16,11 @@ from cardcore.game import (
     StateError,
     Zone,
 )
-from cardcore.hookspecs import hookimpl
-from cardcore.plugins import load_games
-
-__version__ = "0.1.0"
+from cardcore.engine.hookspecs import hookimpl
+from cardcore.services.plugins import load_games
 
 __all__ = [
+    "__version__",
     "Action",
     "Game",
     "GameOptions",

@@ -1,5 +1,5 @@
 import sys
 
-from cardcore.cli import main
+from cardcore.apps.cli import main
 
 sys.exit(main())

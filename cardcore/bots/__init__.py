@@ -1,7 +1,6 @@
-"""Computer players: they see a seat's view, its legal actions and samples, never the true state."""
+"""The public path ``cardcore.bots``: plugins written outside the repo import it. The module is
+``cardcore.engine.bots`` (docs/design.md, Where things are); this package re-exports it."""
+# relayout: keep-file (a package, not a module, so that git follows a branch's changes to
+# the old file into the new one when it merges)
 
-from cardcore.bots.base import Bot, InfoSet
-from cardcore.bots.greedy import GreedyBot
-from cardcore.bots.random_bot import RandomBot
-
-__all__ = ["Bot", "GreedyBot", "InfoSet", "RandomBot"]
+from cardcore.engine.bots import *  # noqa: F403

@@ -1,25 +1,6 @@
-"""The plugin author's kit: a state declared by its parts, score rows, subset sums.
+"""The public path ``cardcore.kit``: plugins written outside the repo import it. The module is
+``cardcore.engine.kit`` (docs/design.md, Where things are); this package re-exports it."""
+# relayout: keep-file (a package, not a module, so that git follows a branch's changes to
+# the old file into the new one when it merges)
 
-See docs/authors.md. Decks are in ``cardcore.cards`` (``deck``, ``forty_card_deck``,
-``double_deck``), deals in ``cardcore.deal`` (``deal``, ``deal_again``).
-"""
-
-from cardcore.kit.scores import Scores, counts_from_items, item_label, least, most
-from cardcore.kit.state import (
-    HIDDEN,
-    OWNER,
-    PUBLIC,
-    CardGame,
-    CardGameState,
-    Cards,
-    Choice,
-    Count,
-    Flag,
-    Part,
-    SeatNo,
-)
-from cardcore.kit.subsets import disjoint_groups, smallest_subsets, subsets_summing_to
-
-__all__ = ["HIDDEN", "OWNER", "PUBLIC", "CardGame", "CardGameState", "Cards", "Choice", "Count",
-           "Flag", "Part", "Scores", "SeatNo", "counts_from_items", "disjoint_groups", "item_label",
-           "least", "most", "smallest_subsets", "subsets_summing_to"]
+from cardcore.engine.kit import *  # noqa: F403

@@ -6,10 +6,10 @@ from collections import Counter
 
 import pytest
 
-from cardcore.cards import CardError, canasta_deck
-from cardcore.game import IllegalAction, StateError
-from cardcore.seating import Seating
-from cardcore.testing import check_game
+from cardcore.engine.cards import CardError, canasta_deck
+from cardcore.engine.game import IllegalAction, StateError
+from cardcore.engine.seating import Seating
+from cardcore.engine.testing import check_game
 from cardcore_canasta.rules import CARD_VALUE, ID_TEXT, VALID
 
 from .helpers import GAME, play, position, show
@@ -302,8 +302,8 @@ def play_random_hands(players, wild_rule, hands):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_d37_d38_draw_for_partners_first_dealer_and_first_player(seed):
-    from cardcore.match import Match
-    from cardcore.seating import draw_strength
+    from cardcore.engine.match import Match
+    from cardcore.engine.seating import draw_strength
 
     match = Match(GAME, seed=seed, draw_for_partners=True)
     match.start()
@@ -330,8 +330,8 @@ def test_d37_d38_draw_for_partners_first_dealer_and_first_player(seed):
 
 @pytest.mark.parametrize("seed", range(6))
 def test_d38_without_draw_for_partners_the_seats_stay_the_draw_picks_the_dealer(seed):
-    from cardcore.match import Match
-    from cardcore.seating import partnership_draw
+    from cardcore.engine.match import Match
+    from cardcore.engine.seating import partnership_draw
 
     match = Match(GAME, seed=seed)
     match.start()
@@ -342,7 +342,7 @@ def test_d38_without_draw_for_partners_the_seats_stay_the_draw_picks_the_dealer(
 
 
 def test_d38_ties_rank_then_suit_only_tied_players_redraw():
-    from cardcore.seating import partnership_draw
+    from cardcore.engine.seating import partnership_draw
 
     # popped from the end: player 0 JK, 1 7H, 2 7H (identical: both redraw), 3 7S;
     # the redraw: player 0 AC, 1 2S, 2 7D

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from cardcore.seating import Seating
+from cardcore.engine.seating import Seating
 
 from .helpers import GAME, play, position, steps
 
@@ -194,7 +194,7 @@ def _stacked_hand(monkeypatch, order, options=None, dealer=3):
 def _deck_with(front: list[str]) -> list[str]:
     """The 108 cards with ``front`` first (the rest in a fixed order, no threes or wilds
     among the first cards after it)."""
-    from cardcore.cards import canasta_deck
+    from cardcore.engine.cards import canasta_deck
 
     rest = canasta_deck()
     for c in front:

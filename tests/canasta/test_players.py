@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from cardcore.match import Match
-from cardcore.seating import partnership_draw
+from cardcore.engine.match import Match
+from cardcore.engine.seating import partnership_draw
 from cardcore_canasta.rules import CanastaOptions, variant
 
 from .helpers import GAME, discards, play, steps
@@ -47,7 +47,7 @@ def test_d42_d43_d44_the_deal_by_players(players, size):
 
 
 def test_d42_players_out_of_range_are_refused():
-    from cardcore.game import StateError
+    from cardcore.engine.game import StateError
 
     with pytest.raises(StateError, match="players"):
         GAME.state_from_json({"players": 5})
@@ -158,7 +158,7 @@ def test_d43_scores_per_player_cards_left_in_own_hand():
 
 
 def test_d43_strict_loading_knows_the_two_player_deal():
-    from cardcore.game import StateError
+    from cardcore.engine.game import StateError
 
     st = new_hand(2, 3)
     data = st.export()
@@ -233,7 +233,7 @@ def test_d46_an_option_given_wins_over_the_preset():
 
 
 def test_d46_the_command_line_takes_a_preset():
-    from cardcore.cli import parse_options
+    from cardcore.apps.cli import parse_options
 
     o = parse_options(GAME, ["preset=classic", "concealed_needs_minimum=true"])
     assert (o.preset, o.wild_rule, o.concealed_needs_minimum) == ("classic", "classic", True)
@@ -249,10 +249,10 @@ def test_d46_the_rules_text_names_the_preset_and_the_differences():
 
 
 def test_d46_the_score_sheet_names_the_preset_and_the_differences():
-    from cardcore.bots import RandomBot
-    from cardcore.match import play_bots
-    from cardcore.scoresheet import ScoreSheet
-    from cardcore.tui.widgets.sheet import score_table
+    from cardcore.apps.tui.widgets.sheet import score_table
+    from cardcore.engine.bots import RandomBot
+    from cardcore.engine.bots.play import play_bots
+    from cardcore.engine.scoresheet import ScoreSheet
 
     options = CanastaOptions(preset="classic", wild_rule="two_per_wild")
     match = Match(GAME, options, seed=1, players=3, seats=["random"] * 3, max_hands=1)

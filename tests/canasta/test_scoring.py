@@ -1,6 +1,6 @@
 """Scores of whole hands worked by hand (D26, D40) and the match (D41)."""
 
-from cardcore.scoresheet import ScoreSheet
+from cardcore.engine.scoresheet import ScoreSheet
 
 from .helpers import GAME, play, position
 

@@ -7,8 +7,8 @@ Actions are written ``"trail 5H"``, ``"capture 8D: 3H 5S 8C"``, ``"build 6S=8: 2
 from __future__ import annotations
 
 import cardcore
-from cardcore.cards import parse_card
-from cardcore.scoresheet import ScoreSheet
+from cardcore.engine.cards import parse_card
+from cardcore.engine.scoresheet import ScoreSheet
 
 GAMES = cardcore.load_games()
 CASINO = GAMES["casino"]

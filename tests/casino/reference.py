@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import cache
 from itertools import permutations
 
-from cardcore.cards import card as parse
+from cardcore.engine.cards import card as parse
 
 COURT = {"J": 11, "Q": 12, "K": 13}
 

@@ -5,8 +5,8 @@ import random
 
 import pytest
 
-from cardcore.seating import Seating
-from cardcore.testing import check_game
+from cardcore.engine.seating import Seating
+from cardcore.engine.testing import check_game
 
 from .helpers import GAMES
 

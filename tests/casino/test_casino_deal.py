@@ -4,9 +4,9 @@ import random
 
 import pytest
 
-from cardcore.cards import standard_deck
-from cardcore.deal import shuffled
-from cardcore.seating import Seating
+from cardcore.engine.cards import standard_deck
+from cardcore.engine.deal import shuffled
+from cardcore.engine.seating import Seating
 
 from .helpers import CASINO, ROYAL, expect, legal, load, play
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from cardcore.seating import Seating
+from cardcore.engine.seating import Seating
 
 from .helpers import GAMES, legal
 from .reference import reference_legal

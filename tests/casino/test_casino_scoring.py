@@ -4,8 +4,9 @@ import random
 
 import pytest
 
-from cardcore.bots import GreedyBot, RandomBot
-from cardcore.match import Match, play_bots
+from cardcore.engine.bots import GreedyBot, RandomBot
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.match import Match
 
 from .helpers import CASINO, ROYAL, load, row, sheet_of
 
@@ -199,7 +200,7 @@ def test_heuristic_prefers_the_sweep():
 
 
 def _info(state):
-    from cardcore.bots import InfoSet
+    from cardcore.engine.bots import InfoSet
 
     return InfoSet.of(CASINO, state, state.to_play)
 

@@ -5,9 +5,9 @@ import random
 
 import pytest
 
-from cardcore.cards import CardError, standard_deck
-from cardcore.game import IllegalAction, StateError
-from cardcore.seating import Seating
+from cardcore.engine.cards import CardError, standard_deck
+from cardcore.engine.game import IllegalAction, StateError
+from cardcore.engine.seating import Seating
 
 from .helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
 

@@ -1,7 +1,7 @@
 import random
 
-from cardcore.bots import GreedyBot, InfoSet, RandomBot
-from cardcore.plugins import load_registry
+from cardcore.engine.bots import GreedyBot, InfoSet, RandomBot
+from cardcore.services.plugins import load_registry
 
 
 def position(game, hidden_order):
@@ -14,7 +14,7 @@ def position(game, hidden_order):
 def test_bots_are_registered_through_the_hook():
     registry = load_registry()
     assert registry.bots["random"] is RandomBot and registry.bots["greedy"] is GreedyBot
-    assert registry.origin["bot:greedy"][0] == "cardcore.bots"
+    assert registry.origin["bot:greedy"][0] == "cardcore.bots"  # the plugin's name (relayout: keep)
 
 
 def test_greedy_takes_the_best_heuristic(crazy_eights):

@@ -4,11 +4,13 @@ import random
 
 import pytest
 
-from cardcore.bots import InfoSet
-from cardcore.bots.search import HardBot, MediumBot, SearchBot
-from cardcore.match import Match, load_state, play_bots
-from cardcore.plugins import load_registry
-from cardcore.testing import _hidden_paths, _permute
+from cardcore.engine.bots import InfoSet
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.bots.search import HardBot, MediumBot, SearchBot
+from cardcore.engine.game import load_state
+from cardcore.engine.match import Match
+from cardcore.engine.testing import _hidden_paths, _permute
+from cardcore.services.plugins import load_registry
 
 REGISTRY = load_registry()
 
@@ -106,7 +108,7 @@ def test_a_refused_filling_is_mended_where_the_loader_points(monkeypatch):
     for others, so the canonical state loads in a few tries (rotations of the sorted cards
     took three on average over positions of greedy play, 1.7 now); the same view gives the
     same state, kept for the next info set."""
-    from cardcore.bots import base
+    from cardcore.engine.bots import base
 
     game = REGISTRY.game("canasta")
     states = [s for seed in range(2) for s in greedy_positions(game, 4, seed)]
@@ -133,7 +135,7 @@ def test_a_refused_filling_is_mended_where_the_loader_points(monkeypatch):
 
 def test_levels_are_registered_bots():
     assert REGISTRY.bots["medium"] is MediumBot and REGISTRY.bots["hard"] is HardBot
-    assert REGISTRY.origin["bot:hard"][0] == "cardcore.bots"
+    assert REGISTRY.origin["bot:hard"][0] == "cardcore.bots"  # the plugin's name (relayout: keep)
     assert HardBot.iterations > MediumBot.iterations and HardBot.work_budget > MediumBot.work_budget
 
 
@@ -162,7 +164,7 @@ def test_the_time_cap_cuts_a_search_short_and_says_so(caplog):
     game = REGISTRY.game("canasta")
     state = positions(game, 4, 2, seed=1)[-1]
     bot = SearchBot(iterations=100_000, work_budget=10**12, max_seconds=0.05)
-    with caplog.at_level("INFO", logger="cardcore.bots"):
+    with caplog.at_level("INFO", logger="cardcore.bots"):  # relayout: keep
         bot.choose(InfoSet.of(game, state, state.to_play), random.Random(1))
     assert bot.last_iterations < 100_000
     assert "cut short" in caplog.text

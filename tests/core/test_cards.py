@@ -2,7 +2,7 @@ from collections import Counter
 
 import pytest
 
-from cardcore.cards import (
+from cardcore.engine.cards import (
     Card,
     CardError,
     Suit,

@@ -4,7 +4,7 @@ import sys
 
 import pytest
 
-from cardcore.cli import main
+from cardcore.apps.cli import main
 
 
 def cli(*args):

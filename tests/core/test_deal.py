@@ -2,8 +2,8 @@ import random
 
 import pytest
 
-from cardcore.cards import standard_deck
-from cardcore.deal import TABLE, cut, deal, one_at_a_time, packets, shuffled
+from cardcore.engine.cards import standard_deck
+from cardcore.engine.deal import TABLE, cut, deal, one_at_a_time, packets, shuffled
 
 
 def test_same_seed_same_deck():

@@ -13,10 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from cardcore import records
-from cardcore.cli import main
-from cardcore.plugins import load_registry
-from cardcore.tui.session import Session, SessionSetup
+from cardcore.apps.cli import main
+from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.engine import records
+from cardcore.services import files
+from cardcore.services.plugins import load_registry
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crazy_eights"
 
@@ -41,12 +42,12 @@ def saved_match():
     while session.to_play is not None and session.is_bot(session.to_play):
         session.bot_step()
     session.apply(session.legal_actions()[0])
-    record = records.records_dir() / "20240101-000000-casino-5.jsonl"
+    record = files.records_dir() / "20240101-000000-casino-5.jsonl"
     record.parent.mkdir(parents=True)
     record.write_text(session.record())
     session.close()
-    path = records.autosave_path()
-    records.write_save(path, records.SaveFile(match=session.match.snapshot(), record_path=str(record)))
+    path = files.autosave_path()
+    files.write_save(path, records.SaveFile(match=session.match.snapshot(), record_path=str(record)))
     return registry, path, json.loads(path.read_text())
 
 
@@ -132,11 +133,11 @@ def test_a_record_without_a_game_is_one_line(tmp_path, capsys):
 
 
 def test_an_oversized_file_is_refused_without_reading_it(tmp_path, capsys, monkeypatch):
-    monkeypatch.setattr(records, "MAX_FILE_BYTES", 1000)
+    monkeypatch.setattr(files, "MAX_FILE_BYTES", 1000)
     path = tmp_path / "big.jsonl"
     path.write_text('{"event":"match_start"}\n' + " " * 2000)
     with pytest.raises(records.RecordError, match="too large for a record"):
-        records.read_record(path)
+        files.read_record(path)
 
 
 # --- output that cannot be written ---------------------------------------------------------
@@ -279,7 +280,7 @@ def test_replay_refuses_a_forged_state(tmp_path, casino_record, capsys):
 
 
 def test_a_whole_record_replays(casino_record, tmp_path):
-    from cardcore.tui.session import Replay
+    from cardcore.apps.tui.session import Replay
 
     path = tmp_path / "r.jsonl"
     path.write_text("\n".join(casino_record) + "\n")

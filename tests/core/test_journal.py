@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from cardcore import journal
-from cardcore.bots import RandomBot
-from cardcore.bots.base import InfoSet
-from cardcore.journal import (
+from cardcore.engine import journal
+from cardcore.engine.bots import RandomBot
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.journal import (
     Deal,
     EventError,
     HandEnd,
@@ -25,10 +25,10 @@ from cardcore.journal import (
     parse_events,
     start_of,
 )
-from cardcore.match import Match
-from cardcore.plugins import load_registry
-from cardcore.records import RecordError, parse_record_lines
-from cardcore.replay import replay
+from cardcore.engine.match import Match
+from cardcore.engine.records import RecordError, parse_record_lines
+from cardcore.engine.replay import replay
+from cardcore.services.plugins import load_registry
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures"
 

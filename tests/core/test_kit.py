@@ -5,11 +5,11 @@ import random
 import pytest
 
 from cardcore import StateError
-from cardcore.cards import CardError, canasta_deck, deck, double_deck, forty_card_deck, standard_deck
-from cardcore.deal import deal_again
-from cardcore.kit import Scores, disjoint_groups, most, smallest_subsets, subsets_summing_to
-from cardcore.seating import Seating
-from cardcore.testing import check_game
+from cardcore.engine.cards import CardError, canasta_deck, deck, double_deck, forty_card_deck, standard_deck
+from cardcore.engine.deal import deal_again
+from cardcore.engine.kit import Scores, disjoint_groups, most, smallest_subsets, subsets_summing_to
+from cardcore.engine.seating import Seating
+from cardcore.engine.testing import check_game
 from cardcore_crazy_eights.game import CrazyEights
 
 

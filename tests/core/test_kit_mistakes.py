@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.testing import check_game
+from cardcore.engine.testing import check_game
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 

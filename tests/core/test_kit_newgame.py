@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from cardcore.cli import main
+from cardcore.apps.cli import main
 
 
 def _cardcore(args, cwd, pythonpath=None):

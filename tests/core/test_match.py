@@ -1,9 +1,10 @@
 import pytest
 
 from cardcore import hookimpl
-from cardcore.bots import GreedyBot, RandomBot
-from cardcore.match import Match, play_bots
-from cardcore.plugins import make_plugin_manager
+from cardcore.engine.bots import GreedyBot, RandomBot
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.match import Match
+from cardcore.services.plugins import make_plugin_manager
 
 
 def bots(n, cls=RandomBot):
@@ -112,7 +113,7 @@ def test_a_snapshot_resumes_exactly(crazy_eights):
     a = Match(crazy_eights, crazy_eights.Options(target=60), seed=4, players=2)
     a.start()
     players = bots(2, GreedyBot)
-    from cardcore.bots import InfoSet
+    from cardcore.engine.bots import InfoSet
 
     for _ in range(25):  # stop mid-hand, after bots consumed their random streams
         seat = a.to_play

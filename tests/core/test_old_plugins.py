@@ -24,8 +24,8 @@ def test_the_frozen_0_1_plugin_installs_loads_and_passes_check_game(tmp_path):
     assert pip.returncode == 0, pip.stderr
     check = _python(
         "import cardcore, cardcore_crazy_eights\n"
-        "from cardcore.plugins import load_registry\n"
-        "from cardcore.testing import check_game\n"
+        "from cardcore.services.plugins import load_registry\n"
+        "from cardcore.engine.testing import check_game\n"
         f"assert cardcore_crazy_eights.__file__.startswith({str(target)!r}), cardcore_crazy_eights.__file__\n"
         "registry = load_registry()\n"
         "assert not registry.errors, registry.errors\n"

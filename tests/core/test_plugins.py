@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from cardcore import hookimpl, hookspecs
-from cardcore.plugins import load_registry, make_plugin_manager
+from cardcore import hookimpl
+from cardcore.engine import hookspecs
+from cardcore.services.plugins import load_registry, make_plugin_manager
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -122,7 +123,7 @@ def test_the_example_installs_like_a_user_would_and_conforms(tmp_path):
     assert "cardcore-crazy-eights 1.0.0" in line
     check = _run(["-c", (
         "import cardcore_crazy_eights, cardcore\n"
-        "from cardcore.testing import check_game\n"
+        "from cardcore.engine.testing import check_game\n"
         f"assert cardcore_crazy_eights.__file__.startswith({str(target)!r})\n"
         "report = check_game(cardcore.load_games()['crazy_eights'], seeds=range(4))\n"
         "print('hands', report.hands)\n")], [target])
@@ -204,7 +205,7 @@ def test_a_third_party_game_cannot_shadow_a_built_in_one(tmp_path):
 
 
 def test_a_duplicate_bot_id_is_a_load_error_naming_both():
-    from cardcore.bots import GreedyBot
+    from cardcore.engine.bots import GreedyBot
 
     class Mine:
         @hookimpl
@@ -213,8 +214,8 @@ def test_a_duplicate_bot_id_is_a_load_error_naming_both():
 
     registry = load_registry(extra_plugins=[("mine", Mine())])
     assert registry.bots["greedy"] is GreedyBot
-    assert [(e.plugin, e.error) for e in registry.errors] == [
-        ("mine", "bot id 'greedy' is already registered by plugin 'cardcore.bots'; refused from 'mine'")]
+    taken = "bot id 'greedy' is already registered by plugin 'cardcore.bots'"  # relayout: keep
+    assert [(e.plugin, e.error) for e in registry.errors] == [("mine", f"{taken}; refused from 'mine'")]
 
 
 def _refusal(game) -> str:

@@ -5,12 +5,12 @@ import sys
 
 import pytest
 
-from cardcore.bots import RandomBot
-from cardcore.match import Match, play_bots
-from cardcore.records import (
-    RecordError,
+from cardcore.engine.bots import RandomBot
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.match import Match
+from cardcore.engine.records import RecordError, SaveFile
+from cardcore.services.files import (
     RecordWriter,
-    SaveFile,
     autosave_path,
     data_dir,
     read_record,

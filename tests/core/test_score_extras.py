@@ -12,15 +12,16 @@ import pytest
 from rich.console import Console
 
 from cardcore import ScoreExtra
-from cardcore.bots import RandomBot
-from cardcore.bots.base import InfoSet
-from cardcore.cards import glyph
-from cardcore.game import Group, ScoreRow, SideScore, Zone
-from cardcore.match import Match, play_bots
-from cardcore.plugins import load_registry
-from cardcore.scoresheet import ScoreSheet
-from cardcore.store.sqlite import SqliteStore
-from cardcore.tui.widgets.sheet import score_table
+from cardcore.apps.tui.widgets.sheet import score_table
+from cardcore.engine.bots import RandomBot
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.cards import glyph
+from cardcore.engine.game import Group, ScoreRow, SideScore, Zone
+from cardcore.engine.match import Match
+from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.services.plugins import load_registry
+from cardcore.services.store.sqlite import SqliteStore
 from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -131,7 +132,7 @@ def test_an_extra_that_a_stored_row_lacks_says_nothing():
                      {"seats": [1], "items": {"cards_left": 0}, "total": 0}]}
     sheet = ScoreSheet(["A", "B"], 60, [old])
     assert text(score_table(sheet, None, extras)) == text(score_table(sheet))
-    from cardcore.store.stats import side_counts
+    from cardcore.services.store.stats import side_counts
 
     assert side_counts(old, 0, extras) == {}
 
@@ -247,7 +248,7 @@ def test_score_rows_keep_their_json(registry):
 
 @pytest.mark.slow
 def test_check_game_passes_a_game_whose_extras_read_its_rows():
-    from cardcore.testing import check_game
+    from cardcore.engine.testing import check_game
 
     assert check_game(HeldEights(), seeds=range(1)).matches > 0
 
@@ -257,7 +258,7 @@ def test_check_game_passes_a_game_whose_extras_read_its_rows():
     (lambda row, side: {"held": 1}, "read {'held': 1}"),
 ])
 def test_check_game_catches_an_extra_that_cannot_read_the_games_rows(read, message):
-    from cardcore.testing import check_game
+    from cardcore.engine.testing import check_game
 
     class Broken(HeldEights):
         def score_extras(self, options):

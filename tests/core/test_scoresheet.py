@@ -1,6 +1,6 @@
 import json
 
-from cardcore.scoresheet import ScoreSheet
+from cardcore.engine.scoresheet import ScoreSheet
 
 
 def row(a: dict, b: dict) -> dict:

@@ -2,7 +2,7 @@ import random
 
 import pytest
 
-from cardcore.seating import (
+from cardcore.engine.seating import (
     COUNTER_CLOCKWISE,
     Seating,
     draw_strength,

@@ -8,16 +8,19 @@ from pathlib import Path
 
 import pytest
 
-from cardcore import records
-from cardcore.bots.base import InfoSet
-from cardcore.cli import main
-from cardcore.journal import parse_event
-from cardcore.match import Match, play_bots
-from cardcore.plugins import load_registry
-from cardcore.records import RecordError, RecordWriter
-from cardcore.store import MatchLocked, NoSuchMatch, StoreError, open_library
-from cardcore.store.checks import import_checked, resume
-from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
+from cardcore.apps.cli import main
+from cardcore.engine import records
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.journal import parse_event
+from cardcore.engine.match import Match
+from cardcore.engine.records import RecordError
+from cardcore.services import files
+from cardcore.services.files import RecordWriter
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import MatchLocked, NoSuchMatch, StoreError, open_library
+from cardcore.services.store.checks import import_checked, resume
+from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -257,7 +260,7 @@ def test_canasta_counts_from_the_score_items_agree_with_the_melds(registry):
 
 
 def test_counts_are_read_when_a_score_row_has_them(registry):
-    from cardcore.store.stats import side_counts
+    from cardcore.services.store.stats import side_counts
 
     casino = registry.games["casino"]
     extras = casino.score_extras(casino.Options())
@@ -317,8 +320,8 @@ def test_variants_are_told_apart(registry, capsys):
 
 def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry):
     game = registry.games["casino"]
-    records.records_dir().mkdir(parents=True)
-    record_path = records.records_dir() / "old.jsonl"
+    files.records_dir().mkdir(parents=True)
+    record_path = files.records_dir() / "old.jsonl"
     with open(record_path, "w", encoding="utf-8", newline="\n") as f:
         match = Match(game, seed=8, seats=["human", "greedy"], on_event=RecordWriter(f))
         match.start()
@@ -327,22 +330,22 @@ def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry):
             match.apply(registry.bots["greedy"]().choose(InfoSet.of(game, match.state, seat),
                                                         match.bot_rng(seat)))
     save = records.SaveFile(match=match.snapshot(), record_path=str(record_path))
-    records.write_save(records.autosave_path(), save)
-    before = records.autosave_path().read_bytes()
+    files.write_save(files.autosave_path(), save)
+    before = files.autosave_path().read_bytes()
     store = open_library()
     (old,) = store.list_unfinished()
     assert old.source == "autosave" and old.decisions == 6
     assert old.names == list(match.seating.names) and old.seats == ["human", "greedy"]
     assert store.export_record(old.id) == record_path.read_text(encoding="utf-8")
     assert store.load(old.id) == match.snapshot()
-    assert records.autosave_path().read_bytes() == before
+    assert files.autosave_path().read_bytes() == before
     assert len(open_library().list_unfinished()) == 1  # once
     store.delete(old.id)
     assert open_library().list_unfinished() == []  # and not again after a delete
 
 
 def test_cli_resume_and_history(registry, capsys, monkeypatch):
-    import cardcore.tui
+    import cardcore.apps.tui
 
     store = open_library()
     a, ma = start(store, registry, "casino", 1, ["human", "greedy"])
@@ -351,7 +354,7 @@ def test_cli_resume_and_history(registry, capsys, monkeypatch):
     b, mb = start(store, registry, "casino", 2, ["human", "greedy"])
     b.close()
     seen = []
-    monkeypatch.setattr(cardcore.tui, "run_resume_match", seen.append, raising=False)
+    monkeypatch.setattr(cardcore.apps.tui, "run_resume_match", seen.append, raising=False)
     assert main(["resume"]) == 0
     assert main(["resume", str(a.id)]) == 0
     assert seen == [b.id, a.id]
@@ -370,10 +373,10 @@ def test_cli_resume_and_history(registry, capsys, monkeypatch):
 
 
 def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, capsys, monkeypatch):
-    import cardcore.tui
+    import cardcore.apps.tui
 
     played: list[int] = []
-    monkeypatch.setattr(cardcore.tui, "run_resume_match", played.append)
+    monkeypatch.setattr(cardcore.apps.tui, "run_resume_match", played.append)
     store = open_library()
     assert main(["resume"]) == 2  # nothing to resume: one line
     assert "no unfinished match" in capsys.readouterr().err
@@ -415,7 +418,7 @@ def test_the_committed_first_version_fixture_opens(tmp_path, registry):
     for m in finished:
         text = store.export_record(m.id)
         numbered = records.parse_record_lines(text, "export")
-        from cardcore.replay import replay
+        from cardcore.engine.replay import replay
 
         replay(registry.games[m.game], numbered)
     play = store.open(unfinished[0].id)

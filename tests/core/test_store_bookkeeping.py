@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.bots.base import InfoSet
-from cardcore.match import Match
-from cardcore.plugins import load_registry
-from cardcore.store import open_library
-from cardcore.store.checks import resume
-from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.match import Match
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import open_library
+from cardcore.services.store.checks import resume
+from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -68,8 +68,8 @@ def test_a_deleted_matchs_id_is_never_given_again(registry):
     assert new.id > gone.id > kept.id
     text = new.record()
     store.delete(new.id)
-    from cardcore.records import parse_record_lines
-    from cardcore.store.checks import import_checked
+    from cardcore.engine.records import parse_record_lines
+    from cardcore.services.store.checks import import_checked
 
     imported = import_checked(store, registry.games["casino"], parse_record_lines(text, "x"))
     assert imported > new.id
@@ -151,7 +151,7 @@ def test_score_rows_keep_the_games_order_however_the_match_was_resumed(registry,
     again.close()
 
 
-#: ``matches`` as schema versions 1 and 2 made it (cardcore/store/sqlite.py before version 3).
+#: ``matches`` as schema versions 1 and 2 made it (cardcore/services/store/sqlite.py before version 3).
 OLD_MATCHES = """
 CREATE TABLE matches (
     id INTEGER PRIMARY KEY, game TEXT NOT NULL, options TEXT NOT NULL, seed TEXT NOT NULL,
@@ -238,7 +238,7 @@ def test_statistics_read_the_same_from_rows_in_either_order(tmp_path, registry):
 @pytest.fixture
 def three_matches(tmp_path):
     """`cardcore simulate --matches 3 --record` (casino: the quickest whole matches)."""
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     path = tmp_path / "x.jsonl"
     assert main(["simulate", "casino", "--matches", "3", "--seed", "3", "--record", str(path)]) == 0
@@ -256,7 +256,7 @@ def matches_of(path: Path) -> list[str]:
 
 
 def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     capsys.readouterr()
     assert main(["import", str(three_matches)]) == 0  # was: exit 2, "a 'match_start' event where..."
@@ -271,7 +271,7 @@ def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
 
 def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_matches, tmp_path,
                                                                      capsys):
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     assert main(["import", str(three_matches)]) == 0
     capsys.readouterr()
@@ -305,7 +305,7 @@ def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_match
 
 
 def test_a_record_of_several_with_one_forged_match_adds_none(three_matches, tmp_path, capsys):
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     texts = matches_of(three_matches)
     lines = texts[2].splitlines(keepends=True)
@@ -321,11 +321,11 @@ def test_a_record_of_several_with_one_forged_match_adds_none(three_matches, tmp_
 
 
 def test_replay_of_a_record_of_several_picks_one(three_matches, capsys, monkeypatch):
-    import cardcore.tui
-    from cardcore.cli import main
+    import cardcore.apps.tui
+    from cardcore.apps.cli import main
 
     shown: list[tuple[str, int]] = []
-    monkeypatch.setattr(cardcore.tui, "run_replay", lambda path, match=0: shown.append((path, match)))
+    monkeypatch.setattr(cardcore.apps.tui, "run_replay", lambda path, match=0: shown.append((path, match)))
     capsys.readouterr()
     assert main(["replay", str(three_matches)]) == 0  # was: exit 2
     err = capsys.readouterr().err
@@ -339,7 +339,7 @@ def test_replay_of_a_record_of_several_picks_one(three_matches, capsys, monkeypa
 
 
 def test_a_match_twice_in_one_record_is_imported_once(three_matches, tmp_path, capsys):
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     texts = matches_of(three_matches)
     doubled = tmp_path / "doubled.jsonl"

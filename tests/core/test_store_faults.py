@@ -13,22 +13,23 @@ import time
 
 import pytest
 
-from cardcore import records
-from cardcore.match import Match, play_bots
-from cardcore.plugins import load_registry
-from cardcore.store import MatchLocked, StoreUnavailable, open_library
-from cardcore.store.checks import rebuild
-from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
+from cardcore.engine import records
+from cardcore.engine.bots.play import play_bots
+from cardcore.engine.match import Match
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import MatchLocked, StoreUnavailable, open_library
+from cardcore.services.store.checks import rebuild
+from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
 
 SEATS = ["greedy", "random"]
 
 DRIVER = r'''
 import sys, time
-from cardcore.bots.base import InfoSet
-from cardcore.match import Match
-from cardcore.plugins import load_registry
-from cardcore.store import open_library
-from cardcore.store.checks import resume
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.match import Match
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import open_library
+from cardcore.services.store.checks import resume
 
 mode = sys.argv[1]
 registry = load_registry()
@@ -283,7 +284,7 @@ def test_a_data_dir_that_cannot_be_made_is_a_clear_error(cardcore_home, monkeypa
     monkeypatch.setenv("CARDCORE_HOME", str(blocker / "home"))
     with pytest.raises(StoreUnavailable, match="play goes on without saving"):
         open_library()
-    from cardcore.cli import main
+    from cardcore.apps.cli import main
 
     assert main(["stats"]) == 2
     err = capsys.readouterr().err

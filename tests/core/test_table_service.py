@@ -1,4 +1,4 @@
-"""The table service (cardcore/table_service.py) and the one setup (cardcore/match_setup.py):
+"""The table service (cardcore/services/table_service.py) and the one setup (cardcore/engine/match_setup.py):
 a move's transaction, the log line, a rematch at a table here, setups checked in one place
 whoever asks (the command line, a server's create_table)."""
 
@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.bots.base import InfoSet
-from cardcore.cli import main
-from cardcore.game import IllegalAction, SimpleAction
-from cardcore.match_setup import MatchSetup, SetupError
-from cardcore.plugins import load_registry
-from cardcore.table_service import MoveFailed, Refused, TableService, log_text
-from cardcore.tui.session import Session
+from cardcore.apps.cli import main
+from cardcore.apps.tui.session import Session
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.game import IllegalAction, SimpleAction
+from cardcore.engine.match_setup import MatchSetup, SetupError
+from cardcore.services.plugins import load_registry
+from cardcore.services.table_service import MoveFailed, Refused, TableService, log_text
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,7 @@
 
 import pytest
 
-from cardcore.testing import card_multiset, check_game
+from cardcore.engine.testing import card_multiset, check_game
 from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
 
 
@@ -99,7 +99,7 @@ def test_option_variants_move_each_field_off_its_default():
     import pydantic
 
     from cardcore import GameOptions
-    from cardcore.testing import option_variants
+    from cardcore.engine.testing import option_variants
 
     class Opts(GameOptions):
         target: int = pydantic.Field(50, ge=1)

@@ -1,7 +1,7 @@
 """Engines are thread-safe and collector-neutral (docs/design.md).
 
 Bots run on the server's thread pool and hints on a worker thread, all reading one
-process-wide table of canonical states (``cardcore.bots.base``). Run from many threads at
+process-wide table of canonical states (``cardcore.engine.bots.base``). Run from many threads at
 once over the same positions, with that table cut to two entries so that threads keep
 evicting each other's states, every bot and hint must choose what it chooses alone. And no
 engine may touch the garbage collector: that policy is ``cardcore serve``'s alone.
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.bots import base
-from cardcore.bots.base import InfoSet
-from cardcore.bots.greedy import GreedyBot
-from cardcore.bots.search import MediumBot
-from cardcore.net.wire import info_of_view
-from cardcore.plugins import load_registry
+from cardcore.engine.bots import base
+from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.bots.greedy import GreedyBot
+from cardcore.engine.bots.search import MediumBot
+from cardcore.services.net.wire import info_of_view
+from cardcore.services.plugins import load_registry
 
 REGISTRY = load_registry()
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,9 +5,9 @@ import time
 
 import pytest
 
-from cardcore.cli import main
-from cardcore.plugins import load_registry
-from cardcore.tournament import MAX_BATCH, Results, Tournament, arrangements, batches, run_tournament
+from cardcore.apps.cli import main
+from cardcore.services.plugins import load_registry
+from cardcore.services.tournament import MAX_BATCH, Results, Tournament, arrangements, batches, run_tournament
 
 REGISTRY = load_registry()
 

@@ -12,11 +12,11 @@ from typing import Any
 import websockets
 from websockets.asyncio.client import ClientConnection
 
-from cardcore.net.protocol import MAX_SERVER_MESSAGE_BYTES, decode
-from cardcore.net.server import Server, ServerConfig
-from cardcore.net.tables import TableConfig
-from cardcore.plugins import load_registry
-from cardcore.store.sqlite import SqliteStore
+from cardcore.services.net.protocol import MAX_SERVER_MESSAGE_BYTES, decode
+from cardcore.services.net.server import Server, ServerConfig
+from cardcore.services.net.tables import TableConfig
+from cardcore.services.plugins import load_registry
+from cardcore.services.store.sqlite import SqliteStore
 
 #: The longest any single wait in these tests may take (seconds).
 WAIT = 10.0

@@ -10,13 +10,13 @@ import re
 from collections import Counter
 from typing import Any
 
-from cardcore.bots.base import Bot
-from cardcore.game import Game
-from cardcore.journal import MatchStart
-from cardcore.match import Match
-from cardcore.net.wire import info_of_view, view_cards
-from cardcore.plugins import Registry
-from cardcore.records import dumps, parse_record_lines
+from cardcore.engine.bots.base import Bot
+from cardcore.engine.game import Game
+from cardcore.engine.journal import MatchStart
+from cardcore.engine.match import Match
+from cardcore.engine.records import dumps, parse_record_lines
+from cardcore.services.net.wire import info_of_view, view_cards
+from cardcore.services.plugins import Registry
 from tests.net.helpers import Client
 
 GLYPH = re.compile(r"(10|[2-9AJQK])([♠♥♦♣])|Jkr")
@@ -43,7 +43,7 @@ def local_record(registry: Registry, start: MatchStart,
                  moves: list[tuple[int, int, dict[str, Any]]]) -> str:
     """The record of a local match with the same game, options, seed and seats, the client
     seats playing ``moves`` (in turn order) and the bot seats choosing with their streams."""
-    from cardcore.bots.base import InfoSet
+    from cardcore.engine.bots.base import InfoSet
 
     game = registry.games[start.game]
     lines: list[str] = []

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.library_cli import history
-from cardcore.plugins import load_registry
-from cardcore.records import parse_record_lines
+from cardcore.apps.library_cli import history
+from cardcore.engine.records import parse_record_lines
+from cardcore.services.plugins import load_registry
 from tests.net.helpers import Client, running
 from tests.net.test_rematch import two_players_finish
 

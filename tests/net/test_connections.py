@@ -1,4 +1,4 @@
-"""The WebSocket connections of ``cardcore serve`` (cardcore/net/connection.py): the opening
+"""The WebSocket connections of ``cardcore serve`` (cardcore/services/net/connection.py): the opening
 and closing handshakes, fragmented and malformed frames, keepalive, a server stopping.
 Real sockets on 127.0.0.1; raw clients where a well-behaved one cannot misbehave."""
 

@@ -9,7 +9,7 @@ import pytest
 import pytest_asyncio
 import websockets
 
-from cardcore.net.protocol import MAX_MESSAGE_BYTES
+from cardcore.services.net.protocol import MAX_MESSAGE_BYTES
 from tests.net.helpers import WAIT, Client, running, server_config
 
 

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from cardcore.plugins import load_registry
-from cardcore.records import parse_record_lines
+from cardcore.engine.records import parse_record_lines
+from cardcore.services.plugins import load_registry
 from tests.net.helpers import Client, running
 from tests.net.play import check_no_leak, gather_bounded, local_record, play_seat, positions
 

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-from cardcore.bots.base import hidden_places
-from cardcore.match import Match
-from cardcore.net import protocol
-from cardcore.net.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, ProtocolError, decode, encode
-from cardcore.net.wire import RemoteAction, action_json, info_of_view, zone_from_json, zone_json
-from cardcore.plugins import load_registry
+from cardcore.engine.bots.base import hidden_places
+from cardcore.engine.match import Match
+from cardcore.services.net import protocol
+from cardcore.services.net.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, ProtocolError, decode, encode
+from cardcore.services.net.wire import RemoteAction, action_json, info_of_view, zone_from_json, zone_json
+from cardcore.services.plugins import load_registry
 
 
 @pytest.mark.parametrize(("raw", "code"), [

@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from cardcore.plugins import load_registry
+from cardcore.services.plugins import load_registry
 from tests.net.helpers import Client, running
 from tests.net.play import gather_bounded, play_seat
 

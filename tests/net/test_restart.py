@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.plugins import load_registry
-from cardcore.records import parse_record_lines
-from cardcore.store import checks
-from cardcore.store.sqlite import SqliteStore
+from cardcore.engine.records import parse_record_lines
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import checks
+from cardcore.services.store.sqlite import SqliteStore
 from tests.net.helpers import Client
 from tests.net.play import local_record, play_seat
 

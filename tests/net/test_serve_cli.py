@@ -14,7 +14,7 @@ import sys
 
 import pytest
 
-from cardcore.cli import main
+from cardcore.apps.cli import main
 from tests.net.helpers import Client, running
 
 
@@ -68,7 +68,7 @@ def test_listening_for_other_machines_without_tls_warns(tmp_path):
 @pytest.mark.asyncio
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="openssl makes the test certificate")
 async def test_tls_serves_wss_and_links_say_so(tmp_path):
-    from cardcore.net.cli import _tls
+    from cardcore.apps.serve_cli import _tls
     from tests.net.helpers import server_config
 
     cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
@@ -90,9 +90,9 @@ async def test_tls_serves_wss_and_links_say_so(tmp_path):
 
 
 def test_the_limits_reach_the_server_settings():
-    from cardcore.cli import build_parser
-    from cardcore.net.cli import config_of
-    from cardcore.plugins import load_registry
+    from cardcore.apps.cli import build_parser
+    from cardcore.apps.serve_cli import config_of
+    from cardcore.services.plugins import load_registry
 
     args = build_parser().parse_args(["serve", "--max-per-ip", "0", "--expire-after", "90"])
     config = config_of(load_registry(), args)

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from cardcore.journal import Resume
-from cardcore.match import Match
-from cardcore.plugins import load_registry
-from cardcore.store import StoreError
-from cardcore.store.sqlite import SCHEMA_VERSION, SqliteStore
+from cardcore.engine.journal import Resume
+from cardcore.engine.match import Match
+from cardcore.services.plugins import load_registry
+from cardcore.services.store import StoreError
+from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 

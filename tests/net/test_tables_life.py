@@ -12,7 +12,7 @@ import sqlite3
 import pytest
 import websockets
 
-from cardcore.store.sqlite import SqliteStore
+from cardcore.services.store.sqlite import SqliteStore
 from tests.net.helpers import WAIT, Client, running, server_config, until
 
 

@@ -7,8 +7,8 @@ import inspect
 
 import pytest
 
-from cardcore.plugins import load_registry
-from cardcore.tui.app import CardcoreApp
+from cardcore.apps.tui.app import CardcoreApp
+from cardcore.services.plugins import load_registry
 
 SIZE = (100, 30)
 

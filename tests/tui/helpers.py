@@ -6,7 +6,7 @@ from typing import Any
 
 from textual.widgets import Static
 
-from cardcore.tui.screens.table import TableScreen
+from cardcore.apps.tui.screens.table import TableScreen
 
 
 def text_of(app: Any, selector: str) -> str:
@@ -58,7 +58,7 @@ def text_in(lines: list[str], region: Any) -> str:
 
 async def play_to_the_sheet(pilot: Any, limit: int = 600) -> None:
     """Press 1 until the hand ends and its score sheet shows."""
-    from cardcore.tui.screens.scoresheet import ScoreSheetScreen
+    from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 
     for _ in range(limit):
         if isinstance(pilot.app.screen, ScoreSheetScreen):

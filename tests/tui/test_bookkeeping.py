@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from textual.widgets import OptionList
 
-from cardcore.cli import main
-from cardcore.tui.app import ShowReplay
-from cardcore.tui.screens.replay import MatchPicker, RecordMatches, ReplayScreen
+from cardcore.apps.cli import main
+from cardcore.apps.tui.app import ShowReplay
+from cardcore.apps.tui.screens.replay import MatchPicker, RecordMatches, ReplayScreen
 
 from .helpers import text_of
 
@@ -64,7 +64,7 @@ async def test_a_record_of_one_match_shows_no_match_keys(make_app, registry, tmp
 def test_a_forged_match_of_several_is_named_by_the_files_own_line(registry, tmp_path):
     import pytest
 
-    from cardcore.records import RecordError
+    from cardcore.engine.records import RecordError
 
     path = tmp_path / "x.jsonl"
     assert main(["simulate", "casino", "--matches", "2", "--seed", "3", "--record", str(path)]) == 0
@@ -88,8 +88,8 @@ async def test_the_seed_the_setup_form_shows_is_the_matchs_the_librarys_and_the_
                                                                                       registry):
     from textual.widgets import Input
 
-    from cardcore.tui.screens.setup import SetupScreen
-    from cardcore.tui.screens.table import TableScreen
+    from cardcore.apps.tui.screens.setup import SetupScreen
+    from cardcore.apps.tui.screens.table import TableScreen
 
     app = make_app(seed=None)  # as `cardcore` starts: the form proposes a seed of its own
     async with app.run_test(size=SIZE) as pilot:
@@ -134,9 +134,9 @@ async def test_a_table_on_a_server_shows_no_seed_of_its_own(tmp_path, registry):
     every hand): the form shows none, rather than one that is not used."""
     from textual.widgets import Input
 
-    from cardcore.net.server import ServerConfig
-    from cardcore.tui.app import CardcoreApp, Lobby
-    from cardcore.tui.screens.lobby import LinksScreen, LobbyScreen, RemoteSetupScreen
+    from cardcore.apps.tui.app import CardcoreApp, Lobby
+    from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen, RemoteSetupScreen
+    from cardcore.services.net.server import ServerConfig
 
     from ..net.helpers import server_config, start_server, stop_server
     from .test_remote import until

@@ -8,12 +8,12 @@ from collections import Counter
 import pytest
 from textual.widgets import Static
 
-from cardcore.tui import picks
-from cardcore.tui.app import Resume
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.session import Session, SessionSetup
-from cardcore.tui.widgets.zones import ZonesView
+from cardcore.apps.tui import picks
+from cardcore.apps.tui.app import Resume
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.apps.tui.widgets.zones import ZonesView
 
 SIZE = (100, 30)
 SMALL = (80, 24)
@@ -157,7 +157,7 @@ async def test_lay_out_key_plays_the_picked_cards(make_app, registry):
 @pytest.mark.slow
 async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, registry):
     game = registry.games["crazy_eights"]
-    from cardcore.tui.app import Play
+    from cardcore.apps.tui.app import Play
 
     app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))
     async with app.run_test(size=SIZE) as pilot:
@@ -184,8 +184,8 @@ async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, regist
 def test_sheet_shows_counts_and_keeps_a_tied_row(registry):
     from rich.console import Console
 
-    from cardcore.scoresheet import ScoreSheet
-    from cardcore.tui.widgets.sheet import score_table
+    from cardcore.apps.tui.widgets.sheet import score_table
+    from cardcore.engine.scoresheet import ScoreSheet
 
     row = {"sides": [
         {"seats": [0], "items": {"cards": 0, "spades": 1, "aces": 1, "sweeps": 0}, "total": 2,
@@ -222,8 +222,8 @@ def test_engines_fill_counts(registry):
 async def test_setup_preset_fills_the_options_the_player_left(make_app, registry):
     from textual.widgets import Checkbox, Select
 
-    from cardcore.tui.screens.setup import SetupScreen
-    from cardcore.tui.widgets.options_form import OptionsForm
+    from cardcore.apps.tui.screens.setup import SetupScreen
+    from cardcore.apps.tui.widgets.options_form import OptionsForm
     from cardcore_canasta.rules import PRESETS
 
     game = registry.games["canasta"]

@@ -10,15 +10,21 @@ import time
 import pytest
 from textual.widgets import ListView, Static
 
-import cardcore.tui
-from cardcore.cli import main
-from cardcore.store import open_library
-from cardcore.tui.app import Launch
-from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.screens.library import ConfirmScreen, HistoryScreen, MatchItem, ResumeScreen, StatsScreen
-from cardcore.tui.screens.replay import ReplayScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.session import Session, SessionSetup
+import cardcore.apps.tui
+from cardcore.apps.cli import main
+from cardcore.apps.tui.app import Launch
+from cardcore.apps.tui.screens.launcher import LauncherScreen
+from cardcore.apps.tui.screens.library import (
+    ConfirmScreen,
+    HistoryScreen,
+    MatchItem,
+    ResumeScreen,
+    StatsScreen,
+)
+from cardcore.apps.tui.screens.replay import ReplayScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.services.store import open_library
 
 SIZE = (100, 30)
 
@@ -86,7 +92,7 @@ async def test_resume_each_of_two_matches_after_a_third_was_started(make_app, re
         resumed.append(s.match.decisions)
         s.close()
 
-    monkeypatch.setattr(cardcore.tui, "run_resume_match", run)
+    monkeypatch.setattr(cardcore.apps.tui, "run_resume_match", run)
     assert main(["resume", str(a.match_id)]) == 0 and main(["resume", str(b.match_id)]) == 0
     assert resumed == [a.match.decisions, b.match.decisions]
     lib = open_library()
@@ -124,7 +130,7 @@ async def test_delete_asks_first_and_deletes(make_app, registry):
 
 HOLDER = """
 import sys, time
-from cardcore.store import open_library
+from cardcore.services.store import open_library
 play = open_library().open(int(sys.argv[1]))
 print("held", flush=True)
 time.sleep(60)

@@ -6,12 +6,12 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.cards import glyph
-from cardcore.tui.app import Play
-from cardcore.tui.screens.setup import SetupScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.session import SessionSetup
-from cardcore.tui.widgets.options_form import OptionsForm, help_line
+from cardcore.apps.tui.app import Play
+from cardcore.apps.tui.screens.setup import SetupScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import SessionSetup
+from cardcore.apps.tui.widgets.options_form import OptionsForm, help_line
+from cardcore.engine.cards import glyph
 
 from .helpers import play_to_the_sheet, screen_lines, text_in, text_of
 
@@ -144,9 +144,9 @@ def render_at(width: int, renderable) -> list[str]:
 def test_a_long_zone_line_goes_on_under_its_start_and_groups_share_lines():
     from rich.text import Text
 
-    from cardcore.game import Group, Zone
-    from cardcore.tui.widgets.wrap import Flow, Hanging
-    from cardcore.tui.widgets.zones import TableInfo, zone_parts
+    from cardcore.apps.tui.widgets.wrap import Flow, Hanging
+    from cardcore.apps.tui.widgets.zones import TableInfo, zone_parts
+    from cardcore.engine.game import Group, Zone
 
     head = Text("  Captured — South & North [cards 12] [spades 3] [sweeps 1] [last capture]")
     assert render_at(46, Hanging(head)) == [
@@ -163,7 +163,7 @@ def test_a_long_zone_line_goes_on_under_its_start_and_groups_share_lines():
 def test_a_long_pile_keeps_its_newest_cards_in_two_lines():
     from rich.text import Text
 
-    from cardcore.tui.widgets.wrap import Tail
+    from cardcore.apps.tui.widgets.wrap import Tail
 
     row = Text("    " + " ".join(f"{r}♣" for r in range(2, 11)) + " " +
                " ".join(f"{r}♥" for r in range(2, 11)) + " ▸A♠")

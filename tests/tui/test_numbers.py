@@ -3,10 +3,10 @@ sides' melded totals, why a picked card has no meld or trail, a bot's red three 
 
 from __future__ import annotations
 
-from cardcore.tui.app import Resume
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.widgets.tail import TailStatic
-from cardcore.tui.widgets.zones import ZonesView
+from cardcore.apps.tui.app import Resume
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.widgets.tail import TailStatic
+from cardcore.apps.tui.widgets.zones import ZonesView
 
 from .helpers import screen_lines, text_of, your_turn
 from .test_frictions import session_at

@@ -9,14 +9,14 @@ from typing import Any
 
 import pytest
 
-from cardcore.cards import glyph
-from cardcore.net import protocol as p
-from cardcore.net.client import ClientError, Connection, Target, parse_target
-from cardcore.tui.app import CardcoreApp, JoinTable, Lobby
-from cardcore.tui.remote import RemoteSession
-from cardcore.tui.screens.lobby import LinksScreen, LobbyScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.widgets.zones import ZonesView
+from cardcore.apps.tui.app import CardcoreApp, JoinTable, Lobby
+from cardcore.apps.tui.remote import RemoteSession
+from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.widgets.zones import ZonesView
+from cardcore.engine.cards import glyph
+from cardcore.services.net import protocol as p
+from cardcore.services.net.client import ClientError, Connection, Target, parse_target
 
 from ..net.helpers import start_server, stop_server
 
@@ -230,7 +230,7 @@ async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardco
             lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.tables
                                 and app.screen, "the list of tables")
             assert [t.code for t in lobby.tables] == [other.code]
-            from cardcore.tui.session import SessionSetup
+            from cardcore.apps.tui.session import SessionSetup
 
             game = registry.games["casino"]
             lobby.create(SessionSetup(game, game.Options(), ["human", "greedy"], 5))
@@ -281,7 +281,7 @@ async def test_the_browser_app_reaches_nothing_of_this_machine(tmp_path, cardcor
 
 
 def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
-    from cardcore.tui.web import app_command, seat_of
+    from cardcore.apps.tui.web import app_command, seat_of
 
     assert app_command("ws://h:1/a b").startswith("exec ")
     assert app_command("ws://h:1/a b").endswith("join --server 'ws://h:1/a b' --remote-only")
@@ -294,7 +294,7 @@ def test_the_web_app_command_and_seat_links_are_quoted_and_checked():
 async def test_the_lobby_form_makes_a_public_table_with_side_names(tmp_path, cardcore_home, registry):
     from textual.widgets import Checkbox, Input, Select
 
-    from cardcore.tui.screens.lobby import RemoteSetupScreen
+    from cardcore.apps.tui.screens.lobby import RemoteSetupScreen
 
     server = await start_server(tmp_path / "server.sqlite")
     try:

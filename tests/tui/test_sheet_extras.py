@@ -6,12 +6,12 @@ from __future__ import annotations
 from rich.console import Console
 from textual.widgets import Static
 
-from cardcore.plugins import load_registry
-from cardcore.tui.app import Launch, ShowReplay
-from cardcore.tui.screens.library import HistoryScreen, StatsScreen
-from cardcore.tui.screens.replay import ReplayScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
-from cardcore.tui.session import Replay, Session, SessionSetup
+from cardcore.apps.tui.app import Launch, ShowReplay
+from cardcore.apps.tui.screens.library import HistoryScreen, StatsScreen
+from cardcore.apps.tui.screens.replay import ReplayScreen
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.apps.tui.session import Replay, Session, SessionSetup
+from cardcore.services.plugins import load_registry
 from tests.core.test_score_extras import HeldEights
 
 SIZE = (160, 40)

@@ -6,18 +6,19 @@ from __future__ import annotations
 import pytest
 from textual.widgets import OptionList, Static
 
-from cardcore import records
-from cardcore.tui.app import BaseScreen, Launch, Play, Resume
-from cardcore.tui.screens.handover import HandoverScreen
-from cardcore.tui.screens.help import HelpScreen
-from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.screens.library import ResumeScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
-from cardcore.tui.screens.setup import SetupScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.session import Session, SessionSetup
-from cardcore.tui.widgets.actions import ActionList
-from cardcore.tui.widgets.hand import HandView
+from cardcore.apps.tui.app import BaseScreen, Launch, Play, Resume
+from cardcore.apps.tui.screens.handover import HandoverScreen
+from cardcore.apps.tui.screens.help import HelpScreen
+from cardcore.apps.tui.screens.launcher import LauncherScreen
+from cardcore.apps.tui.screens.library import ResumeScreen
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.apps.tui.screens.setup import SetupScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.apps.tui.widgets.actions import ActionList
+from cardcore.apps.tui.widgets.hand import HandView
+from cardcore.engine import records
+from cardcore.services import files
 
 from .helpers import record_calls, text_of, your_turn
 
@@ -261,7 +262,7 @@ async def test_resizing_keeps_the_actions_on_the_players_turn(make_app, registry
 async def test_the_bot_speed_of_a_save_file_survives_its_resume(make_app, registry, tmp_path):
     s = Session.new(registry, setup_of(registry))
     saved = tmp_path / "old.json"
-    records.write_save(saved, records.SaveFile(match=s.match.snapshot(), record=s.record(),
+    files.write_save(saved, records.SaveFile(match=s.match.snapshot(), record=s.record(),
                                                speed="slow"))
     s.close()
     app = make_app(start=Resume(Session.resume(registry, saved)))
@@ -274,8 +275,8 @@ async def test_the_bot_speed_of_a_save_file_survives_its_resume(make_app, regist
 
 
 async def test_a_full_disk_shows_a_status_and_play_goes_on(make_app, registry, monkeypatch):
-    from cardcore.store import StoreUnavailable
-    from cardcore.store.sqlite import SqliteStore
+    from cardcore.services.store import StoreUnavailable
+    from cardcore.services.store.sqlite import SqliteStore
 
     def full(self, match_id, events, snapshot):
         raise StoreUnavailable("the match library cannot be written: database or disk is full")
@@ -358,8 +359,8 @@ async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_ap
     import subprocess
     import sys
 
-    from cardcore.tui.app import ShowReplay
-    from cardcore.tui.session import Replay
+    from cardcore.apps.tui.app import ShowReplay
+    from cardcore.apps.tui.session import Replay
 
     record = tmp_path / "r.jsonl"
     subprocess.run([sys.executable, "-m", "cardcore", "simulate", "casino", "--matches", "1",

@@ -9,10 +9,11 @@ from collections import Counter
 
 import pytest
 
-from cardcore import records
-from cardcore.game import Group, Zone
-from cardcore.tui.session import MoveFailed, Replay, Session, SessionSetup, reveal_of
-from cardcore.tui.widgets.zones import TableInfo, moved, render_zone
+from cardcore.apps.tui.session import MoveFailed, Replay, Session, SessionSetup, reveal_of
+from cardcore.apps.tui.widgets.zones import TableInfo, moved, render_zone
+from cardcore.engine import records
+from cardcore.engine.game import Group, Zone
+from cardcore.services import files
 
 
 def new(registry, game_id="crazy_eights", seats=("human", "greedy"), seed=3, **kw):
@@ -154,7 +155,7 @@ def test_a_game_method_that_raises_changes_nothing_and_names_the_plugin(registry
 def test_a_failing_bot_changes_nothing(registry, monkeypatch):
     s = new(registry, seats=("greedy", "greedy"))
     before = s.match.snapshot()
-    from cardcore.bots.greedy import GreedyBot
+    from cardcore.engine.bots.greedy import GreedyBot
 
     monkeypatch.setattr(GreedyBot, "choose", lambda self, info, rng: 1 / 0)
     with pytest.raises(MoveFailed):
@@ -167,8 +168,8 @@ def test_a_failing_bot_changes_nothing(registry, monkeypatch):
 
 def full_disk(monkeypatch):
     """Every commit to the library fails as SQLite does on a full disk."""
-    from cardcore.store import StoreUnavailable
-    from cardcore.store.sqlite import SqliteStore
+    from cardcore.services.store import StoreUnavailable
+    from cardcore.services.store.sqlite import SqliteStore
 
     def full(self, match_id, events, snapshot):
         raise StoreUnavailable("the match library cannot be written: database or disk is full")
@@ -190,7 +191,7 @@ def test_a_full_disk_lets_play_go_on_and_says_so_until_saving_works(registry, mo
         assert s.store.load(s.match_id)["state"] == s.state.export()
         events = s.record_events()  # nothing was lost meanwhile: the record replays
         assert sum(e.event == "action" for e in events) == s.match.decisions
-        from cardcore.replay import replay
+        from cardcore.engine.replay import replay
         replay(s.game, list(enumerate(events, start=1)))
     s.close()
 
@@ -217,7 +218,7 @@ def test_a_data_dir_that_cannot_be_written_plays_without_saving(registry, tmp_pa
 
 def save_file(s, path, **kw):
     """The match as an old-style save file (the table no longer writes them)."""
-    records.write_save(path, records.SaveFile(match=s.match.snapshot(), record=s.record(), **kw))
+    files.write_save(path, records.SaveFile(match=s.match.snapshot(), record=s.record(), **kw))
     return path
 
 
@@ -305,7 +306,7 @@ def test_the_replay_sheet_keeps_the_last_hand(registry, tmp_path):
                           "--seed", "3", "--record", str(record)],
                          capture_output=True, text=True, timeout=120)
     assert out.returncode == 0, out.stderr
-    ends = [e for e in records.read_record(record) if e.event == "hand_end"]
+    ends = [e for e in files.read_record(record) if e.event == "hand_end"]
     r = Replay(registry, record)
     last = r.sheets[-1]
     assert len(last.hands) == len(ends) == 3

@@ -8,18 +8,18 @@ import pytest
 from textual.widgets import Button, Input, ListView, Static
 
 from cardcore import hookimpl
-from cardcore.plugins import load_registry
-from cardcore.tui.app import BaseScreen, Launch, Play, Resume, ShowReplay
-from cardcore.tui.screens.handover import HandoverScreen
-from cardcore.tui.screens.launcher import LauncherScreen
-from cardcore.tui.screens.library import ResumeScreen
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
-from cardcore.tui.screens.setup import SetupScreen
-from cardcore.tui.screens.table import TableScreen
-from cardcore.tui.session import Session, SessionSetup
-from cardcore.tui.widgets.hand import HandView
-from cardcore.tui.widgets.options_form import OptionsForm
-from cardcore.tui.widgets.tail import TailStatic
+from cardcore.apps.tui.app import BaseScreen, Launch, Play, Resume, ShowReplay
+from cardcore.apps.tui.screens.handover import HandoverScreen
+from cardcore.apps.tui.screens.launcher import LauncherScreen
+from cardcore.apps.tui.screens.library import ResumeScreen
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
+from cardcore.apps.tui.screens.setup import SetupScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.apps.tui.widgets.hand import HandView
+from cardcore.apps.tui.widgets.options_form import OptionsForm
+from cardcore.apps.tui.widgets.tail import TailStatic
+from cardcore.services.plugins import load_registry
 
 from .helpers import record_calls, text_of, your_turn
 
@@ -388,8 +388,8 @@ async def test_match_end_offers_play_again(make_app, registry):
 
 
 async def test_replay_steps_through_a_human_record(make_app, registry):
-    from cardcore.tui.screens.replay import ReplayScreen
-    from cardcore.tui.session import Replay
+    from cardcore.apps.tui.screens.replay import ReplayScreen
+    from cardcore.apps.tui.session import Replay
 
     game = registry.games["crazy_eights"]
     session = Session.new(registry, SessionSetup(game, game.Options(target=20), ["greedy", "human"], 2))
@@ -586,7 +586,7 @@ async def test_the_score_sheet_dismisses_with_a_typed_choice(make_app, registry)
 
 
 async def test_leaving_a_replay_ends_the_program(make_app, registry):
-    from cardcore.tui.session import Replay
+    from cardcore.apps.tui.session import Replay
 
     game = registry.games["crazy_eights"]
     session = Session.new(registry, SessionSetup(game, game.Options(), ["greedy", "greedy"], 2))
@@ -603,7 +603,7 @@ async def test_leaving_a_replay_ends_the_program(make_app, registry):
 
 @pytest.mark.slow
 async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_game, monkeypatch):
-    from cardcore.seating import Seating
+    from cardcore.engine.seating import Seating
 
     game = need_game("canasta")
     app = make_app()
@@ -637,7 +637,7 @@ async def test_setup_asks_the_games_seating_who_partners_whom(make_app, need_gam
 
 
 async def test_replay_score_sheet_at_the_end_names_the_winner(make_app, registry):
-    from cardcore.tui.session import Replay
+    from cardcore.apps.tui.session import Replay
 
     game = registry.games["crazy_eights"]
     session = Session.new(registry, SessionSetup(game, game.Options(target=1), ["greedy", "greedy"], 3))

@@ -6,8 +6,9 @@ import json
 
 import pytest
 
-from cardcore import records
-from cardcore.tui.session import Replay, Session, SessionSetup
+from cardcore.apps.tui.session import Replay, Session, SessionSetup
+from cardcore.engine import records
+from cardcore.services import files
 
 
 def new_session(registry, seats=("human", "greedy"), game_id="crazy_eights", seed=3, **kw):
@@ -28,7 +29,7 @@ def play_human(session):
 
 
 def test_new_match_goes_into_the_library_action_by_action(registry, cardcore_home):
-    from cardcore.store import open_library
+    from cardcore.services.store import open_library
 
     s = new_session(registry)
     play_human(s)
@@ -41,7 +42,7 @@ def test_new_match_goes_into_the_library_action_by_action(registry, cardcore_hom
     s.close()
     assert not lib.get(s.match_id).locked  # released when the table is left
     assert (cardcore_home / "library.sqlite").exists()
-    assert not (cardcore_home / "records").exists() and not records.autosave_path().exists()
+    assert not (cardcore_home / "records").exists() and not files.autosave_path().exists()
     lib.close()
 
 
@@ -101,7 +102,7 @@ def test_resume_continues_the_same_state(registry):
 
 
 def test_resume_refuses_bad_files(registry, cardcore_home, tmp_path):
-    from cardcore.store import NoSuchMatch
+    from cardcore.services.store import NoSuchMatch
 
     with pytest.raises(NoSuchMatch, match="no unfinished match"):
         Session.resume(registry)
@@ -191,8 +192,8 @@ def test_replay_steps_through_a_record(registry):
 
 
 def test_zone_titles_and_group_owners_carry_player_names():
-    from cardcore.game import Group, Zone
-    from cardcore.tui.widgets.zones import TableInfo, render_zone
+    from cardcore.apps.tui.widgets.zones import TableInfo, render_zone
+    from cardcore.engine.game import Group, Zone
 
     info = TableInfo(names=["Ann", "Bob"], side_names=["Ann", "Bob"])
     zone = Zone("table", "row", "Table", cards=[], groups=[Group("build-0", ["2H", "6S"], ["8"], seat=1)])
@@ -205,7 +206,7 @@ def test_zone_titles_and_group_owners_carry_player_names():
 def test_picking_a_card_matches_actions_by_the_games_card_key(registry):
     from collections import Counter
 
-    from cardcore.tui.screens.table import matches
+    from cardcore.apps.tui.screens.table import matches
 
     canasta = registry.games["canasta"]
     state = canasta.state_from_json({

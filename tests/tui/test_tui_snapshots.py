@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.plugins import load_registry
-from cardcore.tui.app import CardcoreApp, Play
-from cardcore.tui.screens.scoresheet import ScoreSheetScreen
-from cardcore.tui.session import SessionSetup
+from cardcore.apps.tui.app import CardcoreApp, Play
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+from cardcore.apps.tui.session import SessionSetup
+from cardcore.services.plugins import load_registry
 
 SIZE = (100, 30)
 

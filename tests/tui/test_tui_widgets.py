@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from rich.console import Console
 
-from cardcore.scoresheet import ScoreSheet
-from cardcore.tui.widgets.cards import card_style
-from cardcore.tui.widgets.sheet import score_table
+from cardcore.apps.tui.widgets.cards import card_style
+from cardcore.apps.tui.widgets.sheet import score_table
+from cardcore.engine.scoresheet import ScoreSheet
 
 
 def row(a: dict, b: dict) -> dict:

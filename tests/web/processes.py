@@ -91,7 +91,7 @@ def web(server: str) -> Iterator[str]:
 
 def ask(server: str, message: Any) -> Any:
     """One request to the server, its answer (a connection of its own)."""
-    from cardcore.net.client import Connection
+    from cardcore.services.net.client import Connection
 
     async def go() -> Any:
         conn = await Connection.open(server)
@@ -105,9 +105,9 @@ def ask(server: str, message: Any) -> Any:
 
 def table_now(server: str, code: str) -> Any:
     """The table as a spectator sees it now (its first update)."""
-    from cardcore.net.client import Connection
-    from cardcore.plugins import load_registry
-    from cardcore.tui.remote import RemoteSession
+    from cardcore.apps.tui.remote import RemoteSession
+    from cardcore.services.net.client import Connection
+    from cardcore.services.plugins import load_registry
 
     async def go() -> Any:
         conn = await Connection.open(server)

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from cardcore.net import protocol as p
+from cardcore.services.net import protocol as p
 
 from .processes import ask, browser_apps, serve, table_now, web
 

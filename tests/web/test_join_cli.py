@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from cardcore.cli import main
-from cardcore.net import protocol as p
+from cardcore.apps.cli import main
+from cardcore.services.net import protocol as p
 
 from .processes import ask, free_port, serve
 

@@ -16,11 +16,11 @@ from typing import Any
 import pydantic
 
 from cardcore import GameOptions, IllegalAction, SimpleAction, StateError
-from cardcore.cards import SUITS, Suit, glyph, standard_deck
-from cardcore.deal import deal, one_at_a_time, shuffled
-from cardcore.game import Action, Group, ScoreRow, Zone
-from cardcore.kit import HIDDEN, OWNER, CardGame, CardGameState, Cards, Choice, Count, Scores
-from cardcore.seating import Seating
+from cardcore.engine.cards import SUITS, Suit, glyph, standard_deck
+from cardcore.engine.deal import deal, one_at_a_time, shuffled
+from cardcore.engine.game import Action, Group, ScoreRow, Zone
+from cardcore.engine.kit import HIDDEN, OWNER, CardGame, CardGameState, Cards, Choice, Count, Scores
+from cardcore.engine.seating import Seating
 
 SUIT_NAMES = {s.value: s.name.lower() for s in Suit}
 

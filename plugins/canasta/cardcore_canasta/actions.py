@@ -12,8 +12,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any
 
-from cardcore.cards import glyph, glyphs
-from cardcore.game import Action
+from cardcore.engine.cards import glyph, glyphs
+from cardcore.engine.game import Action
 
 from .rules import CARD_IDS, CARD_VALUE, DEUCE, ID_TEXT, MOST_SEATS, SLOT_NAMES
 

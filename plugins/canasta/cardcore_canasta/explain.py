@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardcore.cards import glyph, glyphs
+from cardcore.engine.cards import glyph, glyphs
 
 from .actions import DISCARD, DRAW, ONTO, TAKE, CanastaAction, _plural
 from .melds import best_first_meld

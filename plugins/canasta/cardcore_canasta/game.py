@@ -1,14 +1,14 @@
-"""CanastaGame: what the plugin registers (the common interface of cardcore.game)."""
+"""CanastaGame: what the plugin registers (the common interface of cardcore.engine.game)."""
 
 from __future__ import annotations
 
 import random
 
-from cardcore.cards import canasta_deck
-from cardcore.deal import cut, deal, one_at_a_time, shuffled
-from cardcore.game import Action, Game, GameOptions, GameState, ScoreExtra
-from cardcore.kit.scores import counts_from_items
-from cardcore.seating import Seating, partnership_draw
+from cardcore.engine.cards import canasta_deck
+from cardcore.engine.deal import cut, deal, one_at_a_time, shuffled
+from cardcore.engine.game import Action, Game, GameOptions, GameState, ScoreExtra
+from cardcore.engine.kit.scores import counts_from_items
+from cardcore.engine.seating import Seating, partnership_draw
 
 from .heuristic import heuristic
 from .loading import state_from_json

@@ -15,8 +15,8 @@ from typing import Any, Literal
 
 import pydantic
 
-from cardcore.cards import CardError, canasta_deck, check_cards, parse_card
-from cardcore.game import StateError
+from cardcore.engine.cards import CardError, canasta_deck, check_cards, parse_card
+from cardcore.engine.game import StateError
 
 from .moves import OVER, PLAY_PHASE, legal_actions
 from .rules import (

@@ -13,8 +13,8 @@ from typing import Any, Literal
 
 import pydantic
 
-from cardcore.game import GameOptions
-from cardcore.seating import Seating
+from cardcore.engine.game import GameOptions
+from cardcore.engine.seating import Seating
 
 #: Two, three or four players; four play in two partnerships (D42, D43, D44).
 PLAYER_COUNTS = (4, 2, 3)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardcore.game import ScoreRow, SideScore
+from cardcore.engine.game import ScoreRow, SideScore
 
 from .rules import CANASTA, CARD_VALUE
 
@@ -44,7 +44,7 @@ def side_items(st: CanastaState, side: int) -> dict[str, int]:
 
 def side_counts(st: CanastaState, side: int) -> dict[str, int | str | list[str]]:
     """What the side did, for the score sheet and the statistics (the keys
-    ``cardcore.store.stats`` reads): canastas by kind, red threes, going out, the cards
+    ``cardcore.services.store.stats`` reads): canastas by kind, red threes, going out, the cards
     left in hand."""
     melds = st.melds[side].values()
     natural = sum(1 for ids, _n, w in melds if len(ids) >= CANASTA and not w)

@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
-from cardcore.seating import Seating
+from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.seating import Seating
 
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
 from .explain import draw_line, why_not

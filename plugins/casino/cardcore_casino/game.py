@@ -6,11 +6,11 @@ import random
 from collections.abc import Callable
 from typing import Any, ClassVar
 
-from cardcore.cards import CardError, parse_card, standard_deck
-from cardcore.deal import one_at_a_time, packets, shuffled
-from cardcore.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreExtra
-from cardcore.kit.scores import counts_from_items
-from cardcore.seating import Seating
+from cardcore.engine.cards import CardError, parse_card, standard_deck
+from cardcore.engine.deal import one_at_a_time, packets, shuffled
+from cardcore.engine.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreExtra
+from cardcore.engine.kit.scores import counts_from_items
+from cardcore.engine.seating import Seating
 from cardcore_casino.heuristic import heuristic
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (

@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic
 
-from cardcore.cards import CardError, check_cards, parse_card, standard_deck
-from cardcore.game import StateError
-from cardcore.seating import Seating
+from cardcore.engine.cards import CardError, check_cards, parse_card, standard_deck
+from cardcore.engine.game import StateError
+from cardcore.engine.seating import Seating
 from cardcore_casino.moves import Build, required_values
 from cardcore_casino.rules import ID, NAMES, Rules
 from cardcore_casino.state import FishingState

@@ -12,8 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from cardcore.cards import glyph
-from cardcore.game import Action
+from cardcore.engine.cards import glyph
+from cardcore.engine.game import Action
 from cardcore_casino.combos import TABLES, table
 from cardcore_casino.rules import BIT, NAMES, RANK, ids_of
 

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING, Literal
 
 import pydantic
 
-from cardcore.cards import RANKS, standard_deck
-from cardcore.game import GameOptions, ScoreRow
+from cardcore.engine.cards import RANKS, standard_deck
+from cardcore.engine.game import GameOptions, ScoreRow
 
 if TYPE_CHECKING:
     from cardcore_casino.state import FishingState

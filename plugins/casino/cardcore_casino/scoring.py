@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardcore.game import ScoreRow, SideScore
+from cardcore.engine.game import ScoreRow, SideScore
 from cardcore_casino.rules import ACES_BITS, BIG_CASINO, BIT, LITTLE_CASINO, SPADES_BITS
 
 if TYPE_CHECKING:

@@ -10,10 +10,10 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from cardcore.cards import glyph
-from cardcore.deal import deal
-from cardcore.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
-from cardcore.seating import Seating
+from cardcore.engine.cards import glyph
+from cardcore.engine.deal import deal
+from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.seating import Seating
 from cardcore_casino import moves, scoring
 from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, Build, FishingAction

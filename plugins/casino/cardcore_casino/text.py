@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Generic, TypeVar
 
-from cardcore.game import GameOptions
+from cardcore.engine.game import GameOptions
 from cardcore_casino.rules import CasinoOptions
 
 if TYPE_CHECKING:

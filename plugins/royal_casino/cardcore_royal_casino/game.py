@@ -4,9 +4,9 @@ value, raising only an opponent's build, cancelling sweeps and the near-21 rule.
 
 from __future__ import annotations
 
-from cardcore.deal import packets
-from cardcore.game import GameOptions, ScoreExtra
-from cardcore.scoresheet import ScoreSheet
+from cardcore.engine.deal import packets
+from cardcore.engine.game import GameOptions, ScoreExtra
+from cardcore.engine.scoresheet import ScoreSheet
 from cardcore_casino.game import FishingGame
 from cardcore_casino.rules import ROYAL_VALUES, Rules, direction_sign
 from cardcore_royal_casino.options import RoyalCasinoOptions

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pydantic
 
-from cardcore.game import GameOptions
+from cardcore.engine.game import GameOptions
 from cardcore_casino.rules import Direction
 
 

@@ -3,7 +3,7 @@
 from collections.abc import Callable
 
 from cardcore import hookimpl
-from cardcore.game import Game
+from cardcore.engine.game import Game
 
 
 @hookimpl

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
-from cardcore.game import ExtraValue, ScoreExtra, ScoreRow, SideScore
+from cardcore.engine.game import ExtraValue, ScoreExtra, ScoreRow, SideScore
 from cardcore_casino.rules import ID
 
 if TYPE_CHECKING:

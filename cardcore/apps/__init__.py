@@ -1,0 +1,1 @@
+"""Applications: the ``cardcore`` command and its subcommands, the Textual front end."""

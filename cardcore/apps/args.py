@@ -1,0 +1,32 @@
+"""What every command-line module shares: the usage error (one line, exit status 2), the
+parser that raises it, and argparse types for numbers in a range."""
+
+from __future__ import annotations
+
+import argparse
+from collections.abc import Callable
+from typing import Any, NoReturn
+
+
+class UsageError(Exception):
+    """Bad input from the command line: one line on stderr, exit status 2."""
+
+
+class Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise UsageError(message)
+
+
+def number_type(convert: Callable[[str], Any], low: float, high: float, noun: str) -> Callable[[str], Any]:
+    """An argparse type: ``convert(text)`` from ``low`` to ``high``, else one line naming ``noun``."""
+
+    def parse(text: str) -> Any:
+        try:
+            value = convert(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"wants {noun}, not {text!r}") from None
+        if not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+        return value
+
+    return parse

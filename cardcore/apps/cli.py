@@ -1,0 +1,431 @@
+"""The ``cardcore`` command: launcher, play, resume, plugins, rules, simulate, replay, and the
+match library's history, export, import, delete and stats (``cardcore.apps.library_cli``)."""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import IO, Any
+
+import pydantic
+
+from cardcore.apps.args import Parser, UsageError, number_type
+from cardcore.engine.faults import describe
+from cardcore.engine.match_setup import MatchSetup, Setup, SetupError
+from cardcore.engine.records import first_error
+from cardcore.services.plugins import PluginLoadInterrupted, Registry, load_registry
+
+#: A count on the command line: a whole number from 1 to a million.
+_count = number_type(int, 1, 1_000_000, "a whole number")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = Parser(prog="cardcore", description="Card games at a terminal table.")
+    sub = p.add_subparsers(dest="command", parser_class=Parser)
+
+    def match_flags(q: argparse.ArgumentParser) -> None:
+        q.add_argument("game")
+        q.add_argument("--players", type=_count)
+        q.add_argument("--seats", help="comma-separated: human or a bot id per seat")
+        q.add_argument("--target", type=int)
+        q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+        q.add_argument("--seed", type=int)
+
+    match_flags(sub.add_parser("play", help="start a match in the TUI"))
+    q = sub.add_parser("resume", help="continue a match from the library (the most recent), or a save file")
+    q.add_argument("file", nargs="?", metavar="ID | FILE")
+    sub.add_parser("plugins", help="installed games, bots, plugins and load errors")
+    q = sub.add_parser("rules", help="the rules as the engine plays them")
+    q.add_argument("game")
+    q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    q = sub.add_parser("simulate", help="bots play whole matches")
+    match_flags(q)
+    q.add_argument("--matches", type=_count, required=True)
+    q.add_argument("--record", metavar="FILE")
+    q.add_argument("--json", action="store_true")
+    from cardcore.apps.tournament_cli import add_parser
+
+    add_parser(sub, _count)
+    q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
+    q.add_argument("file", metavar="FILE | ID")
+    q.add_argument("--match", type=_count, metavar="N",
+                   help="a record of several matches (simulate --record): the Nth (1: the first)")
+    q = sub.add_parser("new-game", help="write a new game plugin package, ready to play, to start from")
+    q.add_argument("name", help="the game's id: lower-case letters, digits and _")
+    from cardcore.apps.library_cli import add_commands
+
+    add_commands(sub)
+    from cardcore.apps.serve_cli import add_parser as add_serve
+
+    add_serve(sub, _count)
+    from cardcore.apps.remote_cli import add_parsers as add_remote
+
+    add_remote(sub)
+    return p
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        status = _dispatch(args)
+        sys.stdout.flush()
+        return status
+    except UsageError as exc:
+        return _fail(str(exc), 2)
+    except PluginLoadInterrupted as exc:
+        return _fail(str(exc), 130, prefix="cardcore: ")
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (``cardcore simulate --json | head -1``): stop quietly.
+        _silence_stdout()
+        return 141
+    except OSError as exc:  # stdout on a full disk or /dev/full
+        _silence_stdout()
+        return _fail(f"cannot write the output ({exc.strerror or exc})", 2)
+
+
+def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
+    """One line on stderr, whatever the message held."""
+    print(prefix + " ".join(message.split()), file=sys.stderr)
+    return status
+
+
+def _silence_stdout() -> None:
+    """Point stdout at /dev/null so the interpreter's last flush cannot fail again."""
+    import os
+
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    from cardcore.engine.records import RecordError
+    from cardcore.services.store import StoreError
+
+    try:
+        return _run(args)
+    except pydantic.ValidationError as exc:
+        raise UsageError(first_error(exc)) from None
+    except KeyError as exc:  # an unknown game
+        raise UsageError(str(exc.args[0])) from None
+    except StoreError as exc:
+        raise UsageError(str(exc)) from None
+    except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
+        raise UsageError(str(exc)) from None
+
+
+def _run(args: argparse.Namespace) -> int:
+    from cardcore.apps import library_cli
+
+    if args.command is None:
+        from cardcore.apps.tui import run_launcher
+
+        run_launcher()
+        return 0
+    if args.command == "new-game":
+        return _new_game(args.name)
+    registry = load_registry()
+    command = _COMMANDS.get(args.command)
+    if command is not None:
+        return command(registry, args) or 0
+    if args.command in library_cli.COMMANDS:
+        library_cli.run(registry, args)
+    return 0
+
+
+def _new_game(name: str) -> int:
+    from cardcore.apps.newgame import NewGameError, new_game
+
+    try:
+        print(f"wrote {new_game(name)}: pip install it, then cardcore play {name}")
+    except NewGameError as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+def _rules(registry: Registry, args: argparse.Namespace) -> None:
+    game = _game(registry, args.game)
+    print(game.rules(parse_options(game, args.option)))
+
+
+def _tournament(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.apps.tournament_cli import command
+
+    return command(registry, args)
+
+
+def _play(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.apps.tui import run_play
+
+    run_play(match_setup(registry, args, humans_allowed=True))
+
+
+def _replay(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.apps import library_cli
+    from cardcore.apps.tui import run_replay
+    from cardcore.engine.journal import start_of
+    from cardcore.engine.records import split_matches
+    from cardcore.services.files import read_record_lines
+
+    path = library_cli.replay_path(args.file)
+    matches = split_matches(read_record_lines(path))
+    n = len(matches)
+    if args.match is not None and args.match > n:
+        held = "one match" if n == 1 else f"{n} matches (--match 1 to {n})"
+        raise UsageError(f"{args.file} holds {held}, not a match {args.match}")
+    index = (args.match or 1) - 1
+    _game(registry, start_of(matches[index][0][1]).game)
+    if args.match is None and n > 1:
+        print(f"cardcore: {args.file} holds {n} matches: the first is shown; `--match N` picks "
+              "another (or m in the replay)", file=sys.stderr)
+    run_replay(path, index)
+
+
+def _resume(registry: Registry, arg: str | None) -> None:
+    from cardcore.apps import library_cli, tui
+    from cardcore.services.files import read_save
+
+    target = library_cli.resume_target(registry, arg)
+    if not isinstance(target, int):
+        _game(registry, read_save(target).match.get("game", "?"))
+        tui.run_resume(str(target))
+        return
+    tui.run_resume_match(target)
+
+
+def _open_record(name: str) -> IO[str]:
+    """A new or regular file to write the record to (never a device, FIFO or directory)."""
+    import os
+    import stat
+
+    try:
+        if os.path.lexists(name) and not stat.S_ISREG(os.stat(name).st_mode):
+            raise UsageError(f"--record {name}: not a regular file")
+        return open(name, "w", encoding="utf-8", newline="\n")
+    except OSError as exc:
+        raise UsageError(f"cannot write {name}: {exc.strerror or exc}") from None
+
+
+# --- shared argument handling ----------------------------------------------------------
+
+
+def _game(registry: Registry, game_id: object) -> Any:
+    if not isinstance(game_id, str):
+        raise UsageError(f"not a game id: {json.dumps(game_id)[:40]}")
+    try:
+        return registry.game(game_id)
+    except KeyError as exc:
+        raise UsageError(exc.args[0]) from None
+
+
+#: An option value is a short thing: a number, a word, a small list.
+MAX_OPTION_CHARS = 1000
+
+
+def parse_value(text: str) -> Any:
+    if len(text) > MAX_OPTION_CHARS:
+        raise UsageError(f"option value too long ({len(text)} characters; at most {MAX_OPTION_CHARS})")
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+    except RecursionError:
+        raise UsageError("option value nested too deeply") from None
+
+
+def _option_values(pairs: list[str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, value = pair.partition("=")
+        if not sep or not key:
+            raise UsageError(f"--option wants KEY=VALUE, got {pair!r}")
+        values[key.strip()] = parse_value(value.strip())
+    return values
+
+
+def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
+    values = _option_values(pairs)
+    if target is not None:
+        values["target"] = target
+    try:
+        return game.Options(**values)
+    except pydantic.ValidationError as exc:
+        raise UsageError(f"bad option for {game.id}: {first_error(exc)}") from None
+
+
+def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> Setup:
+    """The match the flags ask for, checked in one place (``MatchSetup.check``)."""
+    game = _game(registry, args.game)
+    values = _option_values(args.option)
+    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    players = args.players if args.players is not None else (len(seats) if seats else game.player_counts[0])
+    if seats is None:
+        default = ["greedy"] * players
+        seats = ["human", *default[1:]] if humans_allowed else default
+    elif len(seats) != players:
+        raise UsageError(f"--seats names {len(seats)} seats for {players} players")
+    seed = args.seed if args.seed is not None else int(time.time())
+    try:
+        return MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
+                             humans_allowed=humans_allowed).check(registry)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
+
+
+# --- plugins -------------------------------------------------------------------------
+
+
+def print_plugins(registry: Registry) -> None:
+    print("Games:")
+    for gid, game in sorted(registry.games.items()):
+        plugin, dist, version = registry.origin[gid]
+        players = "/".join(map(str, game.player_counts))
+        print(f"  {gid:<14} {game.name:<16} players {players:<7} plugin {plugin} "
+              f"({dist or '-'} {version or ''})".rstrip())
+    print("Bots:")
+    for bid, bot in sorted(registry.bots.items()):
+        plugin, dist, version = registry.origin["bot:" + bid]
+        games = ", ".join(bot.games) if bot.games else "any game"
+        print(f"  {bid:<14} {games:<24} plugin {plugin}")
+    if registry.errors:
+        print("Load errors:")
+        for err in registry.errors:
+            print(f"  {err.plugin} ({err.distribution or 'unknown distribution'}): {err.error}")
+
+
+# --- simulate ------------------------------------------------------------------------
+
+
+def simulate(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.services.files import RecordWriter
+    from cardcore.services.tournament import play_match
+
+    setup = match_setup(registry, args, humans_allowed=False)
+    record = _open_record(args.record) if args.record else None
+    game, n, seed = setup.game, setup.players, int(setup.seed)
+    stats = _Stats(n_sides=game.seating(n, setup.options).sides)
+    start = time.perf_counter()
+    try:
+        for m in range(args.matches):
+            seats = setup.seats[m % n:] + setup.seats[:m % n]  # rotate seats across matches
+            try:
+                match = play_match(registry, game, setup.options, seats, seed + m, match_no=m,
+                                   on_event=RecordWriter(record) if record else None, pm=registry.pm)
+            except OSError as exc:
+                if record is not None and exc.filename is None:
+                    raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
+                raise
+            except Exception as exc:  # a plugin's game or bot failed: name it, one line
+                raise UsageError(f"match {m} (seed {seed + m}): "
+                                 f"{describe(exc, registry.plugin_of_packages())}") from None
+            stats.add(match)
+            if args.json:
+                print(json.dumps({"match": m, "game": game.id, "seed": seed + m,
+                                  "seats": seats, "winner": match.winner,
+                                  "totals": match.sheet.totals, "hands": len(match.sheet.hands)}),
+                      flush=True)
+            _progress(m + 1, args.matches)
+    finally:
+        if record:
+            with contextlib.suppress(OSError):  # the write error is already reported
+                record.close()
+    stats.seconds = time.perf_counter() - start
+    if not args.json:
+        print(stats.summary(game, setup, args.matches))
+
+
+@dataclass
+class _Stats:
+    n_sides: int
+    seconds: float = 0.0
+
+    def __post_init__(self) -> None:
+        self.wins = [0] * self.n_sides
+        self.undecided = 0
+        self.hands = 0
+        self.decisions = 0
+        self.hand_points = [0] * self.n_sides
+        self.bot_wins: dict[str, int] = {}
+        self.endings: dict[str, int] = {}
+
+    def add(self, match: Any) -> None:
+        self.hands += len(match.sheet.hands)
+        self.decisions += match.decisions
+        for row in match.sheet.hands:
+            if "end" in row:
+                self.endings[row["end"]] = self.endings.get(row["end"], 0) + 1
+            for i, side in enumerate(row["sides"]):
+                self.hand_points[i] += side["total"]
+        if match.winner is None:
+            self.undecided += 1
+            return
+        self.wins[match.winner] += 1
+        seating = match.seating
+        for bot in {match.seats[s] for s in seating.seats_of(match.winner)}:
+            self.bot_wins[bot] = self.bot_wins.get(bot, 0) + 1
+
+    def summary(self, game: Any, setup: Setup, matches: int) -> str:
+        lines = [f"{game.name}: {matches} matches, seed {setup.seed}, "
+                 f"seats {','.join(setup.seats)} (rotated), target {setup.options.target}"]
+        for side in range(self.n_sides):
+            mean = self.hand_points[side] / max(self.hands, 1)
+            lines.append(f"  side {side}: {self.wins[side]} wins, mean hand score {mean:.2f}")
+        if self.undecided:
+            lines.append(f"  undecided: {self.undecided}")
+        lines.append("  wins by bot: " + ", ".join(f"{b} {w}" for b, w in sorted(self.bot_wins.items())))
+        lines.append(f"  hands per match: {self.hands / matches:.2f}")
+        if self.endings:
+            shares = (f"{end} {n / self.hands:.0%}" for end, n in sorted(self.endings.items()))
+            lines.append("  hands ending by: " + ", ".join(shares))
+        rate = self.decisions / self.seconds if self.seconds else 0.0
+        lines.append(f"  decisions: {self.decisions} in {self.seconds:.2f} s ({rate:,.0f}/s)")
+        return "\n".join(lines)
+
+
+def _progress(done: int, total: int) -> None:
+    if not sys.stderr.isatty():
+        if done == total:
+            print(f"{done}/{total} matches", file=sys.stderr)
+        return
+    width = 30
+    filled = width * done // total
+    bar = "#" * filled + "." * (width - filled)
+    end = "\n" if done == total else ""
+    print(f"\r[{bar}] {done}/{total}", end=end, file=sys.stderr, flush=True)
+
+
+#: The commands that need the plugins, by name (the library's own are in library_cli).
+_COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
+    "plugins": lambda registry, args: print_plugins(registry),
+    "rules": _rules,
+    "simulate": lambda registry, args: simulate(registry, args),
+    "tournament": _tournament,
+    "play": _play,
+    "resume": lambda registry, args: _resume(registry, args.file),
+    "replay": _replay,
+    "serve": lambda registry, args: _serve(registry, args),
+    "join": lambda registry, args: _remote("join", registry, args),
+    "web": lambda registry, args: _remote("web", registry, args),
+}
+
+
+def _remote(command: str, registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.apps import remote_cli
+
+    return remote_cli.join(registry, args) if command == "join" else remote_cli.web(registry, args)
+
+
+def _serve(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.apps.serve_cli import command
+
+    return command(registry, args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,224 @@
+"""The library's commands: resume, history, export, import, delete, stats (``cardcore.apps.cli``
+parses the arguments and turns StoreError / RecordError into one line and exit status 2)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from cardcore.services.plugins import Registry
+from cardcore.services.store import MatchStore, MatchSummary, PlayerStats, StoreError, open_library
+
+
+def add_commands(sub: Any) -> None:
+    """The library's subcommands (``sub``: the parser's subparsers)."""
+    q = sub.add_parser("history", help="matches in the library, finished or not")
+    q.add_argument("game", nargs="?")
+    q.add_argument("--unfinished", action="store_true", help="only matches that can be resumed")
+    q.add_argument("--limit", type=int, default=50)
+    q = sub.add_parser("export", help="write a match's record (JSON Lines) to stdout")
+    q.add_argument("id", type=int)
+    q = sub.add_parser("import", help="add a record's matches to the library (checked through the engine)")
+    q.add_argument("file")
+    q.add_argument("--again", action="store_true",
+                   help="import a match the library already holds as a second copy")
+    q = sub.add_parser("delete", help="remove a match from the library")
+    q.add_argument("id", type=int)
+    q = sub.add_parser("stats", help="wins, scores and counts per player, from the library")
+    q.add_argument("game", nargs="?")
+
+
+COMMANDS = ("history", "export", "import", "delete", "stats")
+
+
+def _library() -> MatchStore:
+    store = open_library()
+    if store.notice:
+        print(f"cardcore: {store.notice}", file=sys.stderr)
+    return store
+
+
+def run(registry: Registry, args: argparse.Namespace) -> None:
+    if getattr(args, "game", None) is not None:
+        registry.game(args.game)  # KeyError: an unknown game, one line
+    store = _library()
+    try:
+        if args.command == "history":
+            history(store, args.game, args.unfinished, args.limit)
+        elif args.command == "export":
+            sys.stdout.write(store.export_record(args.id))
+        elif args.command == "import":
+            import_file(store, registry, args.file, again=args.again)
+        elif args.command == "delete":
+            summary = store.get(args.id)
+            store.delete(args.id)
+            print(f"deleted match {args.id} ({summary.game}, {summary.players()})")
+        elif args.command == "stats":
+            print(format_stats(registry, store.stats(args.game, games=registry.games)))
+    finally:
+        store.close()
+
+
+def import_file(store: MatchStore, registry: Registry, path: str, again: bool = False) -> list[int]:
+    """Each match of the record as its own library match, every one checked through the
+    engine before any is added (a forged one: RecordError, nothing added). A match the
+    library already holds (``record_digest``) is said in one line and not added again,
+    unless ``again``. Returns the new matches' ids."""
+    from cardcore.engine.journal import start_of
+    from cardcore.engine.records import RecordError, split_matches
+    from cardcore.services.files import read_record_lines
+    from cardcore.services.store import record_digest
+    from cardcore.services.store.checks import rebuild
+
+    matches = split_matches(read_record_lines(path))
+    plan: list[tuple[str, list[Any], dict[str, Any] | None, str | None]] = []
+    seen: dict[str, str] = {}
+    for i, numbered in enumerate(matches, start=1):
+        label = f"{path} (match {i} of {len(matches)})" if len(matches) > 1 else path
+        events = [event for _, event in numbered]
+        digest = record_digest(events)
+        same = None if again else (seen.get(digest) or _held_as(store, events))
+        seen.setdefault(digest, f"is the same as its match {i}")
+        if same is not None:
+            plan.append((label, events, None, same))
+            continue
+        game = registry.game(start_of(events[0]).game)  # KeyError: not installed, one line
+        try:
+            snapshot = rebuild(game, numbered).snapshot()
+        except RecordError as exc:
+            raise RecordError(f"{label}: refused: {exc}") from None
+        plan.append((label, events, snapshot, None))
+    added = []
+    for label, events, after, same in plan:
+        if same is not None:
+            print(f"{label} {same}: not imported again (`--again` imports a second copy)")
+            continue
+        match_id = store.import_record(events, after)
+        added.append(match_id)
+        summary = store.get(match_id)
+        state = "finished" if summary.finished else f"unfinished: `cardcore resume {match_id}`"
+        print(f"imported {label} as match {match_id} ({summary.game}, {state})")
+    return added
+
+
+def _held_as(store: MatchStore, events: list[Any]) -> str | None:
+    found = store.find_record(events)
+    return None if found is None else f"is already in the library as match {found}"
+
+
+# --- resume and replay by id ---------------------------------------------------------------
+
+
+def resume_target(registry: Registry, arg: str | None) -> int | Path:
+    """What ``cardcore resume [ID | FILE]`` continues: a library match's id (checked: there,
+    unfinished, not held by another process, a snapshot the engine loads) or a save file."""
+    from cardcore.engine.match import Match
+
+    if arg is not None and (not arg.isdigit() or os.path.exists(arg)):
+        return Path(arg)  # a save file, as before the library
+    store = _library()
+    try:
+        if arg is None:
+            found = store.list_unfinished(limit=1)
+            if not found:
+                raise StoreError("no unfinished match in the library to resume")
+            match_id = found[0].id
+        else:
+            match_id = int(arg)
+        summary = store.get(match_id)
+        if summary.locked:
+            raise StoreError(f"match {match_id} is being played in another cardcore; "
+                             "finish or close it there first")
+        game = registry.game(summary.game)
+        try:
+            Match.from_snapshot(game, store.load(match_id))
+        except ValueError as exc:
+            raise StoreError(f"match {match_id} cannot continue ({exc})") from None
+        return match_id
+    finally:
+        store.close()
+
+
+def replay_path(arg: str) -> str:
+    """``cardcore replay ID``: the library match's record in a temporary file."""
+    if not arg.isdigit() or os.path.exists(arg):
+        return arg
+    store = _library()
+    try:
+        text = store.export_record(int(arg))
+    finally:
+        store.close()
+    fd, path = tempfile.mkstemp(prefix=f"cardcore-match-{arg}-", suffix=".jsonl")
+    with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
+        f.write(text)
+    return path
+
+
+# --- listing --------------------------------------------------------------------------------
+
+
+def _when(t: float) -> str:
+    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
+
+
+def describe(m: MatchSummary) -> str:
+    totals = "-".join(map(str, m.totals)) if m.totals else "0"
+    if m.finished:
+        state = ("won by " + m.side_names[m.winner]
+                 if m.winner is not None and m.winner < len(m.side_names) else "no winner")
+    else:
+        where = " (at a server table)" if m.source == "server" else " (open elsewhere)" if m.locked else ""
+        state = f"hand {m.hand}{where}"
+    return f"{m.id:>5}  {_when(m.last_played)}  {m.game:<13} {totals:<11} {state:<28} {m.players()}"
+
+
+def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -> None:
+    open_ = [m for m in store.list_unfinished(limit=limit, here_only=False) if game in (None, m.game)]
+    print(f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)")
+    for m in open_:
+        print(describe(m))
+    if unfinished:
+        return
+    done = store.finished(game, limit=limit)
+    print(f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`")
+    for m in done:
+        print(describe(m))
+
+
+# --- statistics -----------------------------------------------------------------------------
+
+
+def variant(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
+    """The options that differ from the game's defaults ("standard" when none do)."""
+    try:
+        defaults = registry.games[game_id].Options().model_dump(mode="json")
+    except KeyError:
+        defaults = {}
+    differ = {k: v for k, v in sorted(options.items()) if defaults.get(k, object()) != v}
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in differ.items()) or "standard"
+
+
+def format_stats(registry: Registry, rows: list[PlayerStats]) -> str:
+    if not rows:
+        return "No finished matches in the library yet."
+    out: list[str] = []
+    heading = None
+    for st in rows:
+        here = (st.game, variant(registry, st.game, st.options))
+        if here != heading:
+            heading = here
+            name = registry.games[st.game].name if st.game in registry.games else st.game
+            out.append(f"{name} ({here[1]})")
+            out.append(f"  {'player':<20} {'matches':>7} {'wins':>5} {'share':>6} {'hands':>6} "
+                       f"{'mean hand':>9}  counts")
+        who = f"{st.player} (bot)" if st.bot else st.player
+        counts = ", ".join(f"{k} {v}" for k, v in st.counts.items() if v)
+        out.append(f"  {who:<20} {st.matches:>7} {st.wins:>5} {st.win_share:>6.0%} {st.hands:>6} "
+                   f"{st.mean_hand_score:>9.1f}  {counts}")
+    return "\n".join(out)

@@ -1,0 +1,128 @@
+"""``cardcore join`` (a table on a server, or its list of tables) and ``cardcore web`` (the
+same front end served to browsers): their arguments and checks. Bad arguments, a server
+that cannot be reached, a bad code or secret: one line, exit status 2."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+from typing import TYPE_CHECKING, Any
+
+from cardcore.services.plugins import Registry
+
+if TYPE_CHECKING:  # websockets and the protocol load only when join or web runs
+    from cardcore.services.net.client import Target
+
+
+def add_parsers(sub: Any) -> None:
+    q = sub.add_parser("join", help="sit at a table on a server (cardcore serve): a code or a "
+                       "seat link; with --server alone, the server's tables")
+    q.add_argument("target", nargs="?", metavar="CODE | LINK",
+                   help="KQX-482 (with --secret), cardcore://HOST:PORT/KQX-482#SECRET, or a web link")
+    q.add_argument("--secret", help="the seat's secret (without it: watch the table)")
+    q.add_argument("--name", help="your name at the table")
+    q.add_argument("--server", metavar="ws://HOST:PORT", help="the server (default ws://127.0.0.1:8765)")
+    # the browser front end's app (cardcore web): the server's tables, nothing of this machine
+    q.add_argument("--remote-only", action="store_true", help=argparse.SUPPRESS)
+    q = sub.add_parser("web", help="serve the table to browsers (textual-serve), playing on a server")
+    q.add_argument("--server", required=True, metavar="ws://HOST:PORT", help="the cardcore serve to play on")
+    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    q.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    q.add_argument("--allow-remote", action="store_true",
+                   help="allow listening on an address other machines can reach")
+    q.add_argument("--public-url", metavar="URL",
+                   help="the address browsers use, behind a reverse proxy (https://cards.example.org)")
+
+
+def check_name(name: str | None) -> str | None:
+    """A player's name as the protocol takes it (ValueError, one line)."""
+    import pydantic
+
+    from cardcore.services.net import protocol as p
+
+    if name is None:
+        return None
+    try:
+        return p.Hello(name=name.strip()).name
+    except pydantic.ValidationError as exc:
+        reason = exc.errors(include_url=False)[0]["msg"]
+        raise ValueError(f"--name: 1 to {p.MAX_NAME_CHARS} printable characters ({reason})") from None
+
+
+def join(registry: Registry, args: argparse.Namespace) -> int:
+    """``cardcore join``: the table (or, with --server alone, the lobby) in the TUI."""
+    from cardcore.apps.args import UsageError
+    from cardcore.services.net.client import ClientError, parse_target, server_url
+
+    try:
+        name = check_name(args.name)
+        if args.target is None:
+            if not args.server:
+                raise ValueError("join wants a table code or a link (or --server for the server's tables)")
+            server = server_url(args.server)
+            if not args.remote_only:
+                asyncio.run(_probe(server))
+            return _lobby(registry, server, name, args.remote_only)
+        target = parse_target(args.target, secret=args.secret, server=args.server)
+        if args.remote_only:  # a browser's web link: the seat, then the server's tables
+            seat = (target.code, target.secret) if target.secret else None
+            return _lobby(registry, target.server, name, True, seat)
+        asyncio.run(_join(registry, target, name))
+    except (ClientError, ValueError) as exc:
+        raise UsageError(str(exc)) from None
+    return 0
+
+
+async def _probe(server: str) -> None:
+    from cardcore.services.net.client import Connection
+
+    conn = await Connection.open(server)
+    await conn.close()
+
+
+def _lobby(registry: Registry, server: str, name: str | None, remote_only: bool,
+           seat: tuple[str, str] | None = None) -> int:
+    from cardcore.apps.tui.app import CardcoreApp, Lobby
+
+    CardcoreApp(registry, start=Lobby(server, name, remote_only, seat)).run()
+    return 0
+
+
+async def _join(registry: Registry, target: Target, name: str | None) -> None:
+    """Connect, take the seat (or watch), then run the table in this loop."""
+    from cardcore.apps.tui.app import CardcoreApp, JoinTable
+    from cardcore.apps.tui.remote import RemoteSession
+    from cardcore.services.net.client import ClientError, Connection
+
+    conn = await Connection.open(target.server, name)
+    try:
+        try:
+            session = await RemoteSession.join(registry, conn, target.code, target.secret, name)
+        except ClientError as exc:
+            raise ClientError(exc.code, f"table {target.code}: {exc}") from None
+        app = CardcoreApp(registry, start=JoinTable(session))
+        await app.run_async()
+    finally:
+        await conn.close()
+
+
+def web(registry: Registry, args: argparse.Namespace) -> int:
+    """``cardcore web``: textual-serve runs ``cardcore join --server URL --remote-only`` for
+    each browser."""
+    from cardcore.apps.args import UsageError
+    from cardcore.apps.serve_cli import is_loopback
+    from cardcore.apps.tui.web import serve
+    from cardcore.services.net.client import ClientError, server_url
+
+    try:
+        server = server_url(args.server)
+    except ClientError as exc:
+        raise UsageError(str(exc)) from None
+    if not 1 <= args.port <= 65535:
+        raise UsageError(f"--port: a port is 1 to 65535, not {args.port}")
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise UsageError(f"--host {args.host} can be reached from other machines: add --allow-remote "
+                         "(and put it behind a TLS reverse proxy: docs/tui.md)")
+    if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
+        raise UsageError(f"--public-url wants http(s)://HOST[:PORT], not {args.public_url[:60]!r}")
+    return serve(server, args.host, args.port, args.public_url)

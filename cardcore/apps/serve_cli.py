@@ -1,0 +1,169 @@
+"""``cardcore serve``: its arguments, checks and run (docs/hosting.md)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import ipaddress
+import json
+import logging
+import signal
+import ssl
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from cardcore.services.plugins import Registry
+
+if TYPE_CHECKING:  # the server (and websockets) load only when `serve` runs
+    from cardcore.services.net.server import ServerConfig
+
+
+class ServeError(Exception):
+    """A bad argument of ``cardcore serve``: one line, exit status 2."""
+
+
+def add_parser(sub: Any, count: Callable[[str], int]) -> None:
+    from cardcore.apps.args import number_type
+
+    port = number_type(int, 0, 65535, "a port number")
+    seconds = number_type(float, 0, 86400, "seconds")
+    q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
+    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
+    q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
+    q.add_argument("--allow-remote", action="store_true",
+                   help="allow listening on an address other machines can reach")
+    q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
+    q.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
+    q.add_argument("--origin", action="append", default=[], metavar="URL",
+                   help="a browser origin allowed besides this host (repeatable)")
+    q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
+                   "(behind a reverse proxy: wss://cards.example.org/play)")
+    q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
+    q.add_argument("--grace", type=seconds, default=60.0,
+                   help="seconds a dropped seat is held before a bot plays it (default 60)")
+    q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
+    q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
+    q.add_argument("--max-tables", type=count, default=1000)
+    q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
+    q.add_argument("--max-per-ip", type=number_type(int, 0, 1_000_000, "a whole number"), default=20,
+                   metavar="N", help="connections one address may hold at once (default 20; 0: no "
+                   "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)")
+    q.add_argument("--expire-after", type=number_type(float, 0, 365 * 86400, "seconds"),
+                   default=48 * 3600.0, metavar="SECONDS",
+                   help="abandon a table nobody has been at for this long (default 172800, two days; "
+                   "0: never); its match stays in the library, unfinished")
+    q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
+    q.add_argument("--compression", action="store_true",
+                   help="permessage-deflate: smaller frames for more CPU (slow links)")
+
+
+def is_loopback(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
+    """The server's settings from the arguments (ServeError: one line)."""
+    from cardcore.services.net.server import ServerConfig
+    from cardcore.services.net.tables import TableConfig
+
+    if not is_loopback(args.host) and not args.allow_remote:
+        raise ServeError(f"--host {args.host} can be reached from other machines: add --allow-remote "
+                         "(and --tls-cert/--tls-key, or a TLS reverse proxy: docs/hosting.md)")
+    if bool(args.tls_cert) != bool(args.tls_key):
+        raise ServeError("--tls-cert and --tls-key go together")
+    bot = registry.bots.get(args.standin)
+    if bot is None:
+        raise ServeError(f"--standin: no bot {args.standin!r} (bots: {', '.join(sorted(registry.bots))})")
+    context = _tls(args.tls_cert, args.tls_key) if args.tls_cert else None
+    for origin in args.origin:
+        if not origin.startswith(("http://", "https://")):
+            raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
+    return ServerConfig(
+        host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
+        table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
+        max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
+        public_url=args.public_url, web_url=args.web_url, compression=args.compression,
+        max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after)
+
+
+def _tls(cert: str, key: str) -> ssl.SSLContext:
+    context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    try:
+        context.load_cert_chain(cert, key)
+    except OSError as exc:
+        raise ServeError(f"cannot read the certificate or key: {exc.strerror or exc}") from None
+    except ssl.SSLError as exc:
+        raise ServeError(f"--tls-cert/--tls-key: not a certificate and its key ({exc.reason})") from None
+    return context
+
+
+def command(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.services.store import StoreError, open_library
+
+    try:
+        config = config_of(registry, args)
+        store = open_library(args.library, import_autosave=False)
+    except (ServeError, StoreError) as exc:
+        from cardcore.apps.args import UsageError
+
+        raise UsageError(str(exc)) from None
+    logging.basicConfig(level=logging.INFO, format="cardcore serve: %(message)s", stream=sys.stderr)
+    if not is_loopback(config.host) and config.ssl is None:
+        print(f"cardcore serve: warning: listening on {config.host} without TLS: secrets and moves "
+              "travel in clear text; use --tls-cert/--tls-key or a TLS reverse proxy (docs/hosting.md)",
+              file=sys.stderr, flush=True)
+    try:
+        asyncio.run(_serve(registry, store, config))
+    except OSError as exc:  # the port is taken, the address is not ours
+        from cardcore.apps.args import UsageError
+
+        raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
+    finally:
+        store.close()
+    return 0
+
+
+async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
+    from cardcore.services.net.server import Server
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):  # before the first line: a signal then stops it well
+        loop.add_signal_handler(sig, stop.set)
+    server = Server(registry, store, config)
+    await server.start()
+    settle_collector()
+    scheme = "wss" if config.ssl else "ws"
+    host = f"[{config.host}]" if ":" in config.host else config.host
+    resumed = f"; {len(server.resumed)} tables resumed" if server.resumed else ""
+    print(f"cardcore serve: listening on {scheme}://{host}:{server.port}/{resumed}", flush=True)
+    try:
+        await stop.wait()
+    finally:
+        lag = server.lag_ms()
+        await server.close()
+        writes = server.writer.batches if server.writer else 0
+        print(f"cardcore serve: stopped; every table is kept in the library ({writes} transactions; "
+              f"event loop lag ms {json.dumps(lag)})", flush=True)
+
+
+#: The garbage collector's thresholds while serving (Python's are 700, 10, 10).
+GC_THRESHOLDS = (2000, 20, 10)
+
+
+def settle_collector() -> None:
+    """Shorter, rarer collections for a long-running server: what start-up made (modules,
+    plugins, resumed tables) lives as long as the process, so it is frozen out of the
+    collector's walks, and an action's short-lived objects get more room before a young
+    collection promotes them. At 200 tables, full collections paused the event loop for
+    30-70 ms (the p99 of the latency); now about 12 ms, and rarely (benches/RESULTS.md)."""
+    gc.collect()
+    gc.freeze()
+    gc.set_threshold(*GC_THRESHOLDS)

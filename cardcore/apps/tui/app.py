@@ -1,0 +1,514 @@
+"""The cardcore App: one front end for every game, drawn from zones and action labels.
+
+The screens never call back into the app: they post messages (nested in the screen
+classes, handled here with ``@on``) or dismiss with a typed result. The first screen
+comes from the typed start (:data:`Start`) through ``get_default_screen``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from textual import on
+from textual.app import App, ComposeResult, SystemCommand
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Static
+
+from cardcore.apps.tui.screens.launcher import LauncherScreen
+from cardcore.apps.tui.screens.library import HistoryScreen, ResumeScreen, StatsScreen
+from cardcore.apps.tui.screens.replay import RecordMatches, ReplayScreen
+from cardcore.apps.tui.screens.setup import SetupScreen
+from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.apps.tui.session import Replay, Session, SessionSetup
+from cardcore.apps.tui.table_session import TableSession
+from cardcore.engine import records
+from cardcore.engine.game import Game
+from cardcore.services.plugins import Registry, load_registry
+from cardcore.services.store import (
+    MatchLocked,
+    MatchStore,
+    MatchSummary,
+    PlayerStats,
+    StoreError,
+    open_library,
+)
+
+SPEEDS = {"instant": 0.0, "normal": 0.6, "slow": 1.5}
+
+
+@dataclass(frozen=True)
+class Launch:
+    """Start at the launcher (``cardcore``); leaving a table goes back to it."""
+
+
+@dataclass(frozen=True)
+class Play:
+    """Start a new match at once (``cardcore play``); leaving the table ends the program."""
+
+    setup: SessionSetup
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Continue a match (``cardcore resume``); leaving the table ends the program."""
+
+    session: Session
+
+
+@dataclass(frozen=True)
+class ShowReplay:
+    """Step through a record (``cardcore replay``); ``matches``: the record's matches, when
+    it holds several (the replay screen steps from one to another), ``replay`` the one
+    numbered ``match`` (from 0)."""
+
+    replay: Replay
+    matches: RecordMatches | None = None
+    match: int = 0
+
+
+@dataclass(frozen=True)
+class JoinTable:
+    """A table on a server, joined (``cardcore join CODE``); leaving it ends the program."""
+
+    session: TableSession
+
+
+@dataclass(frozen=True)
+class Lobby:
+    """The tables on a server (``cardcore join --server URL``); leaving a table goes back
+    to them. ``remote_only`` (the browser front end, ``cardcore web``): nothing of this
+    machine's library, saves or statistics can be reached, and no match is played here."""
+
+    server: str
+    name: str | None = None
+    remote_only: bool = False
+    #: A seat to take at once (a web link): its table code and secret.
+    seat: tuple[str, str] | None = None
+
+
+Start = Launch | Play | Resume | ShowReplay | JoinTable | Lobby
+
+
+class BaseScreen(Screen[None]):
+    """The empty first screen under a table started by ``cardcore play/resume``.
+
+    A table is never the first screen: Textual cannot switch away from the first screen
+    (textual#2650), and a table must be replaceable (one table at a time)."""
+
+    def compose(self) -> ComposeResult:
+        yield Static("")
+
+
+class CardcoreApp(App[None]):
+    """One front end for every game; ``start`` chooses the first screen."""
+
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses elsewhere keep it
+    TITLE = "cardcore"
+
+    BINDINGS = [
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("f", "colours", "4-colour", id="app.colours"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True),
+    ]
+
+    def __init__(self, registry: Registry | None = None, *, start: Start | None = None,
+                 bot_delay: float | None = None, speed: str = "normal", animations: bool = True,
+                 four_colour: bool = False, seed: int | None = None) -> None:
+        super().__init__()
+        self.registry = registry if registry is not None else load_registry()
+        self.start: Start = start if start is not None else Launch()
+        self.fixed_delay = bot_delay
+        self.speed = speed if speed in SPEEDS else "normal"
+        self.palette = "four" if four_colour else "two"
+        self.fixed_seed = seed
+        if not animations:
+            self.animation_level = "none"
+        self._store: MatchStore | None = None
+        self.library_problem: str | None = None
+        #: The browser front end: the server's tables only (see :class:`Lobby`).
+        self.remote_only = isinstance(self.start, Lobby) and self.start.remote_only
+
+    # --- the library -------------------------------------------------------------------
+
+    def library(self) -> MatchStore | None:
+        """The match library, opened once (None while it cannot be: ``library_problem`` says
+        why; it is tried again on the next call). Its notice is shown once."""
+        if self.remote_only:
+            self.library_problem = "this front end plays on the server only"
+            return None
+        if self._store is None:
+            try:
+                self._store = open_library()
+            except StoreError as exc:
+                self.library_problem = str(exc)
+                return None
+            self.library_problem = None
+            if self._store.notice:
+                self.notify(self._store.notice, severity="warning", title="Match library", timeout=10)
+        return self._store
+
+    def _read(self, what: str, read: Any, default: Any) -> Any:
+        """A read of the library, or ``default`` (and one notify) when it fails."""
+        store = self.library()
+        if store is None:
+            return default
+        try:
+            return read(store)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", title=what)
+            return default
+
+    def unfinished(self) -> list[MatchSummary]:
+        """The matches to resume, the most recently played first (not this table's own)."""
+        table = self.current_table()
+        own = table.session.match_id if table is not None else None
+        found: list[MatchSummary] = self._read("Unfinished matches",
+                                               lambda s: s.list_unfinished(limit=50), [])
+        return [m for m in found if m.id != own]
+
+    def finished(self) -> list[MatchSummary]:
+        found: list[MatchSummary] = self._read("History", lambda s: s.finished(limit=200), [])
+        return found
+
+    def score_rows(self, match_id: int) -> list[dict[str, Any]]:
+        rows: list[dict[str, Any]] = self._read("History", lambda s: s.score_sheet(match_id), [])
+        return rows
+
+    def stats(self) -> list[PlayerStats]:
+        rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(games=self.registry.games), [])
+        return rows
+
+    def on_mount(self) -> None:
+        if self.remote_only:  # a browser's app: it goes when the web server that started it goes
+            parent = os.getppid()
+            self.set_interval(2.0, lambda: self.exit() if os.getppid() != parent else None)
+
+    def on_unmount(self) -> None:
+        """Quitting: the table's match is left (its lock released) and the library closed."""
+        for screen in self.screen_stack:
+            if isinstance(screen, TableScreen):
+                screen.shut()
+        if isinstance(self.start, Resume):
+            self.start.session.close()
+        if self._store is not None:
+            self._store.close()
+            self._store = None
+
+    # --- settings --------------------------------------------------------------------
+
+    @property
+    def bot_delay(self) -> float:
+        return self.fixed_delay if self.fixed_delay is not None else SPEEDS[self.speed]
+
+    def cycle_speed(self) -> str:
+        names = list(SPEEDS)
+        self.speed = names[(names.index(self.speed) + 1) % len(names)]
+        table = self.current_table()
+        if table is not None:
+            table.session.set_speed(self.speed)
+        return self.speed
+
+    def save_exists(self) -> bool:
+        """Is there an unfinished match to resume (other than this table's)?"""
+        return bool(self.unfinished())
+
+    # --- the first screen ------------------------------------------------------------
+
+    def get_default_screen(self) -> Screen[None]:
+        """The launcher or the replay; for a table, an empty base screen with the table
+        pushed on it once the app runs (see :class:`BaseScreen`)."""
+        match self.start:
+            case Play(setup):
+                session = self.new_session(setup)
+                if session is not None:
+                    self.call_later(self.open_table, session)
+                    return BaseScreen()
+            case Resume(session):
+                self.call_later(self.open_table, session)
+                return BaseScreen()
+            case ShowReplay(replay, matches, match):
+                return ReplayScreen(replay, matches, match)
+            case JoinTable(session):
+                self.call_later(self.open_table, session)
+                return BaseScreen()
+            case Lobby(server, name, _, seat):
+                from cardcore.apps.tui.screens.lobby import LobbyScreen
+
+                return LobbyScreen(server, name, seat=seat)
+        return LauncherScreen()
+
+    # --- flows -------------------------------------------------------------------------
+
+    def local_only(self, what: str) -> bool:
+        """True (and a notify) when ``what`` needs this machine's library or plays a match
+        here, and the app is the browser front end (remote only)."""
+        if self.remote_only:
+            self.notify(f"{what} is not available here: this front end plays on the server only.",
+                        severity="warning")
+        return self.remote_only
+
+    def new_session(self, setup: SessionSetup) -> Session | None:
+        """The new match, or None (and the reason shown) when the game cannot deal it."""
+        if self.local_only("A match on this machine"):
+            return None
+        try:
+            return Session.new(self.registry, setup, store=self.library())
+        except Exception as exc:  # a plugin that cannot deal: say so and stay
+            self.notify(f"The match could not start: {type(exc).__name__}: {exc}", severity="error")
+            return None
+
+    def open_setup(self, game: Game) -> None:
+        if self.local_only("A match on this machine"):
+            return
+        self.push_screen(SetupScreen(game, seed=self.fixed_seed))
+
+    def start_match(self, setup: SessionSetup, replace: Screen[None] | None = None) -> None:
+        session = self.new_session(setup)
+        if session is not None:
+            self.open_table(session, replace)
+
+    def open_table(self, session: TableSession, replace: Screen[None] | None = None) -> None:
+        """One table at a time: every screen above the first (the launcher or the base
+        screen) goes, each table on the way left (its match is saved), then the new table
+        comes on top. ``replace`` is kept for the callers' sake: it always goes."""
+        if session.bot_speed in SPEEDS:
+            self.speed = session.bot_speed
+        else:
+            session.bot_speed = self.speed
+        while len(self.screen_stack) > 1:
+            screen = self.screen_stack[-1]
+            if isinstance(screen, TableScreen):
+                screen.shut()
+            self.pop_screen()
+        self.push_screen(TableScreen(session))
+
+    def resume_match(self, target: int | str | Path | None = None) -> None:
+        """Continue a library match (its id) or a save file; the table in play (if any) is
+        left as last saved. MatchLocked and other faults: a notify, nothing changes."""
+        if target is None:
+            self.open_resume_list()
+            return
+        if self.local_only("Resume"):
+            return
+        try:
+            session = Session.resume(self.registry, target, store=self.library())
+        except MatchLocked as exc:
+            self.notify(f"{exc}.", severity="warning", title="Being played elsewhere")
+            return
+        except (records.RecordError, StoreError, OSError) as exc:
+            reason = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
+            self.notify(reason, severity="error", title="Cannot resume")
+            return
+        self.open_table(session)
+
+    def open_resume_list(self) -> None:
+        """The unfinished matches (from the launcher, or the palette during a match: picking
+        one leaves this table, as last saved, for that one)."""
+        if self.local_only("Resume"):
+            return
+        if not self.unfinished():
+            problem = f" ({self.library_problem})" if self.library_problem else ""
+            self.notify(f"There is no unfinished match to resume{problem}.", severity="warning",
+                        title="Cannot resume")
+            return
+        if not isinstance(self.screen, ResumeScreen):
+            self.push_screen(ResumeScreen())
+
+    def delete_match(self, match_id: int) -> bool:
+        store = self.library()
+        if store is None:
+            self.notify(self.library_problem or "The library cannot be opened.", severity="error")
+            return False
+        try:
+            store.delete(match_id)
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", title="Cannot delete")
+            return False
+        self.notify(f"Match {match_id} deleted.", timeout=3)
+        return True
+
+    def open_history(self) -> None:
+        if not self.local_only("The history"):
+            self.push_screen(HistoryScreen())
+
+    def open_stats(self) -> None:
+        if not self.local_only("Statistics"):
+            self.push_screen(StatsScreen())
+
+    def replay_match(self, match_id: int) -> None:
+        """A finished library match as a replay (on top; leaving it comes back here)."""
+        if self.local_only("A replay"):
+            return
+        store = self.library()
+        if store is None:
+            return
+        try:
+            replay = Replay.from_text(self.registry, store.export_record(match_id), f"match {match_id}")
+        except (StoreError, records.RecordError) as exc:
+            self.notify(str(exc), severity="error", title="Cannot replay")
+            return
+        self.push_screen(ReplayScreen(replay))
+
+    def play_again(self, session: TableSession, replace: Screen[None] | None = None) -> None:
+        """A rematch (``TableSession.rematch``): here, the new match's table in place of this
+        one; at a server, the request is sent and the table stays until the new match comes."""
+        try:
+            again = session.rematch()
+        except Exception as exc:  # the library or a plugin could not deal it: say so, stay
+            self.notify(f"No rematch: {exc}", severity="error")
+            return
+        if again is not None:
+            self.open_table(again, replace)
+
+    def leave_table(self, screen: Screen[None] | None) -> None:
+        if not isinstance(self.start, Launch | Lobby):  # `cardcore play/resume`: leaving ends the program
+            self.exit()
+            return
+        if screen is not None and self.screen is screen:
+            self.pop_screen()
+
+    # --- what the screens ask for ------------------------------------------------------
+
+    @on(LauncherScreen.SetupRequested)
+    def _setup_requested(self, event: LauncherScreen.SetupRequested) -> None:
+        self.open_setup(event.game)
+
+    @on(LauncherScreen.ResumeRequested)
+    def _resume_requested(self) -> None:
+        self.open_resume_list()
+
+    @on(LauncherScreen.HistoryRequested)
+    def _history_requested(self) -> None:
+        self.open_history()
+
+    @on(LauncherScreen.StatsRequested)
+    def _stats_requested(self) -> None:
+        self.open_stats()
+
+    @on(ResumeScreen.Chosen)
+    def _resume_chosen(self, event: ResumeScreen.Chosen) -> None:
+        self.resume_match(event.match_id)
+
+    @on(ResumeScreen.DeleteRequested)
+    async def _delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
+        if self.delete_match(event.match_id):
+            if self.unfinished():
+                await event.screen.reload()
+            elif self.screen is event.screen:
+                self.pop_screen()
+
+    @on(HistoryScreen.ReplayRequested)
+    def _replay_requested(self, event: HistoryScreen.ReplayRequested) -> None:
+        self.replay_match(event.match_id)
+
+    @on(SetupScreen.StartRequested)
+    def _start_requested(self, event: SetupScreen.StartRequested) -> None:
+        from cardcore.apps.tui.screens.lobby import LobbyScreen, RemoteSetupScreen
+
+        if isinstance(event.screen, RemoteSetupScreen):  # a new table on the server
+            lobby = next((s for s in self.screen_stack if isinstance(s, LobbyScreen)), None)
+            if lobby is not None:
+                if self.screen is event.screen:
+                    self.pop_screen()
+                lobby.create(event.setup, public=event.screen.public)
+            return
+        self.start_match(event.setup, replace=event.screen)
+
+    @on(TableScreen.PlayAgainRequested)
+    def _play_again_requested(self, event: TableScreen.PlayAgainRequested) -> None:
+        self.play_again(event.session, replace=event.screen)
+
+    @on(TableScreen.Left)
+    def _table_left(self, event: TableScreen.Left) -> None:
+        self.leave_table(event.screen)
+
+    @on(ReplayScreen.Left)
+    def _replay_left(self) -> None:
+        if isinstance(self.start, ShowReplay) and len(self.screen_stack) <= 1:
+            self.exit()  # `cardcore replay`: leaving ends the program
+        elif isinstance(self.screen, ReplayScreen):
+            self.pop_screen()
+
+    # --- keys and the command palette ------------------------------------------------
+
+    def action_help(self) -> None:
+        from cardcore.apps.tui.screens.help import HelpScreen
+
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    def action_colours(self) -> None:
+        self.palette = "two" if self.palette == "four" else "four"
+        self.notify("Four-colour suits" if self.palette == "four" else "Two-colour suits", timeout=2)
+        if isinstance(self.screen, TableScreen):
+            self.screen.redraw()
+        elif isinstance(self.screen, ReplayScreen):
+            self.screen.draw()
+
+    def current_table(self) -> TableScreen | None:
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, TableScreen):
+                return screen
+        return None
+
+    def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
+        yield from super().get_system_commands(screen)
+        if self.remote_only:  # the browser front end: the server's tables, nothing of this machine
+            yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+            if self.current_table() is not None:
+                yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+            return
+        yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
+        if self.save_exists():
+            yield SystemCommand("Resume", "Continue an unfinished match (pick it from the list)",
+                                self.open_resume_list)
+        yield SystemCommand("History", "Finished matches: score sheets and replays", self.open_history)
+        yield SystemCommand("Statistics", "Wins, scores and counts per player", self.open_stats)
+        yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+        if self.current_table() is not None:
+            yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+
+    def command_new_match(self) -> None:
+        """At a table: the setup of the game being played (starting it leaves this table).
+        Elsewhere: the launcher's highlighted game, or the launcher."""
+        if self.local_only("A new match on this machine"):
+            return
+        table = self.current_table()
+        if table is not None:
+            while self.screen is not table:
+                self.pop_screen()
+            self.open_setup(table.session.game)
+            return
+        while not isinstance(self.screen, LauncherScreen) and len(self.screen_stack) > 1:
+            self.pop_screen()
+        if isinstance(self.screen, LauncherScreen):
+            self.screen.action_new_match()
+        else:  # started at a replay: the launcher comes on top
+            self.push_screen(LauncherScreen())
+
+    def command_rules(self) -> None:
+        from cardcore.apps.tui.screens.rules import RulesScreen
+
+        table = self.current_table()
+        if table is not None:
+            self.push_screen(RulesScreen(table.session.game, table.session.options))
+            return
+        launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
+        game = launcher.selected_game() if launcher is not None else None
+        if game is None and self.remote_only:
+            self.notify("The rules show at a table: ctrl+p, Rules.", severity="warning")
+            return
+        if game is None:
+            self.notify("No game chosen.", severity="warning")
+            return
+        self.push_screen(RulesScreen(game))
+
+    def command_sheet(self) -> None:
+        table = self.current_table()
+        if table is not None:
+            table.action_score_sheet()

@@ -1,0 +1,385 @@
+"""A table played on a server: the TableSession the table screen drives, fed by updates.
+
+The server (``cardcore serve``) holds the match; a RemoteSession holds the last
+``update`` it sent this connection (the seat's own view: its hand, never another's),
+sends the player's moves as ``act`` messages, and calls the screen's listener when
+something arrives (docs/tui.md, "One session, two kinds of table").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import dataclasses
+import json
+import random
+from collections import Counter
+from collections.abc import Callable
+from typing import Any
+
+import pydantic
+
+from cardcore.apps.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup
+from cardcore.apps.tui.table_session import Listener
+from cardcore.engine.bots.search import Estimate, MediumBot
+from cardcore.engine.game import Action, Game, GameOptions, IllegalAction, Zone
+from cardcore.engine.journal import HandEnd, MatchEvent, Note
+from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.services.net import protocol as p
+from cardcore.services.net.client import TIMEOUT, ClientError, Connection
+from cardcore.services.net.wire import RemoteAction, info_of_view, zone_from_json
+from cardcore.services.plugins import Registry
+
+
+class RemoteSession:
+    """One seat (or a spectator's place) at a table on a server."""
+
+    def __init__(self, registry: Registry, conn: Connection, code: str, updates: list[Any],
+                 *, own_connection: bool = True) -> None:
+        first = next(m for m in updates if isinstance(m, p.Update))
+        game = registry.games.get(first.game)
+        if game is None:
+            raise ClientError("bad_game", f"the table plays {first.game!r}, which is not installed here")
+        self._game: Game = game
+        self.conn = conn
+        self.code = code
+        self.own_connection = own_connection
+        self.bot_speed: str | None = None
+        self.log: list[LogEntry] = []
+        self._u: p.Update = first
+        self._zones: list[Zone] = []
+        self._actions: list[Action] = []
+        self._events: list[MatchEvent] = []
+        self._listener: Listener | None = None
+        self._pending = False  # a move was sent; its update has not come yet
+        self._finished: tuple[int | None, list[Zone]] = (None, [])
+        self._before: list[Zone] | None = None  # the table before another seat's last move
+        self._problem: str | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        self._closed = False
+        self._take(first, first=True)
+        for message in updates[updates.index(first) + 1:]:
+            self._on_message(message)
+        conn.subscribe(code, self._on_message)
+
+    # --- joining ---------------------------------------------------------------------
+
+    @classmethod
+    async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
+                   name: str | None = None, *, own_connection: bool = True) -> RemoteSession:
+        """Take the seat of ``secret`` at table ``code`` (None: watch it). ClientError,
+        one line, when the server refuses (a bad code or secret, a seat taken)."""
+        got: list[Any] = []
+        first = asyncio.get_running_loop().create_future()
+
+        def catch(message: Any) -> None:
+            got.append(message)
+            if (message is None or isinstance(message, p.Update)) and not first.done():
+                first.set_result(None)
+
+        conn.subscribe(code, catch)
+        try:
+            if secret is None:
+                await conn.call(p.Watch(code=code))
+            else:
+                await conn.call(p.Join(code=code, secret=secret, name=name))
+            await asyncio.wait_for(first, TIMEOUT)
+        except TimeoutError:
+            raise ClientError("closed", f"table {code}: no update came from the server") from None
+        finally:
+            conn.subscribe(code, None)
+        if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
+            raise ClientError("closed", conn.closed_reason or "the server closed the connection")
+        return cls(registry, conn, code, got, own_connection=own_connection)
+
+    # --- the game and who sits where ---------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self._game
+
+    @property
+    def options(self) -> GameOptions:
+        data = self._u.view.get("options")
+        if isinstance(data, dict):
+            with contextlib.suppress(pydantic.ValidationError):
+                return self._game.Options(**data)
+        return self._game.Options()
+
+    @property
+    def seats(self) -> list[str]:
+        return [s.kind for s in self._u.seats]
+
+    @property
+    def names(self) -> list[str]:
+        return list(self._u.names)
+
+    @property
+    def side_names(self) -> list[str]:
+        return list(self._u.side_names)
+
+    @property
+    def dealer(self) -> int:
+        return self._u.dealer or 0
+
+    @property
+    def humans(self) -> list[int]:
+        return [] if self._u.seat is None else [self._u.seat]
+
+    @property
+    def seat(self) -> int | None:
+        """This connection's seat (None: watching)."""
+        return self._u.seat
+
+    def name(self, seat: int) -> str:
+        return self._u.names[seat]
+
+    def is_bot(self, seat: int | None) -> bool:
+        return seat is not None and self.seats[seat] != HUMAN
+
+    # --- where the match is ------------------------------------------------------------
+
+    @property
+    def to_play(self) -> int | None:
+        return self._u.to_play
+
+    @property
+    def over(self) -> bool:
+        return self._u.over
+
+    @property
+    def hand_no(self) -> int:
+        return self._u.hand_no
+
+    @property
+    def turn(self) -> int:
+        """The table's turn counter in the last update."""
+        return self._u.turn
+
+    @property
+    def sheet(self) -> ScoreSheet:
+        s = self._u.sheet
+        return ScoreSheet(list(s.side_names), s.target, list(s.rows), s.variant)  # type: ignore[arg-type]
+
+    @property
+    def winner(self) -> int | None:
+        return self._u.winner
+
+    def finished_table(self) -> tuple[int | None, list[Zone]]:
+        return self._finished
+
+    def table(self, revealed: int | None) -> tuple[int | None, list[Zone]]:
+        return self._u.seat, self._zones
+
+    def last_move_zones(self, revealed: int | None) -> list[Zone] | None:
+        return self._before
+
+    def needs_handover(self, revealed: int | None) -> bool:
+        return False
+
+    def drain_events(self) -> list[MatchEvent]:
+        out, self._events = self._events, []
+        return out
+
+    # --- playing -----------------------------------------------------------------------
+
+    def legal_actions(self) -> list[Action]:
+        if self._pending or self._problem or self._u.seat is None or self._u.to_play != self._u.seat:
+            return []
+        return list(self._actions)
+
+    def apply(self, action: Action) -> None:
+        """Send the move (IllegalAction when it is not one of the legal actions the server
+        sent); the server's update (or error) comes through the listener."""
+        if action not in self.legal_actions():
+            raise IllegalAction("not one of the legal actions at this position")
+        self._pending = True
+        self.conn.send_soon(p.Act(code=self.code, action=action.to_json(), turn=self._u.turn),
+                            self.code)
+
+    def why_not(self, card: str) -> str | None:
+        return self._u.why_not.get(card)
+
+    def lay_out(self, cards: Counter[str], key: Callable[[str], str]) -> list[Action]:
+        """One play at a time here (the server decides what comes after it): the legal
+        action that plays the most of ``cards`` and nothing else."""
+        want = Counter(map(key, cards.elements()))
+        fits = [a for a in self.legal_actions() if a.step is None and a.hand_cards
+                and not Counter(map(key, a.hand_cards)) - want]
+        return [max(fits, key=lambda a: len(a.hand_cards))] if fits else []
+
+    def hint(self) -> Action | None:
+        best = self.hints(top=1)
+        return best[0].action if best else None
+
+    def hints(self, top: int = 3) -> list[Estimate]:
+        """The search's best few, searched here from this seat's view alone (the hidden
+        places filled from the cards it cannot see: ``wire.info_of_view``), each given as
+        the server's own listing of that action."""
+        return self.hint_search(top)()
+
+    def hint_search(self, top: int = 3) -> Callable[[], list[Estimate]]:
+        u = self._u
+        if u.seat is None or u.to_play != u.seat:
+            return list
+        mine = {a.key[0]: a for a in self.legal_actions()}  # a RemoteAction's key: its JSON
+        rng = random.Random(f"hint:{u.code}:{u.hand_no}:{u.turn}")
+        info = info_of_view(self.game, u.seat, u.view)
+
+        def search() -> list[Estimate]:
+            found = MediumBot(max_seconds=HINT_SECONDS).analyse(info, rng, top=top)
+            return [dataclasses.replace(e, action=mine[k]) for e in found
+                    if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
+        return search
+
+    @property
+    def drives_bots(self) -> bool:
+        return False
+
+    def bot_step(self) -> Action:
+        raise RuntimeError("the server plays the bots")
+
+    def why_no_undo(self) -> str | None:
+        return "No undo at a table on a server: every move stands as played."
+
+    def undo(self) -> None:
+        raise RuntimeError(self.why_no_undo())
+
+    # --- the table's surroundings ------------------------------------------------------
+
+    @property
+    def save_problem(self) -> str | None:
+        return self._problem
+
+    @property
+    def match_id(self) -> int | None:
+        return None
+
+    @property
+    def setup(self) -> SessionSetup | None:
+        return None
+
+    def set_speed(self, speed: str) -> None:
+        self.bot_speed = speed  # the server sets the bots' pace
+
+    @property
+    def can_rematch(self) -> bool:
+        return self._u.over and self._u.seat is not None and self._problem is None
+
+    def rematch(self) -> None:
+        """Ask the server for a rematch; it comes once every player at the table asked."""
+        self.conn.send_soon(p.Rematch(code=self.code), self.code)
+        self._say("Asked for a rematch: it starts once every player asks.")
+
+    @property
+    def can_chat(self) -> bool:
+        return self._problem is None
+
+    def chat(self, text: str) -> None:
+        """Send a chat line (ValueError, one line, when it is empty, too long or holds
+        control characters)."""
+        try:
+            message = p.Chat(code=self.code, text=text.strip())
+        except pydantic.ValidationError as exc:
+            raise ValueError(f"not sent: {exc.errors(include_url=False)[0]['msg']}") from None
+        self.conn.send_soon(message, self.code)
+
+    def listen(self, callback: Listener | None) -> None:
+        self._listener = callback
+
+    def close(self) -> None:
+        """Leave the table: the seat is held by the server (a bot plays it after the grace
+        period); the connection goes when it is this session's own."""
+        if self._closed:
+            return
+        self._closed = True
+        self._listener = None
+        self.conn.subscribe(self.code, None)
+        with contextlib.suppress(RuntimeError):  # no running loop: the app is gone
+            loop = asyncio.get_running_loop()
+            task = loop.create_task(self.conn.close() if self.own_connection else self._leave())
+            self._tasks.add(task)
+            task.add_done_callback(self._tasks.discard)
+
+    async def _leave(self) -> None:
+        with contextlib.suppress(ClientError):
+            await self.conn.call(p.Leave(code=self.code))
+
+    # --- what the server sends -----------------------------------------------------------
+
+    def _on_message(self, message: Any) -> None:
+        moved = False
+        if message is None:
+            self._problem = f"not connected to the server ({self.conn.closed_reason}): join again " \
+                            "with your link to take the seat back"
+            self._pending = False
+            self._say(f"Lost the server: {self.conn.closed_reason}.", error=True)
+        elif isinstance(message, p.Update):
+            moved = self._take(message)
+        elif isinstance(message, p.ChatLine):
+            self.log.append(LogEntry(self._u.hand_no, message.seat, f"{message.name}: “{message.text}”",
+                                     note=True))
+        elif isinstance(message, p.SeatStatus):
+            self._seat_status(message)
+        elif isinstance(message, p.RematchStatus):
+            self._rematch_status(message)
+        elif isinstance(message, p.ErrorMessage):
+            self._pending = False
+            self._say(f"The server said no: {message.message}", error=True)
+        if self._listener is not None and not self._closed:
+            self._listener(moved)
+
+    def _take(self, u: p.Update, first: bool = False) -> bool:
+        """The new update: the table, the actions, the log; True when the position moved."""
+        prev = self._u
+        moved = first or (u.turn, u.hand_no, u.hand_over, u.over) != \
+            (prev.turn, prev.hand_no, prev.hand_over, prev.over)
+        zones = [zone_from_json(z) for z in u.zones]
+        if not first and moved:
+            same_hand = u.hand_no == prev.hand_no and not prev.hand_over
+            by_other = prev.to_play is not None and prev.to_play != u.seat
+            self._before = self._zones if same_hand and by_other else None
+            self._pending = False
+        if u.hand_over and (first or not (prev.hand_over and prev.hand_no == u.hand_no)):
+            self._finished = (u.seat, zones)
+            if not first:  # the hand's score is the sheet's last row
+                rows = u.sheet.rows
+                self._events.append(HandEnd.make(hand=u.hand_no, score=rows[-1] if rows else {"sides": []},
+                                                 totals=u.sheet.totals))
+        self._u = u
+        self._zones = zones
+        self._actions = [RemoteAction.from_json(a) for a in u.actions]
+        self.log += [LogEntry(line.hand, line.seat, line.text, line.bot) for line in u.log]
+        return moved
+
+    def _seat_status(self, s: p.SeatStatus) -> None:
+        if not 0 <= s.seat < len(self._u.names):
+            return
+        if s.name is not None:
+            self._u.names[s.seat] = s.name
+        who = self._u.names[s.seat]
+        if s.bot_playing:
+            text = f"{who} is away: a bot plays the seat until they are back"
+        elif s.connected:
+            text = f"{who} is at the table"
+        else:
+            text = f"{who} left the table: the seat is held for them"
+        for info in self._u.seats:
+            if info.seat == s.seat:
+                info.connected, info.bot_playing = s.connected, s.bot_playing
+        self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
+
+    def _rematch_status(self, r: p.RematchStatus) -> None:
+        if r.started:
+            self.log = []
+            self._finished = (None, [])
+            self._say("A rematch: the new match is dealt.")
+            return
+        names = self._u.names
+        asked = ", ".join(names[s] for s in r.agreed if s < len(names))
+        waiting = ", ".join(names[s] for s in r.waiting if s < len(names))
+        text = f"A rematch is asked for by {asked}" + (f"; waiting for {waiting}" if waiting else "")
+        self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
+
+    def _say(self, text: str, error: bool = False) -> None:
+        self._events.append(Note.make(text=text, error=error))

@@ -1,0 +1,171 @@
+"""The launcher: every installed game, its players, description and rules; load errors; the
+match library (resume an unfinished match, history, statistics)."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Footer, Label, ListItem, ListView, Markdown, Static
+
+from cardcore.engine.game import Game
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.app import CardcoreApp
+
+
+def players_text(counts: tuple[int, ...]) -> str:
+    counts = tuple(sorted(counts))
+    if len(counts) > 1 and counts == tuple(range(counts[0], counts[-1] + 1)):
+        return f"{counts[0]}–{counts[-1]} players"
+    return "/".join(map(str, counts)) + (" player" if counts == (1,) else " players")
+
+
+class GameItem(ListItem):
+    def __init__(self, game: Game) -> None:
+        super().__init__(id=f"game-{game.id}")
+        self.game = game
+
+    def compose(self) -> ComposeResult:
+        line = Text(self.game.name, style="bold")
+        line.append(f"  {players_text(self.game.player_counts)}", style="dim")
+        yield Label(line)
+
+
+class LauncherScreen(Screen[None]):
+    """Pick a game (enter), read its rules, resume the saved match."""
+
+    app: CardcoreApp
+
+    class SetupRequested(Message):
+        """Set up a new match of ``game``."""
+
+        def __init__(self, game: Game) -> None:
+            super().__init__()
+            self.game = game
+
+    class ResumeRequested(Message):
+        """Show the unfinished matches to continue one."""
+
+    class HistoryRequested(Message):
+        """Show the finished matches."""
+
+    class StatsRequested(Message):
+        """Show the statistics."""
+
+    BINDINGS = [
+        Binding("n", "new_match", "New match", id="launcher.new"),
+        Binding("r", "resume", "Resume", id="launcher.resume"),
+        Binding("h", "history", "History", id="launcher.history"),
+        Binding("s", "stats", "Statistics", id="launcher.stats"),
+        Binding("q", "app.quit", "Quit", id="launcher.quit"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        registry = self.app.registry
+        with Horizontal(id="launcher"):
+            with Vertical(id="game-column"):
+                yield Static("[b]cardcore[/b] — pick a game", id="launcher-title")
+                yield ListView(*(GameItem(g) for _, g in sorted(registry.games.items(),
+                                                                key=lambda kv: kv[1].name)),
+                               id="games")
+                if not registry.games:
+                    yield Static("No game is installed.", classes="warning")
+                with Horizontal(id="launcher-buttons"):
+                    yield Button("New match", id="new", variant="primary", compact=True)
+                    yield Button("Resume", id="resume", compact=True)
+                if registry.errors:
+                    yield Static(self._errors_text(), id="load-errors")
+            with Vertical(id="game-detail"):
+                yield Static(id="game-head")
+                with VerticalScroll(id="rules-scroll"):
+                    yield Markdown(id="rules")
+        yield Footer()
+
+    def _errors_text(self) -> Text:
+        text = Text("Plugins that failed to load\n", style="bold red")
+        for err in self.app.registry.errors:
+            text.append(f"✗ {err.plugin}", style="bold")
+            text.append(f" ({err.distribution or 'unknown distribution'})\n", style="dim")
+            text.append(f"  {err.error}\n", style="red")
+        return text
+
+    def on_mount(self) -> None:
+        self.update_resume()
+        games = self.query_one("#games", ListView)
+        if games.children:
+            games.index = 0
+            self.show_game(self.selected_game())
+        games.focus()
+
+    def on_screen_resume(self) -> None:
+        self.update_resume()
+
+    def update_resume(self) -> None:
+        """The Resume button, with the number of unfinished matches (hidden when none)."""
+        unfinished = self.app.unfinished()
+        button = self.query_one("#resume", Button)
+        button.display = bool(unfinished)
+        button.label = f"Resume ({len(unfinished)})"
+        self.refresh_bindings()
+
+    def selected_game(self) -> Game | None:
+        item = self.query_one("#games", ListView).highlighted_child
+        return item.game if isinstance(item, GameItem) else None
+
+    def show_game(self, game: Game | None) -> None:
+        if game is None:
+            return
+        plugin, dist, version = self.app.registry.origin.get(game.id, ("?", None, None))
+        head = Text(game.name + "\n", style="bold")
+        head.append(game.description + "\n")
+        head.append(players_text(game.player_counts), style="cyan")
+        head.append(f" · plugin {plugin}", style="dim")
+        if dist:
+            head.append(f" ({dist} {version or ''})".rstrip(), style="dim")
+        self.query_one("#game-head", Static).update(head)
+        try:
+            rules = game.rules(game.Options())
+        except Exception as exc:  # a plugin's bug must not take the launcher down
+            rules = f"(the rules could not be produced: {type(exc).__name__}: {exc})"
+        self.query_one("#rules", Markdown).update(rules)
+        self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
+
+    @on(ListView.Highlighted, "#games")
+    def _highlighted(self, event: ListView.Highlighted) -> None:
+        if isinstance(event.item, GameItem):
+            self.show_game(event.item.game)
+
+    @on(ListView.Selected, "#games")
+    def _selected(self, event: ListView.Selected) -> None:
+        if isinstance(event.item, GameItem):
+            self.post_message(self.SetupRequested(event.item.game))
+
+    @on(Button.Pressed, "#new")
+    def action_new_match(self) -> None:
+        game = self.selected_game()
+        if game is None:
+            self.notify("No game is installed.", severity="error")
+            return
+        self.post_message(self.SetupRequested(game))
+
+    @on(Button.Pressed, "#resume")
+    def action_resume(self) -> None:
+        self.post_message(self.ResumeRequested())
+
+    def action_history(self) -> None:
+        self.post_message(self.HistoryRequested())
+
+    def action_stats(self) -> None:
+        self.post_message(self.StatsRequested())
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "new_match":
+            return True if self.app.registry.games else None
+        return True

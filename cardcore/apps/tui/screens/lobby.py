@@ -1,0 +1,388 @@
+"""The tables on a server (``cardcore join --server URL``, and the browser front end):
+list them, create one (the setup form, seats human or a bot), take a seat, watch."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen, Screen
+from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
+from textual.widgets.option_list import Option
+
+from cardcore.apps.tui.remote import RemoteSession
+from cardcore.apps.tui.screens.line import LineScreen
+from cardcore.apps.tui.screens.setup import SetupScreen
+from cardcore.apps.tui.session import HUMAN, SessionSetup
+from cardcore.engine.game import Game
+from cardcore.engine.match_setup import MatchSetup, Setup
+from cardcore.services.net import protocol as p
+from cardcore.services.net.client import ClientError, Connection, parse_target
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.app import CardcoreApp
+
+#: How often the list of tables is asked for again while the lobby shows (seconds).
+REFRESH_SECONDS = 5.0
+
+
+def seats_text(table: p.TableInfo) -> str:
+    """``Ann · West (greedy) · seat 3 open``: who sits where, in one line."""
+    parts = []
+    for s in table.seats:
+        if s.open:
+            parts.append(f"seat {s.seat + 1} open")
+        elif s.kind != HUMAN:
+            parts.append(f"{s.name} ({s.kind})")
+        else:
+            away = " (bot meanwhile)" if s.bot_playing else ("" if s.connected else " (away)")
+            parts.append(f"{s.name}{away}")
+    return " · ".join(parts)
+
+
+class LobbyScreen(Screen[None]):
+    """The first screen of a remote app: the server's tables."""
+
+    app: CardcoreApp
+
+    DEFAULT_CSS = """
+    LobbyScreen #lobby-title { height: 1; padding: 0 1; }
+    LobbyScreen #lobby-name-row { height: 1; padding: 0 1; }
+    LobbyScreen #lobby-name-row Static { width: auto; }
+    LobbyScreen #lobby-name { width: 26; }
+    LobbyScreen #tables { height: 1fr; }
+    LobbyScreen #lobby-message { height: auto; min-height: 1; padding: 0 1; }
+    """
+
+    BINDINGS = [
+        Binding("n", "new_table", "New table", id="lobby.new"),
+        Binding("enter", "join", "Join", id="lobby.join", show=True),
+        Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("q", "app.quit", "Quit", id="lobby.quit"),
+    ]
+
+    def __init__(self, server: str, name: str | None = None, *,
+                 seat: tuple[str, str] | None = None) -> None:
+        super().__init__()
+        self.server = server
+        #: A seat to take as soon as the server answers (a web link's code and secret).
+        self.first_seat = seat
+        self.player_name = name or ""
+        self.conn: Connection | None = None
+        self.tables: list[p.TableInfo] = []
+        #: The seats' secrets of the tables created here: code -> links.
+        self.created: dict[str, p.TableCreated] = {}
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text(f"Tables on {self.server}", style="bold"), id="lobby-title")
+        with Horizontal(id="lobby-name-row"):
+            yield Static("Your name: ")
+            yield Input(self.player_name, placeholder="(optional)", max_length=p.MAX_NAME_CHARS,
+                        id="lobby-name", compact=True)
+        table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        table.add_columns("Table", "Game", "Status", "Hand", "Seats")
+        yield table
+        yield Static(id="lobby-message")
+        yield Footer()
+
+    async def on_mount(self) -> None:
+        self.query_one("#tables", DataTable).focus()
+        await self.connect()
+        self.set_interval(REFRESH_SECONDS, self._refresh_tick)
+        if self.first_seat is not None:
+            self.open_soon(*self.first_seat)
+
+    async def on_screen_resume(self) -> None:
+        """Back from a table or a form: the list as it is now."""
+        if self.conn is not None and self.conn.closed_reason is None:
+            await self.refresh_tables()
+
+    async def on_unmount(self) -> None:
+        if self.conn is not None:
+            await self.conn.close()
+
+    def say(self, text: str, error: bool = False) -> None:
+        self.query_one("#lobby-message", Static).update(
+            Text(text, style="bold red" if error else "italic"))
+
+    @property
+    def name_typed(self) -> str | None:
+        name = self.query_one("#lobby-name", Input).value.strip()
+        return name or None
+
+    # --- the connection --------------------------------------------------------------
+
+    async def connect(self) -> bool:
+        """Connect (again) when not connected; say why not."""
+        if self.conn is not None and self.conn.closed_reason is None:
+            return True
+        try:
+            self.conn = await Connection.open(self.server)
+        except ClientError as exc:
+            self.conn = None
+            self.say(f"{exc} — r tries again.", error=True)
+            return False
+        await self.refresh_tables()
+        return True
+
+    async def refresh_tables(self) -> None:
+        if self.conn is None:
+            return
+        try:
+            reply = await self.conn.call(p.ListTables())
+        except ClientError as exc:
+            self.say(f"The list of tables did not come: {exc} — r tries again.", error=True)
+            return
+        self.tables = list(reply.tables)
+        self._draw_tables()
+        if not self.tables:
+            self.say("No table yet: n creates one.")
+        elif not str(self.query_one("#lobby-message", Static).render()).strip():
+            self.say("enter: take a seat, w: watch, n: a new table.")
+
+    def _draw_tables(self) -> None:
+        widget = self.query_one("#tables", DataTable)
+        row = widget.cursor_row
+        widget.clear()
+        for t in self.tables:
+            widget.add_row(t.code, t.game, t.status, str(t.hand_no), seats_text(t), key=t.code)
+        if self.tables:
+            widget.move_cursor(row=min(row, len(self.tables) - 1))
+
+    async def _refresh_tick(self) -> None:
+        if self.app.screen is self and self.conn is not None and self.conn.closed_reason is None:
+            await self.refresh_tables()
+
+    def selected(self) -> p.TableInfo | None:
+        widget = self.query_one("#tables", DataTable)
+        if not self.tables or widget.cursor_row < 0 or widget.cursor_row >= len(self.tables):
+            return None
+        return self.tables[widget.cursor_row]
+
+    # --- keys ----------------------------------------------------------------------------
+
+    async def action_refresh(self) -> None:
+        if await self.connect():
+            await self.refresh_tables()
+
+    def action_new_table(self) -> None:
+        if self.conn is None or self.conn.welcome is None:
+            self.say("Not connected to the server: r tries again.", error=True)
+            return
+        games = [(self.app.registry.games[g.id], g.bots) for g in self.conn.welcome.games
+                 if g.id in self.app.registry.games]
+        if not games:
+            self.say("The server plays no game installed here.", error=True)
+            return
+        self.app.push_screen(GameChoiceScreen([g for g, _ in games]),
+                             lambda game: self._chosen(game, dict((g.id, b) for g, b in games)))
+
+    def _chosen(self, game: Game | None, bots: dict[str, list[str]]) -> None:
+        if game is not None:
+            self.app.push_screen(RemoteSetupScreen(game, bots.get(game.id, []), seed=self.app.fixed_seed))
+
+    @on(DataTable.RowSelected, "#tables")
+    async def _row_selected(self) -> None:
+        await self.action_join()
+
+    async def action_join(self) -> None:
+        table = self.selected()
+        if table is None:
+            self.say("No table chosen: n creates one.", error=True)
+            return
+        created = self.created.get(table.code)
+        if created is not None:
+            self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
+            return
+        self.app.push_screen(LineScreen(f"[b]Table {table.code}[/b]: paste your seat's link or its "
+                                        "secret (enter; esc: back; w in the list watches).",
+                                        "cardcore://…#SECRET or the secret"), self._secret_given)
+
+    async def action_watch(self) -> None:
+        table = self.selected()
+        if table is None:
+            self.say("No table chosen.", error=True)
+            return
+        await self.open(table.code, None)
+
+    def _secret_given(self, text: str | None) -> None:
+        table = self.selected()
+        if not text or table is None:
+            return
+        code, secret = table.code, text.strip()
+        if "://" in secret:  # a whole link was pasted
+            try:
+                target = parse_target(secret, server=self.server)
+            except ClientError as exc:
+                self.say(str(exc), error=True)
+                return
+            code, secret = target.code, target.secret or ""
+        self.open_soon(code, secret)
+
+    def _sit(self, created: p.TableCreated, seat: int | None) -> None:
+        secret = next((s.secret for s in created.seats if s.seat == seat), None)
+        if secret is not None:
+            self.open_soon(created.code, secret)
+
+    # --- creating and opening tables -------------------------------------------------
+
+    @work(exclusive=True, group="lobby-open")
+    async def open_soon(self, code: str, secret: str | None) -> None:
+        await self.open(code, secret)
+
+    async def open(self, code: str, secret: str | None) -> None:
+        """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
+        if not await self.connect() or self.conn is None:
+            return
+        try:
+            session = await RemoteSession.join(self.app.registry, self.conn, code, secret,
+                                               self.name_typed, own_connection=False)
+        except ClientError as exc:
+            self.say(f"{code}: {exc}", error=True)
+            return
+        self.say("")
+        self.app.open_table(session)
+
+    @work(exclusive=True, group="lobby-create")
+    async def create(self, setup: SessionSetup, public: bool = False) -> None:
+        """A new table on the server (``public``: listed for everyone); its links are shown,
+        and the creator picks a seat."""
+        if not await self.connect() or self.conn is None:
+            return
+        message = p.CreateTable(game=setup.game.id, options=setup.options.model_dump(mode="json"),
+                                seats=list(setup.seats), names=setup.names or None,
+                                side_names=setup.side_names, draw_for_partners=setup.draw_for_partners,
+                                seed=None,  # the server's own: the form shows none
+                                public=public)
+        try:
+            created = await self.conn.call(message)
+        except ClientError as exc:
+            self.say(f"The table was not created: {exc}", error=True)
+            return
+        self.created[created.code] = created
+        await self.refresh_tables()
+        widget = self.query_one("#tables", DataTable)
+        codes = [t.code for t in self.tables]
+        if created.code in codes:
+            widget.move_cursor(row=codes.index(created.code))
+        self.say(f"Table {created.code} created.")
+        self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action in ("join", "watch"):
+            return True if self.tables else None
+        return True
+
+
+class GameChoiceScreen(ModalScreen[Game | None]):
+    """Which game the new table plays."""
+
+    DEFAULT_CSS = """
+    GameChoiceScreen { align: center middle; }
+    GameChoiceScreen #choice-box { width: 50; height: auto; border: round $accent; padding: 0 1; }
+    GameChoiceScreen OptionList { height: auto; max-height: 12; }
+    """
+    BINDINGS = [Binding("escape", "drop", "Back", id="choice.drop")]
+
+    def __init__(self, games: list[Game]) -> None:
+        super().__init__()
+        self.games = sorted(games, key=lambda g: g.name)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="choice-box"):
+            yield Static("[b]A new table: which game?[/b]")
+            yield OptionList(*(Option(g.name, id=g.id) for g in self.games), id="games")
+
+    @on(OptionList.OptionSelected, "#games")
+    def _picked(self, event: OptionList.OptionSelected) -> None:
+        self.dismiss(next(g for g in self.games if g.id == event.option.id))
+
+    def action_drop(self) -> None:
+        self.dismiss(None)
+
+
+class RemoteSetupScreen(SetupScreen):
+    """The setup form for a table on a server: the server's bots, and whether the table
+    is listed for everyone (public) or only for whoever has its code (private). No seed:
+    the server draws its own (``create`` sends none)."""
+
+    chooses_seed = False
+
+    def __init__(self, game: Game, bots: list[str], seed: int | None = None) -> None:
+        super().__init__(game, seed=seed)
+        self.server_bots = bots
+
+    def checked(self, request: MatchSetup) -> SessionSetup:
+        """The server checks the setup (its games and bots): the form's own fields are
+        checked here (``MatchSetup``), the rest there."""
+        return Setup(self.game, self.game.Options(**request.options), list(request.seats), 0,
+                     request.names, request.side_names, request.draw_for_partners)
+
+    def bot_choices(self) -> list[tuple[str, str]]:
+        return [("human", HUMAN), *((f"bot: {b}", b) for b in sorted(self.server_bots))]
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#setup-title", Static).update(
+            Text(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
+                 style="bold"))
+        self.query_one("#start", Button).label = "Create"
+        self.query_one("#setup-form").mount(
+            Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
+                     id="public", compact=True), before=self.query_one("#partners"))
+
+    @property
+    def public(self) -> bool:
+        return self.query_one("#public", Checkbox).value
+
+
+class LinksScreen(ModalScreen[int | None]):
+    """A new table's invite links, one per human seat; dismissed with the seat to take."""
+
+    DEFAULT_CSS = """
+    LinksScreen { align: center middle; }
+    LinksScreen #links-box { width: 95%; max-width: 110; height: auto; max-height: 95%;
+                             border: round $accent; padding: 0 1; }
+    LinksScreen #links { height: auto; max-height: 14; }
+    LinksScreen #links-buttons { height: auto; }
+    LinksScreen Button { margin-right: 1; }
+    """
+    BINDINGS = [Binding("escape", "drop", "Back to the tables", id="links.drop")]
+
+    def __init__(self, created: p.TableCreated) -> None:
+        super().__init__()
+        self.created = created
+
+    def compose(self) -> ComposeResult:
+        text = Text(f"Table {self.created.code}", style="bold")
+        text.append("  — send each player their own link (`cardcore join LINK`); whoever "
+                    "holds a link holds that seat.\n", style="dim")
+        for s in self.created.seats:
+            text.append(f"\nSeat {s.seat + 1}: ", style="bold")
+            text.append(s.link)
+            if s.web_link:
+                text.append(f"\n  in a browser: {s.web_link}", style="dim")
+        with Vertical(id="links-box"):
+            with VerticalScroll(id="links"):
+                yield Static(text, id="links-text")
+            with Horizontal(id="links-buttons"):
+                for s in self.created.seats:
+                    yield Button(f"Sit at seat {s.seat + 1}", id=f"sit-{s.seat}", compact=True,
+                                 variant="primary")
+                yield Button("Back (esc)", id="back", compact=True)
+
+    def on_mount(self) -> None:
+        self.query(Button).first().focus()
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        button = event.button.id or ""
+        self.dismiss(int(button.removeprefix("sit-")) if button.startswith("sit-") else None)
+
+    def action_drop(self) -> None:
+        self.dismiss(None)

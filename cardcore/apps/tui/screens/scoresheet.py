@@ -1,0 +1,140 @@
+"""The score sheet: per hand, per side, itemised; running totals; the target; the winner."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from enum import Enum
+from typing import TYPE_CHECKING
+
+from rich.console import Group
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Button, Static
+
+from cardcore.apps.tui.widgets.sheet import score_table
+from cardcore.apps.tui.widgets.tail import TailStatic
+from cardcore.engine.scoresheet import ScoreSheet
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.table_session import TableSession
+    from cardcore.engine.game import ScoreExtra
+
+
+class SheetChoice(Enum):
+    """How the score sheet was closed."""
+
+    CONTINUE = "continue"  # back to the table
+    NEXT = "next"  # on to the next hand
+    AGAIN = "again"  # play again (a match that is over)
+    MENU = "menu"  # back to the launcher
+
+class ScoreSheetScreen(ModalScreen[SheetChoice]):
+    """Dismissed with a SheetChoice: continue, play again, or back to the launcher."""
+
+    BINDINGS = [
+        Binding("escape,s", "close", "Back to the table", id="sheet.close"),
+        Binding("n", "next", "Next hand", id="sheet.next"),
+        Binding("a", "again", "Play again", id="sheet.again"),
+        Binding("m", "menu", "Launcher", id="sheet.menu"),
+    ]
+
+    def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
+                 sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
+                 title: str | None = None, extras: Sequence[ScoreExtra] = ()) -> None:
+        super().__init__()
+        self.session = session
+        if session is not None:
+            sheet, winner, over = session.sheet, session.winner, session.over
+            extras = session.game.score_extras(session.options)
+        self.sheet = sheet
+        #: The game's own rows (``Game.score_extras``).
+        self.extras = extras
+        self.winner = winner
+        self.over = over
+        self.end_of_hand = end_of_hand
+        self.title_text = title
+
+    def heading(self) -> Text:
+        sheet = self.sheet
+        if self.title_text:
+            return Text(self.title_text, style="bold")
+        if self.over:
+            if self.winner is not None and sheet is not None:
+                return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
+                            f"({sheet.totals[self.winner]}, target {sheet.target})", style="bold green")
+            return Text("Match over — no winner", style="bold")
+        if self.end_of_hand and sheet and sheet.hands:
+            row = sheet.hands[-1]["sides"]
+            scores = ", ".join(f"{n} {s['total']:+d}" for n, s in zip(sheet.side_names, row, strict=False))
+            return Text(f"Hand {len(sheet.hands)} over: {scores}", style="bold")
+        return Text("Score sheet", style="bold")
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="sheet-box"):
+            yield Static(self.heading(), id="sheet-heading")
+            with VerticalScroll(id="sheet-scroll"):
+                if self.sheet is None or not self.sheet.hands:
+                    target = f" (target {self.sheet.target})" if self.sheet else ""
+                    yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
+                else:
+                    # the last hand in view, also when the table is taller than the box
+                    table = score_table(self.sheet, self.winner if self.over else None, self.extras)
+                    yield TailStatic(Group(table), id="sheet-table")
+            with Horizontal(id="sheet-buttons"):
+                if self.can_play_again:
+                    yield Button("Play again", id="again", variant="primary", compact=True)
+                if self.over and self.session is not None:
+                    yield Button("Launcher", id="menu", compact=True)
+                yield Button("Table (esc)", id="close", compact=True)
+                if self.end_of_hand and not self.over:
+                    yield Button("Next hand (n)", id="next", variant="primary", compact=True)
+
+    def on_mount(self) -> None:
+        self._fit()
+        self.query_one("#sheet-scroll").scroll_end(animate=False)
+        buttons = self.query(Button)
+        if buttons:
+            buttons.first().focus()
+
+    def on_resize(self) -> None:
+        self._fit()
+
+    def _fit(self) -> None:
+        """The table scrolls inside the box, and the box fits the screen (heading and buttons
+        included), so the last hand and the buttons are never cut off below it."""
+        room = int(self.app.size.height * 0.95) - 7  # borders, heading, buttons, margins
+        self.query_one("#sheet-scroll").styles.max_height = max(3, min(22, room))
+
+    @on(Button.Pressed, "#close")
+    def action_close(self) -> None:
+        self.dismiss(SheetChoice.CONTINUE)
+
+    @on(Button.Pressed, "#next")
+    def action_next(self) -> None:
+        if self.end_of_hand and not self.over:
+            self.dismiss(SheetChoice.NEXT)
+
+    @property
+    def can_play_again(self) -> bool:
+        """A match that is over, at a table that can ask for a rematch."""
+        return self.over and self.session is not None and self.session.can_rematch
+
+    @on(Button.Pressed, "#again")
+    def action_again(self) -> None:
+        if self.can_play_again:
+            self.dismiss(SheetChoice.AGAIN)
+
+    @on(Button.Pressed, "#menu")
+    def action_menu(self) -> None:
+        self.dismiss(SheetChoice.MENU)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "again":
+            return self.can_play_again
+        if action == "next":
+            return True if self.end_of_hand and not self.over else None
+        return True

@@ -1,0 +1,243 @@
+"""Match setup: seats (human or a bot), names, partners, the draw, seed, the rule options."""
+
+from __future__ import annotations
+
+import re
+import time
+from typing import TYPE_CHECKING
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+
+from cardcore.apps.tui.session import HUMAN, SessionSetup
+from cardcore.apps.tui.widgets.options_form import OptionsForm
+from cardcore.engine.game import Game, GameOptions
+from cardcore.engine.match_setup import MatchSetup, SetupError
+from cardcore.engine.seating import Seating
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.app import CardcoreApp
+
+
+#: A seed as the form takes it: ASCII digits, no leading zero, an optional minus; so the
+#: text shown is the seed's own (``int`` would also take "007", "٣" or "1_000", and "²"
+#: passes ``isdigit`` but not ``int``).
+SEED = re.compile(r"-?(0|[1-9][0-9]{0,29})")
+
+
+def seed_of(text: str) -> int | None:
+    """The seed ``text`` names (see ``SEED``), or None."""
+    text = text.strip()
+    return int(text) if SEED.fullmatch(text) and text != "-0" else None
+
+
+class SetupScreen(Screen[None]):
+    """A form; nothing starts until every value is valid. Who sits with whom is the game's
+    ``seating()``'s to say, not the form's."""
+
+    app: CardcoreApp
+
+    class StartRequested(Message):
+        """Start the match ``setup`` (in place of this screen); the screen stays if it cannot start."""
+
+        def __init__(self, screen: SetupScreen, setup: SessionSetup) -> None:
+            super().__init__()
+            self.screen = screen
+            self.setup = setup
+
+    #: Whether the seed is chosen in this form (at a server, the server draws its own).
+    chooses_seed = True
+
+    BINDINGS = [
+        Binding("ctrl+s", "start", "Start", id="setup.start"),
+        Binding("escape", "back", "Back", id="setup.back"),
+    ]
+
+    def __init__(self, game: Game, seed: int | None = None) -> None:
+        super().__init__()
+        self.game = game
+        self.seed = seed if seed is not None else int(time.time())
+        self.max_players = max(game.player_counts)
+        self.valid = False
+
+    def bot_choices(self) -> list[tuple[str, str]]:
+        bots = [(f"bot: {bid}", bid) for bid, bot in sorted(self.app.registry.bots.items())
+                if bot.plays(self.game.id)]
+        return [("human", HUMAN), *bots]
+
+    def compose(self) -> ComposeResult:
+        game = self.game
+        yield Static(f"[b]New match — {game.name}[/b]   {game.description}", id="setup-title",
+                     markup=True)
+        choices = self.bot_choices()
+        default_bot = "greedy" if any(v == "greedy" for _, v in choices) else choices[-1][1]
+        with VerticalScroll(id="setup-form"):
+            with Horizontal(classes="form-row"):
+                yield Label("Players", classes="form-label")
+                yield Select([(str(n), n) for n in game.player_counts], value=game.player_counts[0],
+                             allow_blank=False, id="players", compact=True, classes="form-control")
+            for i in range(self.max_players):
+                with Horizontal(classes="form-row seat-row", id=f"seat-row-{i}"):
+                    yield Label(f"Seat {i + 1}", classes="form-label")
+                    yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
+                                 id=f"who-{i}", compact=True, classes="form-control")
+                    yield Input(id=f"name-{i}", compact=True, classes="form-name")
+            with Horizontal(classes="form-row", id="sides-row"):
+                yield Label("Side names", classes="form-label")
+                yield Input(id="side-0", compact=True, classes="form-name")
+                yield Input(id="side-1", compact=True, classes="form-name")
+            yield Checkbox("Draw for partners", False, id="draw", compact=True)
+            yield Static(id="partners")
+            with Horizontal(classes="form-row"):
+                yield Label("Seed", classes="form-label")
+                if self.chooses_seed:
+                    yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
+                    yield Static("", id="seed-error", classes="form-error")
+                else:
+                    yield Static("drawn by the server when the table is made (a seed known "
+                                 "beforehand would tell every hand)", id="seed-note")
+            yield Static("[b]Rules[/b]", classes="form-section")
+            yield OptionsForm(game.Options, id="options")
+        with Horizontal(id="setup-buttons"):
+            yield Button("Start", id="start", variant="primary", compact=True)
+            yield Button("Back", id="back", compact=True)
+            yield Static("", id="setup-status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.update_seats()
+        self.query_one("#players", Select).focus()
+
+    # --- the form --------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        value = self.query_one("#players", Select).value
+        return value if isinstance(value, int) else self.game.player_counts[0]
+
+    def options(self) -> GameOptions:
+        """The rule options as the form stands, the defaults while they are invalid."""
+        options = self.query_one("#options", OptionsForm).options
+        return options if options is not None else self.game.Options()
+
+    def seating(self) -> Seating:
+        """The game's table for the chosen players, with the names typed so far."""
+        return self.game.seating(self.players, self.options(), names=tuple(self.names()))
+
+    def names(self) -> list[str]:
+        defaults = self.game.seating(self.players, self.options()).names
+        return [self.query_one(f"#name-{i}", Input).value.strip() or defaults[i]
+                for i in range(self.players)]
+
+    def update_seats(self) -> None:
+        seating = self.seating()
+        n = seating.players
+        defaults = self.game.seating(n, self.options()).names
+        for i in range(self.max_players):
+            self.query_one(f"#seat-row-{i}").display = i < n
+            if i < n:
+                self.query_one(f"#name-{i}", Input).placeholder = defaults[i]
+        draw_possible = bool(self.game.has_partnership_draw) and seating.partnerships
+        self.query_one("#draw", Checkbox).display = draw_possible
+        drawing = draw_possible and self.query_one("#draw", Checkbox).value
+        self.query_one("#sides-row").display = seating.partnerships and not drawing
+        partners = self.query_one("#partners", Static)
+        if seating.partnerships:
+            if drawing:
+                partners.update("Partners: drawn at the table (the two highest cards play together).")
+            else:
+                for side in range(seating.sides):
+                    self.query_one(f"#side-{side}", Input).placeholder = seating.side_names[side]
+                pairs = "; ".join(" with ".join(f"{seating.names[s]} (seat {s + 1})"
+                                                for s in seating.seats_of(side))
+                                  for side in range(seating.sides))
+                partners.update(f"Partners sit opposite: {pairs}.")
+        else:
+            partners.update("Each player for themselves." if n > 2 else "")
+        self.check_valid()
+
+    def check_valid(self) -> None:
+        problems = []
+        if self.chooses_seed:
+            seed_error = ("" if self.chosen_seed() is not None
+                          else "the seed is a whole number (digits, no leading 0)")
+            self.query_one("#seed-error", Static).update(seed_error)
+            if seed_error:
+                problems.append("seed")
+        form = self.query_one("#options", OptionsForm)
+        if form.options is None:
+            problems.extend(sorted(form.errors) or ["options"])
+        self.valid = not problems
+        self.query_one("#start", Button).disabled = not self.valid
+        status = self.query_one("#setup-status", Static)
+        status.update("" if self.valid else f"[red]Fix: {', '.join(p or 'options' for p in problems)}[/red]")
+        self.refresh_bindings()
+
+    @on(Select.Changed, "#players")
+    @on(Checkbox.Changed, "#draw")
+    @on(Input.Changed, ".form-name")
+    def _seats_changed(self) -> None:
+        self.update_seats()
+
+    @on(Input.Changed, "#seed")
+    @on(OptionsForm.Changed)
+    def _values_changed(self) -> None:
+        if self.is_mounted:
+            self.check_valid()
+
+    def chosen_seed(self) -> int | None:
+        """The seed typed in the form (None while it is not one; the proposed one where the
+        form has no seed field)."""
+        if not self.chooses_seed:
+            return self.seed
+        return seed_of(self.query_one("#seed", Input).value)
+
+    def session_setup(self) -> SessionSetup | None:
+        form = self.query_one("#options", OptionsForm)
+        seed = self.chosen_seed()
+        if not self.valid or form.options is None or seed is None:
+            return None
+        n = self.players
+        seats = [str(self.query_one(f"#who-{i}", Select).value) for i in range(n)]
+        drawing = self.query_one("#draw", Checkbox).display and self.query_one("#draw", Checkbox).value
+        seating = self.seating()
+        side_names = None
+        if seating.partnerships and not drawing:
+            side_names = [self.query_one(f"#side-{side}", Input).value.strip()
+                          or seating.side_names[side] for side in range(seating.sides)]
+        try:
+            request = MatchSetup.of(game=self.game.id, options=form.options.model_dump(mode="json"),
+                                    seats=seats, names=list(seating.names), side_names=side_names,
+                                    seed=seed, draw_for_partners=bool(drawing))
+            return self.checked(request)
+        except SetupError as exc:
+            self.notify(str(exc), severity="error", title="Cannot start")
+            return None
+
+    def checked(self, request: MatchSetup) -> SessionSetup:
+        """The setup checked as every setup is (``MatchSetup.check``)."""
+        return request.check(self.app.registry)
+
+    # --- actions ---------------------------------------------------------------------
+
+    @on(Button.Pressed, "#start")
+    def action_start(self) -> None:
+        setup = self.session_setup()
+        if setup is None:
+            self.notify("Fix the values marked in red first.", severity="error")
+            return
+        self.post_message(self.StartRequested(self, setup))
+
+    @on(Button.Pressed, "#back")
+    def action_back(self) -> None:
+        self.dismiss()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        if action == "start":
+            return True if self.valid else None
+        return True

@@ -1,0 +1,852 @@
+"""The table: zones, the viewer's hand, the legal actions, the move log; bots play with a pause."""
+
+from __future__ import annotations
+
+import contextlib
+from collections import Counter
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
+
+from rich.console import Group as RichGroup
+from rich.text import Text
+from textual import events, on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.message import Message
+from textual.screen import Screen
+from textual.timer import Timer
+from textual.widgets import Footer, OptionList, Static
+
+from cardcore.apps.tui import picks
+from cardcore.apps.tui.picks import STEP_KEYS, Unit
+from cardcore.apps.tui.screens.handover import HandoverScreen
+from cardcore.apps.tui.screens.line import LineScreen
+from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
+from cardcore.apps.tui.session import HUMAN, MoveFailed
+from cardcore.apps.tui.table_session import TableSession
+from cardcore.apps.tui.widgets.actions import PAGE, ActionList, coloured_label
+from cardcore.apps.tui.widgets.hand import HandView
+from cardcore.apps.tui.widgets.tail import TailStatic
+from cardcore.apps.tui.widgets.wrap import Hanging
+from cardcore.apps.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
+from cardcore.engine.bots.search import Estimate
+from cardcore.engine.cards import glyph
+from cardcore.engine.game import Action, IllegalAction, Zone
+from cardcore.engine.journal import HandEnd, MatchEvent, Note
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.app import CardcoreApp
+
+
+def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str,
+            units: Iterable[Unit] = ()) -> bool:
+    """The action plays every picked card (as a multiset, cards compared by the game's
+    ``card_key``; card-less actions match any) and uses every picked table unit."""
+    return picks.matches(action, picked, key, units)
+
+
+class TableScreen(Screen[None]):
+    app: CardcoreApp
+
+    class PlayAgainRequested(Message):
+        """The match is over: a new one like it (the next seed) in place of this table."""
+
+        def __init__(self, screen: TableScreen, session: TableSession) -> None:
+            super().__init__()
+            self.screen = screen
+            self.session = session
+
+    class Left(Message):
+        """The player left the table (the session is closed, the match saved)."""
+
+        def __init__(self, screen: TableScreen) -> None:
+            super().__init__()
+            self.screen = screen
+
+    BINDINGS = [
+        *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}")
+          for n in range(1, 10)),
+        Binding("pagedown,right_square_bracket", "page(1)", "More actions", id="table.next_page",
+                priority=True),
+        Binding("pageup,left_square_bracket", "page(-1)", "Back a page", show=False,
+                id="table.prev_page", priority=True),
+        *(Binding(k, f"step('{step}')", step.capitalize(), show=False, id=f"table.step_{step}")
+          for step, k in STEP_KEYS.items()),
+        Binding("m", "lay_out", "Lay out picked", show=False, id="table.lay_out"),
+        Binding("n", "next_hand", "Next hand", id="table.next_hand"),
+        Binding("h", "hint", "Hint", id="table.hint"),
+        Binding("u", "undo", "Undo", id="table.undo"),
+        Binding("s", "score_sheet", "Sheet", id="table.sheet"),
+        Binding("b", "speed", "Bot speed", show=False, id="table.speed"),
+        Binding("r", "retry", "Try again", id="table.retry"),
+        Binding("c", "chat", "Chat", id="table.chat"),
+        Binding("q", "leave", "Leave", id="table.leave"),
+    ]
+
+    def __init__(self, session: TableSession) -> None:
+        super().__init__()
+        self.session = session
+        self.revealed: int | None = None  # the human whose hand is face up (hot-seat)
+        self.viewer: int | None = None
+        self.legal: list[Action] = []
+        self.shown: list[tuple[int, Action]] = []  # the filtered list: (index in legal, action)
+        self.page = 0
+        self.highlight: int | None = None  # index in legal of the highlighted action
+        self.hint_index: int | None = None
+        self._timer: Timer | None = None
+        self._pending: int | None = None  # the token of the scheduled bot move
+        self._tokens = 0
+        self._sheet_pending = False
+        self._bot_failed = False  # a bot's move failed: r tries again
+        #: The table units the player can pick, by letter, and those picked.
+        self.units: dict[str, Unit] = {}
+        self.picked_units: list[Unit] = []
+        #: Only the actions of this step are listed (its key was pressed with several).
+        self.step_filter: str | None = None
+        #: The hand just ended: its last position (the seat shown, the zones) stays on
+        #: the table until ``n``.
+        self.finished: tuple[int | None, list[Zone]] | None = None
+        self.finished_no = 0
+        #: Positions in the hand of the cards that just arrived (a draw), marked.
+        self.new_cards: frozenset[int] = frozenset()
+        #: The hand the last update showed (a remote session's new cards are marked
+        #: only within a hand).
+        self._hand_seen = session.hand_no
+        #: The dealer of the hand on the table (once a hand ends the match has moved the
+        #: deal on, but its last position stays shown with its own dealer).
+        self.hand_dealer = session.dealer
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="status")
+        yield Static(id="save-warning")
+        with Horizontal(id="table-main"):
+            # the scroll panes are not in the focus chain: tab goes hand -> actions -> hand
+            with VerticalScroll(id="zones-scroll", can_focus=False):
+                yield ZonesView(id="zones")
+            with Vertical(id="side"):
+                yield Static(id="actions-title")
+                yield ActionList(id="actions")
+                yield Static("[b]Move log[/b]", id="log-title")
+                with VerticalScroll(id="log-scroll", can_focus=False):
+                    yield TailStatic(id="log")  # the newest entry always in view
+        yield Static(id="message")
+        yield Static(id="hand-title")
+        with VerticalScroll(id="hand-scroll", can_focus=False):
+            yield HandView(id="hand")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.session.listen(self._heard)
+        self.session.drain_events()
+        if self.session.needs_handover(None):
+            self.redraw()
+        else:
+            self.revealed = self.session.to_play
+            self.redraw()
+        self.call_after_refresh(self.advance)
+
+    def on_screen_resume(self) -> None:
+        self.redraw()
+        self.call_after_refresh(self.advance)
+
+    def on_unmount(self) -> None:
+        self._cancel_timer()
+        self.session.listen(None)
+
+    def shut(self) -> None:
+        """This table goes (another takes its place): no more bot moves, the record closed;
+        the match stays as last saved."""
+        self._cancel_timer()
+        self.session.close()
+
+    # --- drawing -----------------------------------------------------------------------
+
+    @property
+    def hand(self) -> HandView:
+        return self.query_one("#hand", HandView)
+
+    def cards_at(self, indexes: Iterable[int]) -> Counter[str]:
+        """The hand's cards at ``indexes`` (face-down cards are no one's to pick)."""
+        cards = self.hand.cards
+        return Counter(card for i in indexes if i < len(cards) and (card := cards[i]) is not None)
+
+    def picked_cards(self) -> Counter[str]:
+        return self.cards_at(self.hand.picked)
+
+    def _table(self) -> tuple[int | None, list[Zone]]:
+        """The seat whose hand is shown and the zones: the hand being played, or the one
+        that just ended (its last position, every card where the last move left it)."""
+        if self.finished is not None:
+            return self.finished
+        return self.session.table(self.revealed)
+
+    def redraw(self) -> None:
+        s = self.session
+        if self.finished is None:
+            self.hand_dealer = s.dealer
+        viewer, zones = self._table()
+        self.viewer = viewer
+        palette = self.app.palette
+        to_play = s.to_play
+        hand_zone = next((z for z in zones if z.kind == "hand" and z.seat == viewer), None) \
+            if viewer is not None else None
+        others = [z for z in zones if z is not hand_zone]
+        # the actions: only for the human whose hand is shown
+        if self.finished is None and to_play is not None and to_play == viewer \
+                and not s.is_bot(to_play):
+            self.legal = s.legal_actions()
+        else:
+            self.legal = []
+        self.units = picks.lettered(picks.table_units(others, self.legal))
+        self.picked_units = [u for u in self.picked_units if u in self.units.values()]
+        hand = self.hand
+        hand.palette = palette
+        new_cards = tuple(hand_zone.cards) if hand_zone else ()
+        if new_cards != hand.cards:
+            hand.picked = frozenset()
+            hand.cards = new_cards
+        hand.new = self.new_cards
+        self._filter()
+        self._draw_zones(others)
+        self._draw_status()
+        self._draw_save_warning()
+        self._draw_log()
+        title = self.query_one("#hand-title", Static)
+        self.query_one("#hand-scroll").display = hand_zone is not None
+        if hand_zone is not None and viewer is not None:
+            text = Text(f"Your hand — {s.name(viewer)}", style="bold")
+            if not hand_zone.badges:
+                text.append(f"  {len(new_cards)} card{'s' if len(new_cards) != 1 else ''}",
+                            style="dim")
+            for badge in hand_zone.badges:
+                text.append(f" [{badge_text(badge)}]", style="dim")
+            picked = self.picked_cards()
+            if picked or self.picked_units:
+                names = [glyph(c) for c in sorted(picked.elements())]
+                names += [unit_name(u) for u in self.picked_units]
+                text.append("  picked: " + " ".join(names), style="yellow")
+            title.update(text)
+        elif s.humans and len(s.humans) > 1:
+            title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
+        elif not s.humans and HUMAN in s.seats:  # a spectator at a table on a server
+            title.update(Text("Watching: every hand is face down.", style="dim"))
+        else:
+            title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
+        if s.over:
+            title.update(Text("The match is over — s: score sheet, q: leave.", style="bold"))
+        elif self.finished is not None:
+            title.update(Text(f"Hand {self.finished_no} is over — n: next hand, s: score sheet.",
+                              style="bold"))
+        self.refresh_bindings()
+
+    def _filter(self) -> None:
+        picked = self.picked_cards()
+        key = self.session.game.card_key
+        units = self.picked_units
+        step = self.step_filter
+        self.shown = [(i, a) for i, a in enumerate(self.legal)
+                      if matches(a, picked, key, units) and (step is None or a.step == step)]
+        pages = max(1, -(-len(self.shown) // PAGE))
+        self.page = max(0, min(self.page, pages - 1))
+        ids = [i for i, _ in self.shown]
+        if self.highlight not in ids[self.page * PAGE:(self.page + 1) * PAGE]:
+            page_ids = ids[self.page * PAGE:(self.page + 1) * PAGE]
+            self.highlight = page_ids[0] if page_ids else None
+        self.query_one("#actions", ActionList).show(self.shown, self.page, self.app.palette,
+                                                     hint=self.hint_index, highlight=self.highlight)
+        title = Text("Actions", style="bold")
+        if self.finished is not None:
+            title.append("  (the hand is over: n next hand)", style="dim")
+        elif not self.legal:
+            seat = self.session.to_play
+            if seat is not None and self.session.is_bot(seat):
+                title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
+            elif seat is not None and seat != self.viewer:
+                title.append(f"  (waiting for {self.session.name(seat)})", style="dim")
+        elif pages > 1:
+            title.append(f"  page {self.page + 1}/{pages} ([ ])", style="dim")
+        if self.legal and len(self.shown) < len(self.legal):
+            title.append(f"  {len(self.shown)} of {len(self.legal)}", style="yellow")
+        self.query_one("#actions-title", Static).update(title)
+
+    def _draw_zones(self, others: list[Zone]) -> None:
+        s = self.session
+        targets: set[str] = set()
+        marked: set[str] = set()
+        taken: set[tuple[str | None, str]] = set()
+        if self.highlight is not None and self.highlight < len(self.legal):
+            action = self.legal[self.highlight]
+            targets = set(action.targets)
+            marked = set(action.hand_cards)
+            taken = set(action.table_cards)
+        self.hand.marked = frozenset(marked)
+        before = s.last_move_zones(self.revealed) if self.finished is None else None
+        last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
+        viewer_side = next((z.side for z in self._table()[1]
+                            if z.kind == "hand" and z.seat == self.viewer), None)
+        info = TableInfo(s.names, s.side_names,
+                         dealer=self.hand_dealer, to_play=s.to_play if self.finished is None else None,
+                         viewer=self.viewer, targets=targets, last_move=last_move,
+                         palette=self.app.palette,
+                         letters={u.id: k for k, u in self.units.items()},
+                         picked={u.id for u in self.picked_units}, taken=taken,
+                         viewer_side=viewer_side)
+        self.query_one("#zones", ZonesView).show(others, info)
+
+    def _draw_status(self) -> None:
+        """Most needed first (80 columns cut the end): the score and the target, whose
+        turn, the hand, the game, the dealer."""
+        s = self.session
+        sheet = s.sheet
+        text = Text(" · ".join(f"{name} {total}" for name, total in
+                               zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
+        text.append(f" (to {sheet.target})")
+        seat = s.to_play
+        if self.finished is not None:
+            text.append(f" · hand {self.finished_no} over", style="bold green")
+        elif seat is not None:
+            who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
+            text.append(" · to play: ")
+            text.append(f"{s.name(seat)} ({who})", style="bold green")
+        if self.finished is None:
+            text.append(f" · hand {s.hand_no}")
+        text.append(f" · {s.game.name} · dealer {s.name(self.hand_dealer)}", style="dim")
+        self.query_one("#status", Static).update(text)
+
+    def _draw_save_warning(self) -> None:
+        """A line that stays while the match cannot be saved (a notify would go away)."""
+        problem = self.session.save_problem
+        warning = self.query_one("#save-warning", Static)
+        warning.display = problem is not None
+        if problem is not None:
+            warning.update(Text(f"⚠ {problem[:1].upper()}{problem[1:]}.", style="bold"))
+
+    def _draw_log(self) -> None:
+        hand_no = self.finished_no if self.finished is not None else self.session.hand_no
+        entries = [e for e in self.session.log if e.hand == hand_no][-60:]
+        lines = []
+        moves = [n for n, entry in enumerate(entries) if not entry.note]
+        for n, entry in enumerate(entries):
+            last = bool(moves) and n == moves[-1]
+            line = Text("▸ " if last else "  ")
+            if entry.note:  # a chat line, a player's coming and going
+                line.append(entry.text, style="italic magenta")
+                lines.append(line)
+                continue
+            line.append_text(coloured_label(entry.text, self.app.palette))
+            if last:
+                line.stylize("bold cyan" if entry.bot else "bold")
+            lines.append(line)
+        # an entry too long for the pane goes on under its own start, not at the edge
+        text = RichGroup(*map(Hanging, lines)) if lines else Text("(no move yet this hand)",
+                                                                   style="dim")
+        log = self.query_one("#log", TailStatic)
+        log.plain = "\n".join(line.plain for line in lines)
+        log.update(text)
+        self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
+
+    def say(self, message: str, error: bool = False) -> None:
+        self.query_one("#message", Static).update(Text(message, style="bold red" if error else "italic"))
+        if error:
+            self.app.bell()
+
+    # --- the flow ----------------------------------------------------------------------
+
+    def _cancel_timer(self) -> None:
+        self._pending = None
+        if self._timer is not None:
+            self._timer.stop()
+            self._timer = None
+
+    def _schedule_bot(self) -> None:
+        self._tokens += 1
+        token = self._pending = self._tokens
+        delay = self.app.bot_delay
+        if delay > 0:
+            self._timer = self.set_timer(delay, lambda: self._bot_move(token))
+        else:
+            self.call_later(self._bot_move, token)
+
+    def advance(self) -> None:
+        """Whatever comes next: the score sheet, a bot's move, the hand-over, or wait for a human."""
+        if self._pending is not None or not self.is_attached or self.app.screen is not self:
+            return
+        s = self.session
+        if self._sheet_pending:
+            self._sheet_pending = False
+            self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True), self._after_sheet)
+            return
+        if s.over or self.finished is not None:
+            return
+        seat = s.to_play
+        if seat is None:
+            return
+        if s.is_bot(seat):
+            if s.drives_bots:  # else the server plays it: its update comes through listen
+                self._schedule_bot()
+        elif s.needs_handover(self.revealed):
+            self.app.push_screen(HandoverScreen(s.name(seat)), lambda _: self._handed_over(seat))
+        else:
+            self.hand.focus() if self.hand.cards else self.query_one("#actions").focus()
+
+    def _handed_over(self, seat: int) -> None:
+        self.revealed = seat
+        self.redraw()
+
+    def _bot_move(self, token: int) -> None:
+        if token != self._pending:
+            return
+        self._pending = None
+        self._timer = None
+        seat = self.session.to_play
+        if self.app.screen is not self or seat is None or not self.session.is_bot(seat):
+            return
+        try:
+            action = self.session.bot_step()
+        except Exception as exc:  # a plugin's bug: say so, never crash; the match is as it was
+            self._bot_failed = True
+            self.say(f"{self.session.name(seat)}'s move failed: {fault_line(exc)} "
+                     "— r: try again, q: leave (saved)", error=True)
+            self.redraw()
+            return
+        self._bot_failed = False
+        self.say(f"{self.session.name(seat)} ({self.session.seats[seat]}): {action.label}")
+        self.after_move()
+
+    def action_retry(self) -> None:
+        if not self._bot_failed:
+            self.say("Nothing to try again.", error=True)
+            return
+        self._bot_failed = False
+        self.say("Trying again…")
+        self.advance()
+
+    def _heard(self, moved: bool) -> None:
+        """The session's listener: called from the network's task, so the screen takes
+        it in from its own message queue (in the app's context)."""
+        if self.is_attached:
+            self.call_later(self._changed, moved)
+
+    def _changed(self, moved: bool) -> None:
+        """The session changed by itself (a table on a server: an update, a chat line, an
+        error): a new position is taken in as after a move; anything else is redrawn."""
+        if not self.is_attached:
+            return
+        if not moved:
+            self._tell(self.session.drain_events())
+            self.redraw()
+            return
+        before = Counter(c for c in self.hand.cards if c is not None)
+        same_hand = self.session.hand_no == self._hand_seen and self.finished is None
+        self._hand_seen = self.session.hand_no
+        self.after_move(self._positions(self._arrived(before)) if same_hand else frozenset())
+
+    def _tell(self, events: list[MatchEvent]) -> None:
+        """What the session has to say (a remote server's errors, a lost connection)."""
+        for event in events:
+            if isinstance(event, Note):
+                self.say(event.text, error=event.error)
+
+    def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
+        events = self.session.drain_events()
+        self._tell(events)
+        ended = [e for e in events if isinstance(e, HandEnd)]
+        if ended:
+            self._sheet_pending = True
+            # the last position stays on the table (the last moves, the cards left to the
+            # last capturer) until the player moves on with n
+            self.finished = self.session.finished_table()
+            self.finished_no = ended[-1].hand
+            if len(self.session.humans) > 1:
+                self.revealed = None
+        self.new_cards = new_cards if not ended else frozenset()
+        self._reset_picks()
+        self.redraw()
+        self.advance()
+
+    def _reset_picks(self) -> None:
+        self.page = 0
+        self.hint_index = None
+        self.highlight = None
+        self.step_filter = None
+        self.picked_units = []
+        self.hand.picked = frozenset()
+
+    def _after_sheet(self, result: SheetChoice | None) -> None:
+        if result is SheetChoice.AGAIN:
+            self.post_message(self.PlayAgainRequested(self, self.session))
+        elif result is SheetChoice.MENU:
+            self.action_leave()
+        elif result is SheetChoice.NEXT:
+            self.action_next_hand()
+        # otherwise the table shows (the hand's last position, until n)
+
+    def action_next_hand(self) -> None:
+        if self.finished is None:
+            self.say("The hand is not over yet.", error=True)
+            return
+        if self.session.over:
+            self.say("The match is over — s: score sheet (play again), q: leave.", error=True)
+            return
+        self.finished = None
+        self.new_cards = frozenset()
+        self.say("")  # the new hand starts without the last hand's message
+        self.redraw()
+        self.advance()
+
+    def play(self, action: Action) -> None:
+        s = self.session
+        if s.to_play is None or s.to_play != self.viewer or s.is_bot(s.to_play):
+            self.say("It is not your turn.", error=True)
+            return
+        seat = s.to_play
+        before = Counter(c for c in self.hand.cards if c is not None)
+        hand_no = s.hand_no
+        try:
+            s.apply(action)
+        except IllegalAction as exc:
+            self.say(f"Not allowed: {exc.reason}", error=True)
+            return
+        except Exception as exc:  # an engine bug must not take the table down
+            self.say(f"That move failed, nothing changed: {fault_line(exc)}", error=True)
+            self.redraw()
+            return
+        # hot-seat: the next player reads this line, so it names who played
+        who = "You" if len(s.humans) == 1 else s.name(seat)
+        arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
+        if arrived and action.step == "draw":
+            self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
+                     "(▸ in the hand)")
+        else:
+            self.say(f"{who} played: {action.label}")
+        if len(s.humans) > 1 and s.to_play != self.viewer:
+            self.revealed = None
+        self.after_move(self._positions(arrived))
+
+    def _arrived(self, before: Counter[str]) -> Counter[str]:
+        """The cards now in the viewer's hand that were not before the move (a draw)."""
+        viewer, zones = self.session.table(self.revealed)
+        hand = next((z for z in zones if z.kind == "hand" and z.seat == viewer), None)
+        if hand is None:
+            return Counter()
+        return Counter(c for c in hand.cards if c is not None) - before
+
+    def _positions(self, arrived: Counter[str]) -> frozenset[int]:
+        """Where the arrived cards will sit in the hand (the last copies of each)."""
+        viewer, zones = self.session.table(self.revealed)
+        hand = next((z for z in zones if z.kind == "hand" and z.seat == viewer), None)
+        if hand is None or not arrived:
+            return frozenset()
+        left = Counter(arrived)
+        out = set()
+        for i in reversed(range(len(hand.cards))):
+            card = hand.cards[i]
+            if card is not None and left[card] > 0:
+                out.add(i)
+                left[card] -= 1
+        return frozenset(out)
+
+    # --- messages from the widgets ---------------------------------------------------
+
+    @on(HandView.Picked)
+    def _picked(self, event: HandView.Picked) -> None:
+        hand = self.hand
+        if not self.legal:
+            self.say("It is not your turn to play.", error=True)
+            return
+        picked = set(hand.picked)
+        picked.symmetric_difference_update({event.index})
+        cards = self.cards_at(picked)
+        key = self.session.game.card_key
+        units = self.picked_units
+        if cards and not any(a.hand_cards and matches(a, cards, key, units) for a in self.legal):
+            new = self.cards_at({event.index}) if event.index not in hand.picked else Counter()
+            playable = {key(c) for a in self.legal if a.step is None for c in a.hand_cards}
+            if len(cards) == 1 or not new or any(key(c) not in playable for c in new):
+                self.say(self._why_none(new or cards), error=True)
+                return
+            # no one action plays them all: kept for m (laid out in several plays)
+            hand.picked = frozenset(picked)
+            self._narrowed()
+            self.say("No single action plays all the picked cards: m lays them out in "
+                     "several plays; esc clears.")
+            return
+        hand.picked = frozenset(picked)
+        self._narrowed()
+
+    def _why_none(self, cards: Counter[str]) -> str:
+        """No legal action plays ``cards`` (with the table picks): say so, and why when the
+        game tells (``GameState.why_not``)."""
+        names = " + ".join(glyph(c) for c in sorted(cards.elements()))
+        if self.picked_units:
+            names += " on " + " ".join(unit_name(u) for u in self.picked_units)
+        reason = self._why_not(cards)  # short when there is one: the line has 80 columns
+        return f"{names}: {reason}" if reason else f"No legal action plays {names}."
+
+    def _why_not(self, cards: Counter[str]) -> str | None:
+        """What the game says a picked card may not do (``GameState.why_not``), for the
+        first of ``cards`` it explains."""
+        for card in sorted(cards):
+            with contextlib.suppress(Exception):  # a plugin's bug must not take the table down
+                reason = self.session.why_not(card)
+                if reason:
+                    return str(reason)
+        return None
+
+    def _narrowed(self) -> None:
+        """The picks changed: the list, the marks and a line saying what is left."""
+        self.highlight = None
+        self.page = 0
+        self.redraw()
+        cards = self.picked_cards()
+        n = len(self.shown)
+        if cards or self.picked_units:
+            line = (f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
+                    "picked cards, esc clears." if n != 1 else
+                    "1 action fits the picks: 1 plays it; esc clears.")
+            # one card picked: what it may not do comes first ("no trail: you own ...")
+            reason = self._why_not(cards) if len(cards) == 1 and not self.picked_units else None
+            self.say(f"{glyph(next(iter(cards)))}: {reason} · {line}" if reason else line)
+        else:
+            self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
+
+    def on_key(self, event: events.Key) -> None:
+        """Shift+letter picks (or drops) the table card, group or pile with that letter."""
+        char = event.character or ""
+        if len(char) == 1 and char in picks.LETTERS and char in self.units:
+            event.stop()
+            self.pick_unit(char)
+
+    def pick_unit(self, letter: str) -> None:
+        unit = self.units.get(letter)
+        if unit is None or not self.legal:
+            self.say("Nothing on the table to pick now.", error=True)
+            return
+        chosen = list(self.picked_units)
+        if unit in chosen:
+            chosen.remove(unit)
+        else:
+            chosen.append(unit)
+        key = self.session.game.card_key
+        if chosen and not any(matches(a, self.picked_cards(), key, chosen) for a in self.legal):
+            names = " + ".join(unit_name(u) for u in chosen)
+            self.say(f"No legal action takes {names} together"
+                     + (" with the picked cards." if self.picked_cards() else "."), error=True)
+            return
+        self.picked_units = chosen
+        self._narrowed()
+
+    @on(HandView.Cleared)
+    def _cleared(self) -> None:
+        self.hand.picked = frozenset()
+        self.picked_units = []
+        self.step_filter = None
+        self.highlight = None
+        self.redraw()
+
+    @on(OptionList.OptionHighlighted, "#actions")
+    def _highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        index = int(event.option.id) if event.option.id is not None else None
+        if index != self.highlight:
+            self.highlight = index
+            self._draw_zones([z for z in self.session.table(self.revealed)[1]
+                              if not (z.kind == "hand" and z.seat == self.viewer)])
+
+    @on(OptionList.OptionSelected, "#actions")
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        if event.option.id is None:
+            return
+        index = int(event.option.id)
+        if index < len(self.legal):
+            self.play(self.legal[index])
+
+    # --- key actions -------------------------------------------------------------------
+
+    def action_choose(self, n: int) -> None:
+        if not self.legal:
+            seat = self.session.to_play
+            if self.session.over:
+                self.say("The match is over.", error=True)
+            elif seat is not None and self.session.is_bot(seat):
+                self.say(f"Wait: {self.session.name(seat)} is playing.", error=True)
+            else:
+                self.say("Nothing to choose now.", error=True)
+            return
+        k = self.page * PAGE + n - 1
+        page_len = len(self.shown[self.page * PAGE:(self.page + 1) * PAGE])
+        if n > page_len:
+            self.say(f"There is no action {n} on this page (1-{page_len}).", error=True)
+            return
+        self.play(self.shown[k][1])
+
+    def action_step(self, step: str) -> None:
+        """The step's fixed key: play it when one action of that step fits the picks;
+        with several, list only them (pick the card, or 1-9)."""
+        if not self.legal:
+            self.say("Nothing to play now.", error=True)
+            return
+        fits = [a for a in self.legal if a.step == step
+                and matches(a, self.picked_cards(), self.session.game.card_key, self.picked_units)]
+        if not fits:
+            self.say(f"No {step} now.", error=True)
+            return
+        if len(fits) == 1:
+            self.play(fits[0])
+            return
+        self.step_filter = step
+        self.highlight = None
+        self.page = 0
+        self.redraw()
+        self.say(f"{len(fits)} ways to {step}: pick the card (space) then "
+                 f"{STEP_KEYS[step]}, or 1-9; esc clears.")
+
+    def action_lay_out(self) -> None:
+        """Lay out the picked hand cards in one go: the legal steps that play them, found
+        and played one at a time (each recorded as usual)."""
+        cards = self.picked_cards()
+        if not self.legal or not cards:
+            self.say("Pick the cards to lay out first (space), then m.", error=True)
+            return
+        s = self.session
+        try:
+            plan = s.lay_out(cards, s.game.card_key)
+        except Exception as exc:  # a plugin's bug: say so, change nothing
+            self.say(f"Could not work out the plays: {fault_line(exc)}", error=True)
+            return
+        if not plan:
+            self.say(self._why_none(cards), error=True)
+            return
+        for played, action in enumerate(plan):
+            if s.to_play != self.viewer or action not in s.legal_actions():
+                break
+            try:
+                s.apply(action)
+            except Exception as exc:
+                self.say(f"Stopped after {played} play(s): {fault_line(exc)}", error=True)
+                break
+        else:
+            laid = sum(len(a.hand_cards) for a in plan)
+            self.say(f"Laid out {laid} card(s) in {len(plan)} play(s): "
+                     + "; ".join(a.label for a in plan[-3:]))
+        self.after_move()
+
+    def action_page(self, step: int) -> None:
+        pages = max(1, -(-len(self.shown) // PAGE))
+        if pages == 1:
+            self.say("All the actions fit on one page.")
+            return
+        self.page = (self.page + step) % pages
+        self.highlight = None
+        self._filter()
+        self.say(f"Actions page {self.page + 1} of {pages}.")
+
+    def action_hint(self) -> None:
+        if not self.legal:
+            self.say("A hint is for your own turn.", error=True)
+            return
+        self.say("Hint: thinking…")
+        self._search_hint(self.session.hint_search(top=3), list(self.legal))
+
+    @work(thread=True, exclusive=True, group="hint")
+    def _search_hint(self, search: Callable[[], list[Estimate]], legal: list[Action]) -> None:
+        """The search off the screen's thread (up to a second): keys and updates go on."""
+        best = search()
+        self.app.call_from_thread(self.show_hint, best, legal)
+
+    def show_hint(self, best: list[Estimate], legal: list[Action]) -> None:
+        """The hint found for the actions ``legal``; nothing if the table has moved on."""
+        if self.legal != legal:
+            return
+        if not best or best[0].action not in self.legal:
+            self.say("No hint here.", error=True)
+            return
+        action = best[0].action
+        index = self.legal.index(action)
+        self.hand.picked = frozenset()
+        self.hint_index = index
+        self.highlight = index
+        self._filter()
+        ids = [i for i, _ in self.shown]
+        self.page = ids.index(index) // PAGE
+        self.redraw()
+        self.say(hint_text(best))
+
+    def action_undo(self) -> None:
+        why = self.session.why_no_undo()
+        if why is not None:
+            self.say(why, error=True)
+            self.notify(why, title="No undo", severity="warning")
+            return
+        self._cancel_timer()
+        self.session.undo()
+        self.say("Your last move was taken back.")
+        self.after_move()
+
+    def action_score_sheet(self) -> None:
+        self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False), self._after_sheet)
+
+    def action_chat(self) -> None:
+        if not self.session.can_chat:
+            self.say("Chat is for tables on a server (cardcore join).", error=True)
+            return
+        from cardcore.services.net.protocol import MAX_CHAT_CHARS
+
+        self.app.push_screen(LineScreen("[b]Say to the table[/b] (enter sends, esc cancels)",
+                                        "a line for everyone at the table", MAX_CHAT_CHARS),
+                             self._send_chat)
+
+    def _send_chat(self, text: str | None) -> None:
+        if not text:
+            return
+        try:
+            self.session.chat(text)
+        except ValueError as exc:
+            self.say(str(exc), error=True)
+
+    def action_speed(self) -> None:
+        speed = self.app.cycle_speed()
+        self.say(f"Bot speed: {speed}.")
+
+    def action_leave(self) -> None:
+        self._cancel_timer()
+        self.session.close()
+        self.post_message(self.Left(self))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # keys that can do nothing now leave the footer (80 columns keep "? Help" in view)
+        if action == "hint":
+            return bool(self.legal)
+        if action == "page":
+            return len(self.shown) > PAGE
+        if action == "retry":  # shown only when there is something to try again
+            return bool(self._bot_failed)
+        if action == "next_hand":
+            return self.finished is not None
+        if action == "chat":
+            return self.session.can_chat
+        return True
+
+
+def hint_text(best: list[Estimate]) -> str:
+    """The hint in a line or two: the best action and what the search expects of it for
+    the player's side, then the runners-up ("Hint: Capture 8♦ with 8♠, about +1.2 points
+    for your side (340 samples); next: Build 10 +0.8, Trail 3♣ -0.4")."""
+    first, rest = best[0], best[1:]
+    text = (f"Hint: {first.action.label}, about {first.value:+.1f} points for your side "
+            f"({first.visits} samples)")
+    if rest:
+        text += "; next: " + ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
+    return text
+
+
+def unit_name(unit: Unit) -> str:
+    """A picked table unit in a line: its card, or the group or pile's id."""
+    return glyph(unit.card) if unit.card is not None else unit.place
+
+
+def fault_line(exc: Exception) -> str:
+    """One line: the plugin and method that raised (MoveFailed says it already)."""
+    if isinstance(exc, MoveFailed):
+        return str(exc)
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"

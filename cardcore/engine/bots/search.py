@@ -1,0 +1,324 @@
+"""The search bot: information-set Monte Carlo tree search over the common interface.
+
+Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deals
+the cards the seat cannot see at random (``InfoSet.sample``), walks one shared tree
+by UCB restricted to the actions legal in that deal (each child counts how often it
+was available; below the root a node widens progressively), adds one node, plays
+``rollout_depth`` random steps (none for the built-in levels) and scores the position
+reached with the game's ``heuristic`` (or the score row, once the hand is over; a
+game with no heuristic is played out). Values are per side: a node holds the value of
+the side that chose its action, so a partner plays for the side and every side
+maximises its own estimate.
+
+A level is an iteration and work budget (work: a deterministic stand-in for time), so
+a level replays exactly for a seed; ``max_seconds`` (off by default) cuts a search
+short on a slow machine and says so in the log.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import random
+import time
+from dataclasses import dataclass
+
+from cardcore.engine.bots.base import Bot, InfoSet
+from cardcore.engine.game import Action, Game, GameState
+
+log = logging.getLogger("cardcore.bots")  # relayout: keep (the name users configure)
+
+#: Work units: about a microsecond each of engine time, as ``benches/bots.py calibrate``
+#: measures the built-in games (the dearest of them for each call, on a busy machine). A
+#: sample (determinize), a clone, an apply and one heuristic evaluation cost:
+WORK_SAMPLE = 60
+WORK_CLONE = 10
+WORK_APPLY = 10
+WORK_EVAL = 50
+#: A fresh legal_actions listing costs a fixed part and a part per action listed (long lists,
+#: a crowded casino table's thousands, cost less per action: see ``_listing``).
+WORK_CALL = 30
+WORK_LISTED = 6
+
+#: Without a game heuristic, rollouts play to the end of the hand (at most this many steps).
+FULL_ROLLOUT = 100_000
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """One candidate at the root: the action, the side's expected hand margin, the visits."""
+
+    action: Action
+    value: float
+    visits: int
+    #: The one-ply heuristic value on the first sample (what greedy reads).
+    prior: float
+
+
+class _Node:
+    __slots__ = ("side", "children", "visits", "total", "avail")
+
+    def __init__(self, side: int) -> None:
+        self.side = side  # the side that chose the action leading here
+        self.children: dict[tuple, _Node] = {}
+        self.visits = 0
+        self.total = 0.0
+        self.avail = 1
+
+
+class _Search:
+    """One search: the tree, the value range seen, the game's evaluation."""
+
+    def __init__(self, bot: SearchBot, info: InfoSet, rng: random.Random) -> None:
+        self.bot = bot
+        self.info = info
+        self.game: Game = info.game
+        self.rng = rng
+        self.side_of = info.side_of
+        sides = info.sides
+        # whose eyes judge each side: the seat itself for its own side (the heuristic reads
+        # the seat's hand, which it knows; a partner's hand is only sampled), else a seat of it
+        self.rep = [self.side_of.index(s) for s in range(sides)]
+        self.rep[self.side_of[info.seat]] = info.seat
+        self.own = self.side_of[info.seat]
+        self.has_heuristic = type(self.game).heuristic is not Game.heuristic
+        self.depth = bot.rollout_depth if self.has_heuristic else FULL_ROLLOUT
+        self.lo, self.hi = math.inf, -math.inf
+        self.root = _Node(-1)
+        self.root_actions: list[Action] = []
+        #: Work done, in units of about a microsecond of engine time (see ``WORK``): a
+        #: deterministic measure, so a budget in work replays exactly where time would not.
+        self.work = 0
+
+    # --- evaluation -------------------------------------------------------------------
+
+    def evaluate(self, state: GameState) -> list[float]:
+        """Each side's estimate of its hand margin over the others (mean of the others)."""
+        if state.is_over:
+            totals = [float(side["total"]) for side in state.score()["sides"]]
+        elif self.has_heuristic:
+            # heuristic(state, seat) is already a margin: with two sides one call gives both
+            if len(self.rep) == 2:
+                mine = float(self.game.heuristic(state, self.info.seat))
+                return [mine, -mine] if self.own == 0 else [-mine, mine]
+            return [float(self.game.heuristic(state, seat)) for seat in self.rep]
+        else:
+            return [0.0] * len(self.rep)
+        n = len(totals)
+        whole = sum(totals)
+        return [t - (whole - t) / (n - 1) for t in totals] if n > 1 else totals
+
+    def rollout(self, state: GameState) -> list[float]:
+        rng = self.rng
+        for _ in range(self.depth):
+            if state.is_over:
+                break
+            actions = state.legal_actions()
+            if not actions:  # a partial position may run into a dead end: score it there
+                break
+            self.work += _listing(len(actions))
+            state.apply(actions[rng.randrange(len(actions))])
+        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
+        return self.evaluate(state)
+
+    # --- the root ---------------------------------------------------------------------
+
+    def priors(self, sample: GameState, actions: list[Action]) -> dict[tuple, float]:
+        """The one-ply heuristic of each root action on one sample (greedy's view)."""
+        seat = self.info.seat
+        out: dict[tuple, float] = {}
+        self.work += len(actions) * (WORK_CLONE + WORK_APPLY + WORK_EVAL)
+        for action in actions:
+            after = sample.clone()
+            after.apply(action)
+            out[action.key] = self.evaluate(after)[self.side_of[seat]] if after.is_over or \
+                not self.has_heuristic else float(self.game.heuristic(after, seat))
+        return out
+
+    # --- iterations -------------------------------------------------------------------
+
+    def iterate(self, state: GameState) -> None:
+        node = self.root
+        path: list[_Node] = []
+        rng = self.rng
+        while not state.is_over:
+            # the root's actions are the seat's own (the view fixes them), in prior order;
+            # a sample keeps the listing of the seat to play (determinize's contract)
+            if node is self.root:
+                actions = self.root_actions
+                self.work += WORK_APPLY
+            else:
+                actions = state.legal_actions()
+                self.work += _listing(len(actions))
+            if not actions:
+                break
+            children = node.children
+            untried = []
+            for a in actions:
+                child = children.get(a.key)
+                if child is None:
+                    untried.append(a)
+                else:
+                    child.avail += 1
+            mover = self.side_of[state.to_play] if state.to_play is not None else 0
+            tried = len(actions) - len(untried)
+            if untried and (node is self.root or self.room(node, tried)):
+                action = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
+                child = children[action.key] = _Node(mover)
+                state.apply(action)
+                path.append(child)
+                break
+            action, child = self.select(node, [a for a in actions if a.key in children]
+                                        if untried else actions)
+            state.apply(action)
+            path.append(child)
+            node = child
+        values = self.rollout(state)
+        for v in values:
+            self.lo = min(self.lo, v)
+            self.hi = max(self.hi, v)
+        for n in path:
+            n.visits += 1
+            n.total += values[n.side]
+
+    def room(self, node: _Node, tried: int) -> bool:
+        """Progressive widening below the root: a node with ``v`` visits tries about
+        ``widening * sqrt(v)`` of its actions (UCB among them), so a few random replies are
+        searched well rather than many once each (off: every action once first)."""
+        w = self.bot.widening
+        return w is None or tried == 0 or tried < w * math.sqrt(node.visits + 1)
+
+    def select(self, node: _Node, actions: list[Action]) -> tuple[Action, _Node]:
+        scale = self.hi - self.lo if self.hi > self.lo else 1.0
+        c = self.bot.exploration * scale
+        best: tuple[Action, _Node] | None = None
+        best_score = -math.inf
+        for a in actions:
+            child = node.children[a.key]
+            score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+            if score > best_score:
+                best, best_score = (a, child), score
+        assert best is not None
+        return best
+
+
+class SearchBot(Bot):
+    """ISMCTS with truncated rollouts and the game's heuristic at the leaves."""
+
+    id = "search"
+    name = "Search"
+    #: Iterations per decision: the level.
+    iterations = 200
+    #: Work per decision (a deterministic stand-in for time, in ``WORK`` units): a crowded
+    #: table, where one legal_actions call lists thousands of actions, stops sooner.
+    work_budget = 200_000
+    #: Root actions scored one ply deep at most (a crowded casino table lists 15,000):
+    #: beyond it, evenly spaced ones in the game's order.
+    prior_cap = 2500
+    #: Random steps after the tree before the heuristic scores the position.
+    rollout_depth = 4
+    #: Root actions searched: the best by one-ply heuristic (all when fewer).
+    root_width = 12
+    #: The UCB constant, relative to the range of values seen in this search.
+    exploration = 0.7
+    #: Progressive widening below the root (see ``_Search.room``); None: off.
+    widening: float | None = None
+    #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
+    table_seconds = 2.0
+
+    def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
+                 root_width: int | None = None, work_budget: int | None = None,
+                 max_seconds: float | None = None) -> None:
+        if iterations is not None:
+            self.iterations = iterations
+        if rollout_depth is not None:
+            self.rollout_depth = rollout_depth
+        if root_width is not None:
+            self.root_width = root_width
+        if work_budget is not None:
+            self.work_budget = work_budget
+        #: What the last search did: iterations and work units (benchmarks, logs).
+        self.last_iterations = 0
+        self.last_work = 0
+        #: A cap on the wall-clock time of one decision (None: off, so play replays exactly).
+        self.max_seconds = max_seconds
+
+    def choose(self, info: InfoSet, rng: random.Random) -> Action:
+        actions = info.legal_actions()
+        if len(actions) == 1:
+            return actions[0]
+        return self.analyse(info, rng)[0].action
+
+    def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
+        """The root candidates, best first, with the side's expected hand margin (points)
+        and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
+        # the one fresh listing of the root (samples keep it): charged once, as it is done once
+        listed = len(info.canonical().legal_actions())
+        search = _Search(self, info, rng)
+        search.work += _listing(listed)
+        first = info.sample(rng)
+        # the sample's own action objects (the same keys as the info set's): applying
+        # them needs no look-up by key
+        actions = _spread(first.legal_actions(), self.prior_cap)
+        priors = search.priors(first, actions)
+        order = sorted(range(len(actions)), key=lambda i: (-priors[actions[i].key], i))
+        kept = search.root_actions = [actions[i] for i in order[:max(1, self.root_width)]]
+        start = time.perf_counter()
+        done = 0
+        for done in range(1, self.iterations + 1):  # noqa: B007 - read after the loop
+            if search.work >= self.work_budget and done > 1:
+                break
+            search.work += WORK_SAMPLE
+            search.iterate(first if done == 1 else info.sample(rng))
+            if self.max_seconds is not None and time.perf_counter() - start > self.max_seconds:
+                log.info("%s: search cut short after %d of %d iterations (%.2f s cap)",
+                         self.id, done, self.iterations, self.max_seconds)
+                break
+        self.last_iterations, self.last_work = done, search.work
+        out = []
+        for a in kept:
+            child = search.root.children.get(a.key)
+            visits = child.visits if child else 0
+            value = child.total / child.visits if child and child.visits else priors[a.key]
+            out.append(Estimate(a, value, visits, priors[a.key]))
+        out.sort(key=lambda e: (-e.visits, -e.value))
+        return out[:top] if top is not None else out
+
+
+def _listing(n: int) -> int:
+    """The work of a fresh listing of ``n`` legal actions (and applying one of them)."""
+    return WORK_CALL + WORK_APPLY + WORK_LISTED * min(n, 100) + 2 * max(0, n - 100)
+
+
+def _spread(actions: list[Action], cap: int) -> list[Action]:
+    """At most ``cap`` of ``actions``: the first ones and then evenly spaced ones."""
+    n = len(actions)
+    if n <= cap:
+        return actions
+    head = cap // 4
+    step = (n - head) / (cap - head)
+    picked = list(range(head)) + [head + int(i * step) for i in range(cap - head)]
+    return [actions[i] for i in sorted(set(picked))]
+
+
+class MediumBot(SearchBot):
+    id = "medium"
+    name = "Medium (search)"
+    iterations = 1000
+    work_budget = 250_000
+    rollout_depth = 0
+    widening = 1.0
+    root_width = 10
+    prior_cap = 1000
+    table_seconds = 1.0
+
+
+class HardBot(SearchBot):
+    id = "hard"
+    name = "Hard (search)"
+    iterations = 5000
+    work_budget = 1_200_000
+    rollout_depth = 0
+    widening = 1.0
+    root_width = 16
+    prior_cap = 3000

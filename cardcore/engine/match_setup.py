@@ -1,0 +1,155 @@
+"""The setup of a match, checked in one place.
+
+``MatchSetup`` is what anyone asks for: the command line (``cardcore play``/``simulate``),
+the setup form, a server's ``create_table``, the tournament and the library's rematch.
+``MatchSetup.check(registry)`` turns it into a ``Setup`` the match is built from, or
+raises ``SetupError``: one line naming what is wrong, whoever asked.
+
+The seed is part of the setup: one that is not given is drawn here (``draw_seed``), so
+the seed a form shows, the seed the match deals with and the seed the library keeps are
+one number.
+"""
+
+from __future__ import annotations
+
+import re
+import secrets
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Annotated, Any
+
+import pydantic
+from pydantic import ConfigDict, Field
+
+from cardcore.engine.game import Game, GameOptions
+from cardcore.engine.match import Match, SetupError, check_players
+from cardcore.engine.records import first_error
+
+if TYPE_CHECKING:
+    from cardcore.services.plugins import Registry
+
+HUMAN = "human"
+#: A player's or a side's name: plain text, short enough for every screen.
+MAX_NAME_CHARS = 24
+#: Seats a setup names at most (no built-in game seats more than 4).
+MAX_SEATS = 8
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+def plain_text(text: str) -> str:
+    """``text`` if it holds no control or direction characters (names are drawn as typed)."""
+    if _CONTROL.search(text):
+        raise ValueError("control characters are not allowed")
+    return text
+
+
+#: A name as people type it: 1-24 printable characters.
+Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), pydantic.AfterValidator(plain_text)]
+SeatKind = Annotated[str, Field(min_length=1, max_length=64)]
+
+
+def draw_seed() -> int:
+    """A seed nobody chose (the deals of a table whose players should not know them)."""
+    return secrets.randbelow(2**31)
+
+
+class MatchSetup(pydantic.BaseModel):
+    """A match as asked for: everything is checked against the installed games and bots
+    by ``check``. ``seats`` holds ``"human"`` or a bot id per seat."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+    game: str = Field(max_length=64)
+    options: dict[str, Any] = {}
+    seats: list[SeatKind] = Field(min_length=1, max_length=MAX_SEATS)
+    names: list[Name] | None = Field(None, max_length=MAX_SEATS)
+    side_names: list[Name] | None = Field(None, max_length=MAX_SEATS)
+    seed: int | str | None = None
+    #: The match's target (the ``target`` option) when given apart from the options.
+    target: int | None = None
+    draw_for_partners: bool = False
+    #: The first hand's dealer (a rematch: the deal moves on); None: the game chooses.
+    first_dealer: int | None = Field(None, ge=0)
+    #: Humans may sit (a table); False: bots only (simulate, tournaments).
+    humans_allowed: bool = True
+
+    @classmethod
+    def of(cls, **fields: Any) -> MatchSetup:
+        """``MatchSetup(**fields)``, a bad field being a SetupError naming it."""
+        try:
+            return cls(**fields)
+        except pydantic.ValidationError as exc:
+            raise SetupError(first_error(exc)) from None
+
+    def check(self, registry: Registry) -> Setup:
+        """The setup with its game, options and seed resolved (SetupError: why not)."""
+        game = registry.games.get(self.game)
+        if game is None:
+            raise SetupError(f"no game {self.game!r} (games: {', '.join(sorted(registry.games))})")
+        options = self._options(game)
+        players = len(self.seats)
+        check_players(game, players)
+        for kind in self.seats:
+            self._check_seat(registry, game, kind)
+        if self.names is not None and len(self.names) != players:
+            raise SetupError(f"{len(self.names)} names for {players} seats")
+        sides = game.seating(players, options).sides
+        if self.side_names is not None and len(self.side_names) != sides:
+            raise SetupError(f"{len(self.side_names)} side names for {sides} sides")
+        if self.first_dealer is not None and self.first_dealer >= players:
+            raise SetupError(f"no seat {self.first_dealer + 1} to deal at a table of {players}")
+        seed = self.seed if self.seed is not None else draw_seed()
+        return Setup(game, options, list(self.seats), seed, self.names, self.side_names,
+                     self.draw_for_partners, self.first_dealer)
+
+    def _options(self, game: Game) -> GameOptions:
+        values = dict(self.options)
+        if self.target is not None:
+            values["target"] = self.target
+        try:
+            return game.Options(**values)
+        except pydantic.ValidationError as exc:
+            raise SetupError(f"bad option for {game.id}: {first_error(exc)}") from None
+
+    def _check_seat(self, registry: Registry, game: Game, kind: str) -> None:
+        if kind == HUMAN and self.humans_allowed:
+            return
+        bot = registry.bots.get(kind)
+        if bot is None:
+            extra = "human or " if self.humans_allowed else ""
+            known = ", ".join(sorted(registry.bots))
+            raise SetupError(f"unknown seat {kind[:40]!r} (use {extra}a bot: {known})")
+        if not bot.plays(game.id):
+            raise SetupError(f"bot {kind!r} does not play {game.id}")
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A checked setup: what ``Match`` is built from (``new_match``)."""
+
+    game: Game
+    options: GameOptions
+    seats: list[str]
+    seed: int | str
+    names: list[str] | None = None
+    side_names: list[str] | None = None
+    draw_for_partners: bool = False
+    first_dealer: int | None = None
+
+    @property
+    def players(self) -> int:
+        return len(self.seats)
+
+    def new_match(self, *, pm: Any = None, match_no: int = 0, max_hands: int | None = None) -> Match:
+        """The match of this setup, not started (``Match.start`` deals)."""
+        return Match(self.game, self.options, seed=self.seed, seats=list(self.seats),
+                     names=self.names or None, side_names=self.side_names or None,
+                     draw_for_partners=self.draw_for_partners, first_dealer=self.first_dealer,
+                     match_no=match_no, max_hands=max_hands, pm=pm)
+
+    def request(self) -> MatchSetup:
+        """The setup as asked for (the options as JSON): what a rematch or a form starts from."""
+        return MatchSetup(game=self.game.id, options=self.options.model_dump(mode="json"),
+                          seats=list(self.seats), names=self.names or None,
+                          side_names=self.side_names or None, seed=self.seed,
+                          draw_for_partners=self.draw_for_partners, first_dealer=self.first_dealer)

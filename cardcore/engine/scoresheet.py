@@ -1,0 +1,111 @@
+"""The score sheet: one itemised row per hand per side, running totals, the target; the
+game's own extras (``Game.score_extras``) read from its rows."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+import pydantic
+
+if TYPE_CHECKING:
+    from cardcore.engine.game import ExtraValue, Game, ScoreExtra, ScoreRow
+
+
+@dataclass
+class ScoreSheet:
+    side_names: list[str]
+    target: int
+    #: One entry per hand: the game's score() row, ``{"sides": [{"items", "total", ...}]}``.
+    hands: list[ScoreRow] = field(default_factory=list)
+    #: One line naming the rules played, when the game has variants (``Game.variant``).
+    variant: str = ""
+
+    @property
+    def sides(self) -> int:
+        return len(self.side_names)
+
+    def add(self, row: ScoreRow) -> None:
+        if len(row["sides"]) != self.sides:
+            raise ValueError(f"a row for {len(row['sides'])} sides on a sheet of {self.sides}")
+        self.hands.append(row)
+
+    @property
+    def totals(self) -> list[int]:
+        totals = [0] * self.sides
+        for row in self.hands:
+            for i, side in enumerate(row["sides"]):
+                totals[i] += side["total"]
+        return totals
+
+    def running(self) -> list[list[int]]:
+        """The totals after each hand."""
+        out, totals = [], [0] * self.sides
+        for row in self.hands:
+            totals = [t + s["total"] for t, s in zip(totals, row["sides"], strict=True)]
+            out.append(totals)
+        return out
+
+    def item_keys(self) -> list[str]:
+        keys: list[str] = []
+        for row in self.hands:
+            for side in row["sides"]:
+                keys += [k for k in side["items"] if k not in keys]
+        return keys
+
+    def to_json(self) -> dict[str, Any]:
+        return {"side_names": self.side_names, "target": self.target, "hands": self.hands,
+                "totals": self.totals, "variant": self.variant}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ScoreSheet:
+        return cls(list(data["side_names"]), int(data["target"]), list(data["hands"]),
+                   str(data.get("variant", "")))
+
+
+def shown_extras(row: ScoreRow, extras: Sequence[ScoreExtra]) -> list[tuple[ScoreExtra, list[ExtraValue]]]:
+    """The extras the sheet shows for ``row``: those on the sheet that some side has
+    something for, each with its value per side."""
+    out = []
+    for extra in extras:
+        if extra.sheet:
+            values = [read_extra(extra, row, side) for side in range(len(row["sides"]))]
+            if any(values):
+                out.append((extra, values))
+    return out
+
+
+def read_extra(extra: ScoreExtra, row: ScoreRow, side: int) -> ExtraValue:
+    """What ``extra`` says of ``side`` in ``row``: None when the row does not say it (a
+    stored row from before the game had it, or a damaged one)."""
+    try:
+        return extra.read(row, side)
+    except (LookupError, TypeError, ValueError, AttributeError):
+        return None
+
+
+def extra_count(value: ExtraValue) -> int | None:
+    """What ``value`` adds to a statistic: an int as it is (True: 1), a list its length;
+    None for a str or nothing."""
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, list):
+        return len(value)
+    return None
+
+
+def extra_label(extra: ScoreExtra) -> str:
+    return extra.label or extra.key.replace("_", " ")
+
+
+def extras_of(game: Game | None, options: object) -> list[ScoreExtra]:
+    """``game``'s score extras for a stored match's ``options`` (its JSON; the game's
+    default options where those no longer validate); none for a game not installed."""
+    if game is None:
+        return []
+    try:
+        opts = game.Options.model_validate(options)
+    except pydantic.ValidationError:
+        opts = game.Options()
+    return list(game.score_extras(opts))

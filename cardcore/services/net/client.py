@@ -1,0 +1,269 @@
+"""The client end of the table protocol (docs/protocol.md): a connection to ``cardcore
+serve`` and what a seat link says.
+
+:class:`Connection` runs in the caller's asyncio loop (Textual's, for the table): a
+request that has an answer (``hello``, ``list_tables``, ``create_table``, ``join``,
+``watch``) is awaited with ``call``; what the server sends by itself (updates, chat
+lines, seat status, an error about an ``act``) goes to the handler of its table.
+The table's own session over it is ``cardcore.apps.tui.remote.RemoteSession``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import itertools
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import parse_qs, urlsplit
+
+import websockets
+from pydantic import BaseModel
+from websockets.asyncio.client import ClientConnection, connect
+
+from cardcore.services.net import protocol as p
+
+#: The server a bare table code is looked for on (``cardcore serve``'s default address).
+DEFAULT_SERVER = "ws://127.0.0.1:8765"
+#: How long a request waits for its answer, and a connection for the server.
+TIMEOUT = 10.0
+
+#: What the server sent by itself, for one table: the message, or None when the
+#: connection is gone (``Connection.closed_reason`` says why).
+Handler = Callable[[Any], None]
+
+
+class ClientError(Exception):
+    """One line for the player: the server cannot be reached, refused a request, or a
+    link is not one. ``code``: the server's error code, or ``"unreachable"``,
+    ``"bad_link"``, ``"closed"``."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(" ".join(message.split()))
+        self.code = code
+
+
+# --- links ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Target:
+    """Where a seat is: the server's WebSocket URL, the table code, the seat's secret
+    (None: watch the table)."""
+
+    server: str
+    code: str
+    secret: str | None
+
+
+_CODE = re.compile(p.CODE_PATTERN)
+
+
+def parse_target(text: str, *, secret: str | None = None, server: str | None = None) -> Target:
+    """A table code (``KQX-482``, with ``secret`` and ``server``), a seat link
+    (``cardcore://HOST:PORT/KQX-482#SECRET``, ``cardcores://`` for TLS) or a web link
+    (``http://WEBHOST/?table=KQX-482&secret=S``: the server is ``server``).
+    ClientError("bad_link") in one line when it is none of them."""
+    text = text.strip()
+    if _CODE.match(text.upper()):
+        return Target(server_url(server or DEFAULT_SERVER), text.upper(), secret)
+    parts = urlsplit(text)
+    if parts.scheme in ("cardcore", "cardcores"):
+        return _seat_link(parts, secret, server)
+    if parts.scheme in ("http", "https"):
+        query = parse_qs(parts.query)
+        code = (query.get("table") or [""])[0].upper()
+        if not _CODE.match(code):
+            raise ClientError("bad_link", f"{_short(text)}: no table code in the link (?table=KQX-482)")
+        secrets = query.get("secret")
+        return Target(server_url(server or DEFAULT_SERVER), code, secrets[0] if secrets else secret)
+    raise ClientError("bad_link", f"{_short(text)}: not a table code (KQX-482) nor a "
+                      "cardcore:// or http(s):// link")
+
+
+def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
+    path = parts.path.rstrip("/")
+    head, _, code = path.rpartition("/")
+    code = code.upper()
+    if not parts.hostname or not _CODE.match(code):
+        raise ClientError("bad_link", f"{parts.geturl()}: a seat link is "
+                          "cardcore://HOST:PORT/KQX-482#SECRET")
+    try:
+        port = parts.port
+    except ValueError:
+        raise ClientError("bad_link", f"{parts.hostname}: a bad port in the link") from None
+    scheme = "wss" if parts.scheme == "cardcores" else "ws"
+    host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
+    url = f"{scheme}://{host}{f':{port}' if port else ''}{head}/"
+    return Target(server_url(server) if server else url, code, parts.fragment or secret)
+
+
+def server_url(url: str) -> str:
+    """``url`` when it is a server's address (ws:// or wss://), else ClientError("bad_link")."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("ws", "wss") or not parts.hostname:
+        raise ClientError("bad_link", f"{_short(url)}: the server is ws://HOST:PORT or wss://HOST")
+    return url
+
+
+def _short(text: str) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+# --- the connection --------------------------------------------------------------------
+
+
+class Connection:
+    """One WebSocket to the server, in the running asyncio loop."""
+
+    def __init__(self, ws: ClientConnection, url: str) -> None:
+        self.ws = ws
+        self.url = url
+        self.welcome: p.Welcome | None = None
+        #: Why the connection is gone (None while it is open).
+        self.closed_reason: str | None = None
+        self._ids = itertools.count(1)
+        self._waiting: dict[int, asyncio.Future[Any]] = {}
+        #: Requests sent without waiting (``act``, ``chat``): their id -> table code, so
+        #: an error about one goes to its table.
+        self._sent_for: dict[int, str] = {}
+        self._handlers: dict[str, Handler] = {}
+        self._sends: set[asyncio.Task[None]] = set()
+        self._reader = asyncio.get_running_loop().create_task(self._read())
+
+    @classmethod
+    async def open(cls, url: str, name: str | None = None, *, timeout: float = TIMEOUT) -> Connection:
+        """Connect and say hello (ClientError, one line, when the server cannot be reached
+        or is not a cardcore server)."""
+        url = server_url(url)
+        try:
+            ws = await connect(url, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
+                               ping_interval=20)
+        except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
+            raise ClientError("unreachable", f"cannot reach the server at {url} "
+                              f"({_reason(exc)})") from None
+        conn = cls(ws, url)
+        try:
+            welcome = await conn.call(p.Hello(name=name), timeout=timeout)
+        except ClientError:
+            await conn.close()
+            raise
+        if not isinstance(welcome, p.Welcome):
+            await conn.close()
+            raise ClientError("unreachable", f"{url} answered hello with {welcome.type!r}")
+        conn.welcome = welcome
+        return conn
+
+    async def call(self, message: p._Request, *, timeout: float = TIMEOUT) -> Any:
+        """Send a request and wait for its answer; an ``error`` answer is ClientError."""
+        if self.closed_reason is not None:
+            raise ClientError("closed", self.closed_reason)
+        rid = next(self._ids)
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._waiting[rid] = future
+        try:
+            await self._send(message.model_copy(update={"id": rid}))
+            reply = await asyncio.wait_for(future, timeout)
+        except TimeoutError:
+            kind = getattr(message, "type", "the request")
+            raise ClientError("closed", f"the server did not answer {kind!r} in "
+                              f"{timeout:g} s") from None
+        finally:
+            self._waiting.pop(rid, None)
+        if isinstance(reply, p.ErrorMessage):
+            raise ClientError(reply.code, reply.message)
+        return reply
+
+    def send_soon(self, message: p._Request, table: str) -> None:
+        """Send without waiting (an ``act``, a ``chat``); an error about it goes to
+        ``table``'s handler."""
+        rid = next(self._ids)
+        self._sent_for[rid] = table
+        task = asyncio.get_running_loop().create_task(
+            self._send(message.model_copy(update={"id": rid}), quiet=True))
+        self._sends.add(task)
+        task.add_done_callback(self._sends.discard)
+
+    def subscribe(self, code: str, handler: Handler | None) -> None:
+        """What the server sends by itself about table ``code`` goes to ``handler``."""
+        if handler is None:
+            self._handlers.pop(code, None)
+        else:
+            self._handlers[code] = handler
+
+    async def _send(self, message: BaseModel, quiet: bool = False) -> None:
+        try:
+            await self.ws.send(p.encode(message))
+        except websockets.exceptions.ConnectionClosed as exc:
+            self._closed(f"the server closed the connection ({_reason(exc)})")
+            if not quiet:
+                raise ClientError("closed", self.closed_reason or "closed") from None
+
+    async def _read(self) -> None:
+        reason = "the server closed the connection"
+        try:
+            async for frame in self.ws:
+                self._dispatch(frame)
+        except websockets.exceptions.ConnectionClosed as exc:
+            reason = f"the server closed the connection ({_reason(exc)})"
+        except OSError as exc:
+            reason = f"the connection to the server broke ({_reason(exc)})"
+        else:
+            close = self.ws.close_reason or ""
+            code = self.ws.close_code
+            if code not in (None, 1000):
+                reason = f"the server closed the connection ({code}{': ' + close if close else ''})"
+        self._closed(reason)
+
+    def _dispatch(self, frame: str | bytes) -> None:
+        try:
+            message = p.decode(frame, sent_by="server")
+        except p.ProtocolError:
+            return  # a newer server's message this client does not know: left alone
+        rid = getattr(message, "id", None)
+        if rid is not None and rid in self._waiting:
+            future = self._waiting.pop(rid)
+            if not future.done():
+                future.set_result(message)
+            return
+        if isinstance(message, p.ErrorMessage):
+            table = self._sent_for.pop(rid, None) if rid is not None else None
+            targets = [table] if table is not None else list(self._handlers)
+            for code in targets:
+                handler = self._handlers.get(code)
+                if handler is not None:
+                    handler(message)
+            return
+        handler = self._handlers.get(getattr(message, "code", ""))
+        if handler is not None:
+            handler(message)
+
+    def _closed(self, reason: str) -> None:
+        if self.closed_reason is not None:
+            return
+        self.closed_reason = reason
+        for future in self._waiting.values():
+            if not future.done():
+                future.set_exception(ClientError("closed", reason))
+        self._waiting.clear()
+        for handler in list(self._handlers.values()):
+            handler(None)
+
+    async def close(self) -> None:
+        """Close the connection (the tables it sat at see the seat drop)."""
+        self._closed("the connection was closed here")
+        with contextlib.suppress(Exception):
+            await self.ws.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._reader
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return exc.strerror
+    text = " ".join(str(exc).split())
+    return text or type(exc).__name__

@@ -1,0 +1,228 @@
+"""One client of ``cardcore serve``: a WebSocket on a plain asyncio transport.
+
+The WebSocket is websockets' Sans-I/O protocol (``ServerProtocol``): bytes in, events
+out, bytes to write. A frame is read in ``data_received`` and handed to the server in
+the same call, and a frame the server sends is written at once: no task, future or
+queue per connection or per message. (websockets' asyncio server keeps a handler task,
+a keepalive task, futures and a message queue per connection and wakes a task for every
+message: at 200 tables, about half the server's CPU per action, and most of the objects
+its garbage collector walks; benches/RESULTS.md.) What that server did besides is done
+here: the opening handshake within ``OPEN_TIMEOUT``, the closing handshake within
+``CLOSE_TIMEOUT``, fragmented messages, keepalive pings (``Server`` sweeps every
+connection now and then: ``ping``), and a client that stops reading closed once
+``MAX_UNSENT_BYTES`` wait for it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Sequence
+from typing import Protocol as Interface
+
+from websockets.extensions.base import ServerExtensionFactory
+from websockets.frames import CloseCode, Frame, Opcode
+from websockets.http11 import Request, Response
+from websockets.protocol import State
+from websockets.server import ServerProtocol
+
+#: Bytes waiting to reach a slow client before it is closed.
+MAX_UNSENT_BYTES = 4 * 1024 * 1024
+#: A connection must finish its opening handshake within this (seconds).
+OPEN_TIMEOUT = 10.0
+#: After a close frame, how long the other side has to close before the socket is dropped.
+CLOSE_TIMEOUT = 10.0
+#: A connection silent this long is pinged; one silent for twice this is closed (seconds).
+PING_INTERVAL = 20.0
+
+
+class Host(Interface):
+    """What a connection asks of its server."""
+
+    def admit(self, conn: Connection, request: Request) -> Response | None:
+        """None: the handshake may go on; else the HTTP response that refuses it."""
+
+    def server_header(self) -> str:
+        """The ``Server`` header of every handshake response."""
+
+    def received(self, conn: Connection, text: str | None) -> None:
+        """A whole message: its text, or None for a binary one."""
+
+    def lost(self, conn: Connection) -> None:
+        """The connection is gone (called once)."""
+
+
+class Connection(asyncio.Protocol):
+    """A WebSocket connection to one client. The server's own state of a client (its name,
+    tables, limits) lives in ``Server``'s subclass (``cardcore.services.net.server.Client``)."""
+
+    def __init__(self, host: Host, *, max_size: int, logger: logging.Logger,
+                 extensions: Sequence[ServerExtensionFactory] | None = None,
+                 open_timeout: float = OPEN_TIMEOUT):
+        self.host = host
+        self.open_timeout = open_timeout
+        self.ws = ServerProtocol(max_size=max_size, extensions=extensions, logger=logger)
+        self.transport: asyncio.Transport | None = None
+        self.address = ""
+        self.closing = False
+        #: When the client last sent anything (``time.monotonic()``): the keepalive's clock.
+        self.heard = time.monotonic()
+        self._fragments: list[bytes] = []
+        self._fragmented_text = False
+        self._timer: asyncio.TimerHandle | None = None
+        self._gone = False
+
+    # --- asyncio.Protocol ------------------------------------------------------------------
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        assert isinstance(transport, asyncio.Transport)
+        self.transport = transport
+        peer = transport.get_extra_info("peername")
+        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
+        self._deadline(self.open_timeout)
+
+    def data_received(self, data: bytes) -> None:
+        self.heard = time.monotonic()
+        ws = self.ws
+        ws.receive_data(data)
+        events = ws.events_received()
+        self._flush()
+        for event in events:
+            if isinstance(event, Frame):
+                self._frame(event)
+            elif isinstance(event, Request):
+                self._handshake(event)
+        if ws.close_expected() and not self.closing:  # the client closes, or the protocol failed
+            self._wind_down()
+
+    def eof_received(self) -> bool | None:
+        self.ws.receive_eof()
+        self._flush()
+        return None  # the transport closes itself
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self.ws.receive_eof()  # idempotent: the protocol is CLOSED now
+        self.closing = True
+        self._cancel_deadline()
+        if not self._gone:
+            self._gone = True
+            self.host.lost(self)
+
+    # --- sending -----------------------------------------------------------------------------
+
+    @property
+    def open(self) -> bool:
+        return self.ws.state is State.OPEN and not self.closing
+
+    def send(self, frame: bytes) -> None:
+        """Write one frame (UTF-8 JSON, as a text frame) now; a client that lets
+        ``MAX_UNSENT_BYTES`` pile up is closed."""
+        if not self.open:
+            return
+        assert self.transport is not None
+        if self.transport.get_write_buffer_size() > MAX_UNSENT_BYTES:
+            self.close(CloseCode.POLICY_VIOLATION, "too slow: too many messages waiting")
+            return
+        self.ws.send_text(frame)
+        self._flush()
+
+    def close(self, code: int, reason: str) -> None:
+        """Start the closing handshake (the socket goes after it, or after ``CLOSE_TIMEOUT``)."""
+        if self.closing or self.transport is None:
+            return
+        if self.ws.state is State.OPEN:
+            self.ws.send_close(code, reason)
+            self._flush()
+            self._wind_down()
+        else:
+            self.closing = True
+            self.transport.close()
+
+    def ping(self, interval: float = PING_INTERVAL) -> None:
+        """Keepalive: ping a client silent for ``interval``; close one silent for twice that
+        (its pong, like anything it sends, counts as heard)."""
+        silent = time.monotonic() - self.heard
+        if not self.open or silent < interval:
+            return
+        if silent >= 2 * interval:
+            self.close(CloseCode.INTERNAL_ERROR, "keepalive ping timeout")
+        else:
+            self.ws.send_ping(b"")
+            self._flush()
+
+    # --- receiving ---------------------------------------------------------------------------
+
+    def _handshake(self, request: Request) -> None:
+        refusal = self.host.admit(self, request)
+        response = refusal if refusal is not None else self.ws.accept(request)
+        response.headers["Server"] = self.host.server_header()
+        self.ws.send_response(response)
+        self._flush()
+        if self.ws.state is State.OPEN:
+            self._cancel_deadline()
+        else:  # refused: the response is written, the socket closes after it
+            self._wind_down()
+
+    def _frame(self, frame: Frame) -> None:
+        opcode = frame.opcode
+        if opcode is Opcode.TEXT or opcode is Opcode.BINARY:
+            if not frame.fin:
+                self._fragments = [bytes(frame.data)]
+                self._fragmented_text = opcode is Opcode.TEXT
+                return
+            self._message(bytes(frame.data), opcode is Opcode.TEXT)
+        elif opcode is Opcode.CONT:
+            self._fragments.append(bytes(frame.data))
+            if frame.fin:
+                data, self._fragments = b"".join(self._fragments), []
+                self._message(data, self._fragmented_text)
+
+    def _message(self, data: bytes, text: bool) -> None:
+        if self.closing:
+            return  # once closing, frames are read (so the close can be) and dropped
+        if not text:
+            self.host.received(self, None)
+            return
+        try:
+            decoded = data.decode()
+        except UnicodeDecodeError:
+            self.ws.fail(CloseCode.INVALID_DATA, "a text frame that is not UTF-8")
+            self._flush()
+            self._wind_down()
+            return
+        self.host.received(self, decoded)
+
+    # --- the socket ----------------------------------------------------------------------------
+
+    def _flush(self) -> None:
+        transport = self.transport
+        if transport is None or transport.is_closing():
+            return
+        for data in self.ws.data_to_send():
+            if data:
+                transport.write(data)
+            elif transport.can_write_eof():  # the protocol is done writing: half-close
+                transport.write_eof()
+            else:  # TLS cannot half-close
+                transport.close()
+
+    def _wind_down(self) -> None:
+        """Nothing more is read from this client: the socket goes when the closing handshake
+        is done, or after ``CLOSE_TIMEOUT``."""
+        self.closing = True
+        self._deadline(CLOSE_TIMEOUT)
+
+    def _deadline(self, seconds: float) -> None:
+        self._cancel_deadline()
+        self._timer = asyncio.get_running_loop().call_later(seconds, self._abort)
+
+    def _cancel_deadline(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def _abort(self) -> None:
+        self._timer = None
+        if self.transport is not None:
+            self.transport.abort()

@@ -1,0 +1,555 @@
+"""``cardcore serve``: one asyncio process holding many tables (docs/protocol.md).
+
+Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.services.net.connection``):
+its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
+errors), and handed to the table they name, in the call that read them. What it is sent
+is written at once, so a table never waits on a client; one that falls too far behind is
+closed. Browsers are let in only from the server's own host or a configured origin.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import ssl
+import string
+import time
+from collections import deque
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from http import HTTPStatus
+from typing import Any
+from urllib.parse import urlsplit
+
+from websockets.extensions.permessage_deflate import enable_server_permessage_deflate
+from websockets.frames import CloseCode
+from websockets.http11 import Request, Response
+
+from cardcore.engine import __version__
+from cardcore.engine.match import Match
+from cardcore.engine.match_setup import HUMAN, MatchSetup, SetupError
+from cardcore.engine.records import parse_record_lines
+from cardcore.services.net import protocol
+from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
+from cardcore.services.net.persist import Writer
+from cardcore.services.net.protocol import (
+    CLOSE_POLICY,
+    MAX_MESSAGE_BYTES,
+    Act,
+    Chat,
+    CreateTable,
+    Hello,
+    Join,
+    Leave,
+    ListTables,
+    ProtocolError,
+    Rematch,
+    Watch,
+)
+from cardcore.services.net.tables import Seat, Table, TableConfig, TableError, hash_secret, new_secret
+from cardcore.services.plugins import Registry
+from cardcore.services.store import MatchStore, StoreError, checks
+from cardcore.services.table_service import TableService
+
+log = logging.getLogger("cardcore.serve")
+#: The WebSocket layer's own logger: warnings only. Below INFO websockets would log frames
+#: (and so secrets), whatever the root logger's level; at INFO, every connection.
+ws_log = logging.getLogger("cardcore.serve.ws")
+ws_log.setLevel(logging.WARNING)
+
+#: Rate-limited messages in a row before the connection is closed (1008).
+MAX_STRIKES = 20
+#: Bad secrets one connection may try before it is closed (1008).
+MAX_BAD_SECRETS = 3
+#: Tables a ``list_tables`` returns at most (the most recent first).
+MAX_LISTED = 200
+#: The event loop's lag is sampled this often (seconds; 20 a second cost an idle server 0.4% of a core).
+LAG_TICK = 0.05
+
+
+@dataclass
+class ServerConfig:
+    host: str = "127.0.0.1"
+    port: int = 8765
+    table: TableConfig = field(default_factory=TableConfig)
+    #: Browser origins let in besides the server's own host ("https://cards.example.org").
+    origins: tuple[str, ...] = ()
+    #: Messages a second per connection, and the burst it may send at once.
+    rate: float = 20.0
+    burst: int = 40
+    max_tables: int = 1000
+    max_tables_per_connection: int = 20
+    #: The address players use (behind a proxy): ``wss://cards.example.org/play``.
+    public_url: str | None = None
+    #: The browser front end's address (``cardcore web``), for the seats' web links.
+    web_url: str | None = None
+    ssl: ssl.SSLContext | None = None
+    #: permessage-deflate: frames about 5 times smaller, for about a third more CPU a frame;
+    #: updates are a few KB, so it is off unless asked for (docs/hosting.md).
+    compression: bool = False
+    bot_threads: int = 2
+    #: Honour a ``create_table``'s seed. Off: whoever chose the seed would know every hand
+    #: (tests and the benchmark turn it on, for matches that replay exactly).
+    allow_seed: bool = False
+    #: Connections one address may hold at once (0: no limit). Behind a reverse proxy every
+    #: connection comes from the proxy's address: raise it, or limit there (docs/hosting.md).
+    max_connections_per_ip: int = 20
+    #: A table not over that nobody has been at, with nothing happening, for this long
+    #: (seconds) is abandoned: closed, its match kept unfinished in the library (0: never).
+    expire_after: float = 48 * 3600.0
+    #: A client silent this long is pinged; one silent twice as long is closed (seconds).
+    ping_interval: float = PING_INTERVAL
+    #: A connection's opening handshake must be done within this (seconds).
+    open_timeout: float = OPEN_TIMEOUT
+
+
+class TokenBucket:
+    """``rate`` tokens a second, at most ``burst`` saved up; one message costs one."""
+
+    def __init__(self, rate: float, burst: int):
+        self.rate, self.burst = rate, float(burst)
+        self.tokens = float(burst)
+        self.stamp = time.monotonic()
+
+    def take(self) -> bool:
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return True
+        return False
+
+
+class Client(Connection):
+    """One client as the server sees it: its name, its tables, its limits."""
+
+    def __init__(self, server: Server):
+        config = server.config
+        super().__init__(server, max_size=MAX_MESSAGE_BYTES, logger=ws_log,
+                         extensions=enable_server_permessage_deflate(None) if config.compression else None,
+                         open_timeout=config.open_timeout)
+        self.name: str | None = None
+        self.tables: set[str] = set()
+        self.created = 0
+        #: The codes of the tables this connection made (listed for it even when private).
+        self.made: set[str] = set()
+        self.bucket = TokenBucket(config.rate, config.burst)
+        self.strikes = 0
+        self.bad_secrets = 0
+
+
+class Server:
+    def __init__(self, registry: Registry, store: MatchStore, config: ServerConfig | None = None):
+        self.registry = registry
+        self.store = store
+        self.config = config or ServerConfig()
+        self.tables: dict[str, Table] = {}
+        self.writer: Writer | None = None
+        self.bot_pool = ThreadPoolExecutor(max_workers=self.config.bot_threads,
+                                           thread_name_prefix="cardcore-bot")
+        self._listener: asyncio.Server | None = None
+        #: Every open connection (the keepalive pings them; stopping closes them).
+        self.clients: set[Client] = set()
+        self.port = self.config.port
+        self.resumed: list[str] = []
+        self.skipped: list[str] = []
+        #: How late the event loop wakes a LAG_TICK sleep (seconds; the last samples): whether
+        #: anything (a store write, a bot, a big update) holds the loop up.
+        self.lag: deque[float] = deque(maxlen=20_000)
+        self._lag_task: asyncio.Task[None] | None = None
+        self._sweep_task: asyncio.Task[None] | None = None
+        self._keepalive_task: asyncio.Task[None] | None = None
+        #: Open connections per remote address.
+        self.per_ip: dict[str, int] = {}
+        #: The codes of the tables abandoned since the start.
+        self.abandoned: list[str] = []
+
+    # --- starting and stopping ------------------------------------------------------------
+
+    async def start(self) -> None:
+        self.writer = Writer(self.store)
+        await self._resume_tables()
+        config = self.config
+        loop = asyncio.get_running_loop()
+        self._listener = await loop.create_server(lambda: Client(self), config.host, config.port,
+                                                  ssl=config.ssl)
+        self.port = self._listener.sockets[0].getsockname()[1]
+        self._lag_task = asyncio.ensure_future(self._watch_lag())
+        self._keepalive_task = asyncio.ensure_future(self._keepalive())
+        if config.expire_after > 0:
+            self._sweep_task = asyncio.ensure_future(self._sweep())
+
+    async def _watch_lag(self) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            start = loop.time()
+            await asyncio.sleep(LAG_TICK)
+            self.lag.append(max(0.0, loop.time() - start - LAG_TICK))
+
+    def lag_ms(self) -> dict[str, float]:
+        """The event loop's lag: p50, p99 and max over the last samples (ms)."""
+        lags = sorted(self.lag)
+        if not lags:
+            return {}
+        return {"p50": round(1000 * lags[len(lags) // 2], 2),
+                "p99": round(1000 * lags[min(len(lags) - 1, int(0.99 * len(lags)))], 2),
+                "max": round(1000 * lags[-1], 2)}
+
+    async def _sweep(self) -> None:
+        """Now and then, abandon the tables idle for longer than ``expire_after``."""
+        every = min(60.0, self.config.expire_after / 4)
+        while True:
+            await asyncio.sleep(every)
+            self.expire_idle()
+
+    def expire_idle(self) -> list[str]:
+        """Abandon every table nobody has been at for ``expire_after`` (its codes)."""
+        now, limit = time.monotonic(), self.config.expire_after
+        gone = [t for t in self.tables.values() if (idle := t.idle_for(now)) is not None and idle >= limit]
+        for table in gone:
+            del self.tables[table.code]
+            if table.match.over:
+                continue  # finished and kept: only its place on the server goes
+            table.abandon()
+            self.abandoned.append(table.code)
+            log.info("table %s: abandoned, nobody came for %.0f s", table.code, limit)
+        return [t.code for t in gone]
+
+    async def close(self) -> None:
+        for task in (self._lag_task, self._sweep_task, self._keepalive_task):
+            if task is not None:
+                task.cancel()
+        if self._listener is not None:
+            self._listener.close()
+            for client in list(self.clients):
+                client.close(CloseCode.GOING_AWAY, "the server is stopping")
+            loop = asyncio.get_running_loop()
+            deadline = loop.time() + CLOSE_TIMEOUT
+            while self.clients and loop.time() < deadline:
+                await asyncio.sleep(0.01)
+        for table in self.tables.values():
+            table.close()
+        if self.writer is not None:
+            try:
+                await asyncio.wait_for(self.writer.drain(), 10)
+            except TimeoutError:
+                log.warning("the last writes did not reach the match library")
+            self.writer.close()
+        for table in self.tables.values():
+            table.release_now()  # written: another server (or this one again) may take them
+        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+
+    async def _resume_tables(self) -> None:
+        """Every table of the library that is not over, where its last commit left it."""
+        writer = self._writer()
+        for code, match_id, _status, data in await writer.call(self.store.net_tables):
+            try:
+                table = await self._resume_table(code, match_id, data)
+            except (StoreError, KeyError, TypeError, ValueError) as exc:  # a RecordError is a ValueError
+                log.warning("table %s (match %d) is not resumed: %s", code, match_id, exc)
+                self.skipped.append(code)
+                continue
+            self.tables[code] = table
+            table.start_grace()
+            table.schedule()
+            self.resumed.append(code)
+
+    async def _resume_table(self, code: str, match_id: int, data: dict[str, Any]) -> Table:
+        writer = self._writer()
+        summary = await writer.call(self.store.get, match_id)
+        if summary.game not in self.registry.games:
+            raise StoreError(f"the game {summary.game!r} is not installed")
+        game = self.registry.games[summary.game]
+        play = await writer.call(self.store.open, match_id)
+        try:
+            match = checks.resume(play, game, pm=self.registry.pm)
+            await writer.call(play.save_snapshot, match.snapshot())
+            seats = [Seat(str(s["kind"]), s.get("secret"), bool(s.get("joined"))) for s in data["seats"]]
+            if len(seats) != len(match.seats):
+                raise ValueError(f"{len(seats)} seats for a match of {len(match.seats)}")
+            record = parse_record_lines(await writer.call(play.record), f"table {code}")
+            turns = data.get("standin_turns", [])
+            if not isinstance(turns, list) or not all(type(t) is int for t in turns):
+                raise ValueError("its stand-in turns are not a list of numbers")
+        except BaseException:
+            await writer.call(play.close)
+            raise
+        service = self._service(match, play.id)
+        service.resumed([event for _, event in record], "the position the table was resumed at", turns)
+        return self._table(code, service, seats, play, public=bool(data.get("public")))
+
+    def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
+        """The table service of a server's match: kept through the writer, no undo."""
+        kwargs: dict[str, Any] = {"keeper": Table.keeper(self._writer(), match_id),
+                                  "undo_allowed": False, "standin": self.config.table.standin}
+        if new:
+            return TableService.new(self.registry, match, **kwargs)
+        return TableService(self.registry, match, **kwargs)
+
+    def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool) -> Table:
+        table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
+                      writer=self._writer(), bot_pool=self.bot_pool, lock=play,
+                      on_empty=self._forget, public=public)
+        table.on_rematch = lambda t: _background(self._rematch(t))
+        return table
+
+    async def _rematch(self, table: Table) -> None:
+        """Every human seat asked: the table's next match (``TableService.rematch``), a new
+        match in the library, dealt at the same table."""
+        try:
+            setup = table.service.rematch().check(self.registry)
+            match = setup.new_match(pm=self.registry.pm)
+            play = await self._writer().call(
+                self.store.create, match.game.id, match.options.model_dump(mode="json"), match.seed,
+                list(match.seats), list(match.seating.names), list(match.seating.side_names), "server")
+        except (StoreError, SetupError) as exc:
+            log.error("table %s: no rematch: %s", table.code, exc)
+            table.rematch_failed()
+            return
+        if self.tables.get(table.code) is not table:  # the table went meanwhile
+            await self._writer().call(play.close)
+            return
+        table.begin(self._service(match, play.id, new=True), play.id, play)
+        log.info("table %s: a rematch (match %d)", table.code, play.id)
+
+    def _forget(self, table: Table) -> None:
+        if self.tables.get(table.code) is table:
+            del self.tables[table.code]
+
+    def _writer(self) -> Writer:
+        assert self.writer is not None, "the server has not started"
+        return self.writer
+
+    # --- connections -----------------------------------------------------------------------
+
+    async def _keepalive(self) -> None:
+        """Now and then, ping the silent clients and close the ones silent for too long."""
+        interval = self.config.ping_interval
+        while True:
+            await asyncio.sleep(interval / 4)
+            for client in list(self.clients):
+                client.ping(interval)
+
+    def server_header(self) -> str:
+        return f"cardcore/{__version__}"
+
+    def admit(self, conn: Connection, request: Request) -> Response | None:
+        """Not too many connections from one address; browsers only from this host."""
+        assert isinstance(conn, Client)
+        if self._listener is None or not self._listener.is_serving():
+            return conn.ws.reject(HTTPStatus.SERVICE_UNAVAILABLE, "cardcore: the server is stopping\n")
+        limit = self.config.max_connections_per_ip
+        held = self.per_ip.get(conn.address, 0)
+        if limit and held >= limit:
+            log.info("refused a connection: too many from one address")
+            return conn.ws.reject(HTTPStatus.TOO_MANY_REQUESTS,
+                                  "cardcore: too many connections from your address\n")
+        refused = self._check_origin(conn, request)
+        if refused is None:  # let in: counted among its address's connections
+            self.per_ip[conn.address] = held + 1
+            self.clients.add(conn)
+        return refused
+
+    def _check_origin(self, conn: Connection, request: Request) -> Response | None:
+        """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
+        origin = request.headers.get("Origin")
+        if origin is None or origin in self.config.origins:
+            return None
+        host = (request.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
+        try:
+            origin_host = (urlsplit(origin).hostname or "").lower()
+        except ValueError:
+            origin_host = ""
+        if origin_host and origin_host == host:
+            return None
+        log.info("refused a browser connection from another origin")
+        return conn.ws.reject(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
+
+    def lost(self, conn: Connection) -> None:
+        """A client is gone: its seats are held for the grace period."""
+        assert isinstance(conn, Client)
+        if conn in self.clients:
+            self.clients.discard(conn)
+            left = self.per_ip[conn.address] - 1
+            if left:
+                self.per_ip[conn.address] = left
+            else:
+                del self.per_ip[conn.address]
+        for code in list(conn.tables):
+            table = self.tables.get(code)
+            if table is not None:
+                table.leave(conn)
+
+    def received(self, conn: Connection, raw: str | None) -> None:
+        assert isinstance(conn, Client)
+        if not conn.bucket.take():
+            conn.strikes += 1
+            if conn.strikes >= MAX_STRIKES:
+                conn.close(CLOSE_POLICY, "flooding")
+            else:
+                conn.send(protocol.frame(protocol.error("rate_limited", "too many messages; slow down")))
+            return
+        conn.strikes = 0
+        if raw is None:
+            conn.send(protocol.frame(protocol.error("bad_json", "send text frames (JSON)")))
+            return
+        try:
+            message = protocol.decode(raw)
+        except ProtocolError as exc:
+            conn.send(protocol.frame(protocol.error(exc.code, exc.message, _id_of(raw))))
+            return
+        try:
+            self._dispatch(conn, message)
+        except TableError as exc:
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
+            if exc.code == "bad_secret":
+                conn.bad_secrets += 1
+                if conn.bad_secrets >= MAX_BAD_SECRETS:
+                    conn.close(CLOSE_POLICY, "too many bad secrets")
+
+    def _dispatch(self, conn: Client, message: Any) -> None:
+        if isinstance(message, Hello):
+            conn.name = message.name
+            conn.send(self._reply(message, self._welcome()))
+        elif isinstance(message, ListTables):
+            conn.send(self._reply(message, {"type": "tables", "tables": self._listing(conn)}))
+        elif isinstance(message, CreateTable):
+            _background(self._create(conn, message))
+        elif isinstance(message, Join):
+            self._table_for(message.code).join(conn, message.secret, message.name or conn.name,
+                                               message.id)
+            conn.tables.add(message.code)
+        elif isinstance(message, Watch):
+            self._table_for(message.code).watch(conn, message.id)
+            conn.tables.add(message.code)
+        elif isinstance(message, Act):
+            self._table_for(message.code).act(conn, message.action, message.turn)
+        elif isinstance(message, Chat):
+            self._table_for(message.code).chat(conn, message.text)
+        elif isinstance(message, Rematch):
+            self._table_for(message.code).rematch(conn, message.id)
+        elif isinstance(message, Leave):
+            self._table_for(message.code).seat_of(conn)
+            self._table_for(message.code).leave(conn)
+            conn.tables.discard(message.code)
+            conn.send(self._reply(message, {"type": "left", "code": message.code}))
+
+    def _table_for(self, code: str) -> Table:
+        table = self.tables.get(code)
+        if table is None:
+            raise TableError("no_table", f"no table {code} on this server")
+        return table
+
+    @staticmethod
+    def _reply(request: Any, body: dict[str, Any]) -> bytes:
+        return protocol.frame({"v": protocol.PROTOCOL_VERSION, "id": request.id, **body})
+
+    def _welcome(self) -> dict[str, Any]:
+        games = []
+        for gid, game in sorted(self.registry.games.items()):
+            bots = sorted(b for b, cls in self.registry.bots.items() if cls.plays(gid))
+            games.append({"id": gid, "name": game.name, "player_counts": list(game.player_counts),
+                          "bots": bots, "options": game.Options().model_dump(mode="json")})
+        return {"type": "welcome", "server": f"cardcore {__version__}",
+                "protocol": protocol.PROTOCOL_VERSION, "games": games}
+
+    def _listing(self, conn: Client) -> list[dict[str, Any]]:
+        """The public tables, and the private ones this connection made or is at."""
+        tables = [t for t in self.tables.values() if t.public or t.code in conn.made or t.code in conn.tables]
+        return [t.info() for t in reversed(tables[-MAX_LISTED:])]
+
+    # --- new tables ------------------------------------------------------------------------
+
+    async def _create(self, conn: Client, message: CreateTable) -> None:
+        try:
+            reply = await self._new_table(conn, message)
+        except TableError as exc:
+            conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
+            return
+        except StoreError as exc:
+            conn.send(protocol.frame(protocol.error("server_error", str(exc), message.id)))
+            return
+        conn.send(self._reply(message, reply))
+
+    async def _new_table(self, conn: Client, message: CreateTable) -> dict[str, Any]:
+        if len(self.tables) >= self.config.max_tables:
+            raise TableError("too_many", "this server holds as many tables as it may")
+        if conn.created >= self.config.max_tables_per_connection:
+            raise TableError("too_many", "you have made as many tables as one connection may")
+        match = self._new_match(message)
+        conn.created += 1
+        writer = self._writer()
+        play = await writer.call(self.store.create, match.game.id, match.options.model_dump(mode="json"),
+                                 match.seed, list(match.seats), list(match.seating.names),
+                                 list(match.seating.side_names), "server")
+        service = self._service(match, play.id, new=True)
+        links, seats = [], []
+        code = self._new_code()
+        for i, kind in enumerate(match.seats):
+            secret = new_secret() if kind == HUMAN else None
+            seats.append(Seat(kind, hash_secret(secret) if secret else None))
+            if secret:
+                links.append({"seat": i, "secret": secret, **self._links(code, secret)})
+        table = self._table(code, service, seats, play, public=message.public)
+        self.tables[code] = table
+        conn.made.add(code)
+        table.save_row()
+        table.schedule()
+        log.info("table %s: %s for %d", code, match.game.id, len(seats))
+        return {"type": "table_created", "code": code, "seats": links}
+
+    def _new_match(self, message: CreateTable) -> Match:
+        """The match ``create_table`` asks for, checked as every setup is (``MatchSetup``)."""
+        chosen = message.seed if self.config.allow_seed else None
+        try:
+            setup = MatchSetup.of(game=message.game, options=message.options, seats=message.seats,
+                                  names=message.names, side_names=message.side_names,
+                                  seed=chosen, draw_for_partners=message.draw_for_partners)
+            return setup.check(self.registry).new_match(pm=self.registry.pm)
+        except SetupError as exc:
+            raise TableError("bad_game", str(exc)) from None
+
+    def _new_code(self) -> str:
+        while True:
+            letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
+            code = f"{letters}-{secrets.randbelow(1000):03d}"
+            if code not in self.tables:
+                return code
+
+    def _links(self, code: str, secret: str) -> dict[str, str]:
+        config = self.config
+        if config.public_url:
+            parts = urlsplit(config.public_url)
+            scheme = "cardcores" if parts.scheme in ("wss", "https") else "cardcore"
+            base = f"{scheme}://{parts.netloc}{parts.path.rstrip('/')}"
+        else:
+            scheme = "cardcores" if config.ssl else "cardcore"
+            host = f"[{config.host}]" if ":" in config.host else config.host
+            base = f"{scheme}://{host}:{self.port}"
+        web = f"{config.web_url.rstrip('/')}/?table={code}&secret={secret}" if config.web_url else ""
+        return {"link": f"{base}/{code}#{secret}", "web_link": web}
+
+
+#: Tasks started and not awaited, kept until they end (asyncio keeps only weak references).
+_TASKS: set[asyncio.Future[Any]] = set()
+
+
+def _background(coro: Any) -> None:
+    task = asyncio.ensure_future(coro)
+    _TASKS.add(task)
+    task.add_done_callback(_TASKS.discard)
+
+
+def _id_of(raw: str) -> int | None:
+    """The ``id`` of a frame that is not a valid message, if it has one (for the error)."""
+    if len(raw) > MAX_MESSAGE_BYTES:
+        return None
+    try:
+        data = json.loads(raw)
+    except (ValueError, RecursionError):
+        return None
+    found = data.get("id") if isinstance(data, dict) else None
+    return found if type(found) is int else None

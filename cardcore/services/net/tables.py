@@ -1,0 +1,502 @@
+"""One table of a server: the table service of its match, the connections at it.
+
+The match's life at the table (seats, turns, bots and stand-ins, the log, the
+transaction around a move, keeping it in the library) is ``cardcore.services.table_service``'s,
+the same service the table on a player's own machine runs. What is the server's own is
+here: the seats' secrets and connections, the grace period before a stand-in bot plays
+for someone away, the bots' pacing and their thread, and telling every connection. An
+action from a connection is checked (seat, turn counter, legality) and applied, or
+refused with a ``TableError`` that goes to that connection alone, nothing changed.
+After every change each connection gets the update of its own seat
+(``cardcore.services.net.views``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import hmac
+import logging
+import secrets
+import time
+from collections.abc import Callable
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+import orjson
+
+from cardcore.engine.faults import describe
+from cardcore.engine.game import Action, GameState, IllegalAction
+from cardcore.engine.journal import MatchEvent
+from cardcore.engine.match import Match
+from cardcore.engine.match_setup import HUMAN
+from cardcore.services.net import views
+from cardcore.services.net.persist import Writer
+from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
+from cardcore.services.plugins import Registry
+from cardcore.services.table_service import MoveFailed, Refused, TableService
+
+log = logging.getLogger("cardcore.serve")
+
+#: Refused: an error ``code`` (docs/protocol.md) and one line, for the sender alone.
+TableError = Refused
+
+
+@dataclass
+class WriterKeeper:
+    """A server table's ``Keeper``: its moves go to the library through the writer thread."""
+
+    writer: Writer
+    match_id: int
+
+    def commit(self, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
+        self.writer.commit(self.match_id, events, snapshot)
+
+
+class Peer(Protocol):
+    """A connection as a table sees it."""
+
+    name: str | None
+
+    def send(self, frame: bytes) -> None:
+        """Queue one frame, its JSON as UTF-8 (never blocks)."""
+
+
+def hash_secret(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def new_secret() -> str:
+    return secrets.token_urlsafe(16)
+
+
+@dataclass
+class TableConfig:
+    #: How long a dropped seat is held before a bot plays it (seconds).
+    grace: float = 60.0
+    #: The bot that plays a human seat while its player is away.
+    standin: str = "greedy"
+    #: A pause before each bot move, so people can follow (seconds).
+    bot_delay: float = 0.6
+    #: Spectators a table takes at most.
+    max_watchers: int = 50
+
+
+@dataclass
+class Seat:
+    kind: str                      # "human" or a bot id
+    secret_hash: str | None = None  # SHA-256 of a human seat's secret
+    joined: bool = False           # a player has taken it at least once
+    peer: Peer | None = None
+    grace: asyncio.TimerHandle | None = field(default=None, repr=False)
+
+    @property
+    def human(self) -> bool:
+        return self.kind == HUMAN
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "secret": self.secret_hash, "joined": self.joined}
+
+
+@dataclass
+class Shown:
+    """What an update shows: the hand in play, or the one that just ended."""
+
+    state: GameState
+    hand_no: int
+    dealer: int | None
+    hand_over: bool
+
+
+class Table:
+    def __init__(self, code: str, service: TableService, seats: list[Seat], match_id: int, *,
+                 registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
+                 lock: Any = None, on_empty: Callable[[Table], None] | None = None,
+                 public: bool = False):
+        self.code = code
+        self.service = service
+        #: Listed for everyone (else only for whoever made it or sits at it).
+        self.public = public
+        #: When something last happened here (``time.monotonic()``): an idle table expires.
+        self.active = time.monotonic()
+        self.seats = seats
+        self.match_id = match_id
+        self.registry = registry
+        self.config = config
+        self.writer = writer
+        self.bot_pool = bot_pool
+        #: The match's lock in the library (released when the match is over).
+        self.lock = lock
+        self.on_empty = on_empty
+        self.watchers: dict[Peer, int | None] = {}
+        self._cursor: dict[Peer, int] = {}
+        #: The seats whose players asked for a rematch (the match is over).
+        self.rematch_votes: set[int] = set()
+        #: Deals the rematch once every human seat asked (the server: it makes the match).
+        self.on_rematch: Callable[[Table], Any] | None = None
+        self._rematching = False
+        self._bot_task: asyncio.Task[None] | None = None
+        self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
+
+    @classmethod
+    def keeper(cls, writer: Writer, match_id: int) -> WriterKeeper:
+        return WriterKeeper(writer, match_id)
+
+    @property
+    def match(self) -> Match:
+        return self.service.match
+
+    # --- who is here --------------------------------------------------------------------
+
+    @property
+    def status(self) -> str:
+        if self.match.over:
+            return "over"
+        return "playing" if all(s.joined for s in self.seats if s.human) else "waiting"
+
+    def seat_of(self, peer: Peer) -> int | None:
+        """The peer's seat (None: a spectator); TableError when it is not at the table."""
+        if peer not in self.watchers:
+            raise TableError("no_table", f"you are not at table {self.code}: join or watch it first")
+        return self.watchers[peer]
+
+    def seats_json(self) -> list[dict[str, Any]]:
+        names = self.match.seating.names
+        return [{"seat": i, "name": names[i], "kind": s.kind, "connected": s.peer is not None,
+                 "bot_playing": i in self.service.away, "open": s.human and not s.joined}
+                for i, s in enumerate(self.seats)]
+
+    def info(self) -> dict[str, Any]:
+        return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
+                "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
+                "public": self.public}
+
+    def row(self) -> dict[str, Any]:
+        """The table's row in the library (``net_tables.data``)."""
+        return {"seats": [s.to_json() for s in self.seats], "public": self.public,
+                "standin_turns": self.service.standin_turns}
+
+    def save_row(self, status: str | None = None) -> None:
+        self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
+
+    def idle_for(self, now: float) -> float | None:
+        """How long nobody has been at the table and nothing happened at it (seconds), or
+        None while someone is at it."""
+        return None if self.watchers else now - self.active
+
+    def abandon(self) -> None:
+        """Nobody came back: the table closes. Its row says ``abandoned`` (a restarted server
+        leaves it), its match stays in the library, unfinished, and its lock is released."""
+        self.close()
+        self.save_row("abandoned")
+        self._release()
+
+    def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
+        """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
+        given = hash_secret(secret)
+        seat = next((i for i, s in enumerate(self.seats)
+                     if s.secret_hash is not None and hmac.compare_digest(given, s.secret_hash)), None)
+        if seat is None:
+            raise TableError("bad_secret", f"that is not a secret of table {self.code}")
+        held = self.seats[seat]
+        if held.peer is not None and held.peer is not peer:
+            raise TableError("seat_taken", f"seat {seat + 1} is played from another connection")
+        if peer in self.watchers and self.watchers[peer] != seat:
+            raise TableError("seat_taken", f"you are already at table {self.code}")
+        first = not held.joined
+        held.peer, held.joined = peer, True
+        self.active = time.monotonic()
+        if held.grace is not None:
+            held.grace.cancel()
+            held.grace = None
+        self.service.set_away(seat, False)
+        if first and name:
+            self._rename(seat, name)
+        if first:
+            self.save_row()
+        self.watchers[peer] = seat
+        self._cursor[peer] = self._hand_log_start()
+        peer.send(_frame({"type": "joined", "code": self.code, "seat": seat,
+                          "name": self.match.seating.names[seat], "id": request_id}))
+        self._seat_status(seat)
+        if first and self.status == "playing":  # the last seat taken: play starts, for everyone
+            self.broadcast()
+        else:
+            self._send_update(peer)
+        self.schedule()
+        return seat
+
+    def watch(self, peer: Peer, request_id: int | None = None) -> None:
+        if peer in self.watchers:
+            raise TableError("seat_taken", f"you are already at table {self.code}")
+        if sum(1 for s in self.watchers.values() if s is None) >= self.config.max_watchers:
+            raise TableError("too_many", f"table {self.code} has as many spectators as it takes")
+        self.watchers[peer] = None
+        self.active = time.monotonic()
+        self._cursor[peer] = self._hand_log_start()
+        peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
+        self._send_update(peer)
+        self.schedule()
+
+    def leave(self, peer: Peer) -> None:
+        """The peer leaves (or its connection dropped): a seat is held for the grace period."""
+        seat = self.watchers.pop(peer, None)
+        self._cursor.pop(peer, None)
+        self.active = time.monotonic()
+        if seat is not None and self.seats[seat].peer is peer:
+            held = self.seats[seat]
+            held.peer = None
+            if not self.match.over:
+                loop = asyncio.get_running_loop()
+                held.grace = loop.call_later(self.config.grace, self._grace_over, seat)
+            self._seat_status(seat)
+        if not self.watchers and self.match.over and self.on_empty is not None:
+            self.on_empty(self)
+
+    def start_grace(self) -> None:
+        """After a restart: every seat a player had taken waits for them for the grace period."""
+        loop = asyncio.get_running_loop()
+        for i, held in enumerate(self.seats):
+            if held.human and held.joined and held.peer is None and i not in self.service.away:
+                held.grace = loop.call_later(self.config.grace, self._grace_over, i)
+
+    def _grace_over(self, seat: int) -> None:
+        held = self.seats[seat]
+        held.grace = None
+        if held.peer is None and not self.match.over:
+            self.service.set_away(seat, True)
+            self._seat_status(seat)
+            self.schedule()
+
+    def _rename(self, seat: int, name: str) -> None:
+        self.service.rename(seat, name)
+
+    def _hand_log_start(self) -> int:
+        hand = self.match.hand_no
+        log = self.service.log
+        start = len(log)
+        while start > 0 and log[start - 1].hand == hand:
+            start -= 1
+        return start
+
+    # --- playing ------------------------------------------------------------------------
+
+    def act(self, peer: Peer, data: dict[str, Any], turn: int) -> None:
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise TableError("spectator", "spectators do not play")
+        if self.status == "waiting":
+            raise TableError("waiting", "waiting for every player to join")
+        self._moved(seat, lambda: self.service.act(seat, data, turn))
+
+    def play(self, seat: int, action: Action, *, bot: bool) -> None:
+        """Apply ``action`` for ``seat`` (the seat to play), keep it, tell everyone."""
+        self._moved(seat, lambda: self.service.play(seat, action, bot=bot))
+
+    def _moved(self, seat: int, move: Callable[[], Any]) -> None:
+        match = self.match
+        before = Shown(match.state, match.hand_no, match.seating.dealer, False)  # type: ignore[arg-type]
+        standins = len(self.service.standin_turns)
+        try:
+            move()
+        except IllegalAction as exc:
+            raise TableError("illegal_action", exc.reason) from None
+        except MoveFailed as exc:
+            log.error("table %s: %s", self.code, exc)
+            raise TableError("server_error", str(exc)) from None
+        except TableError as exc:
+            if exc.code == "server_error":
+                log.error("table %s: %s", self.code, exc)
+            raise
+        self.active = time.monotonic()
+        match = self.match
+        if match.hand_no != before.hand_no or match.over:
+            before.hand_over = True
+            before.state = match.finished_hand  # type: ignore[assignment]
+            self.broadcast(before)
+        if match.over or len(self.service.standin_turns) != standins:
+            self.save_row()
+        if match.over:
+            self._release()
+        else:
+            self.broadcast()
+        self.schedule()
+
+    # --- a rematch ---------------------------------------------------------------------------
+
+    def rematch(self, peer: Peer, request_id: int | None = None) -> None:
+        """``peer``'s player asks for a rematch; the last human seat to ask starts it. A seat
+        a stand-in bot plays does not ask for its absent player."""
+        seat = self.seat_of(peer)
+        if seat is None:
+            raise TableError("spectator", "spectators do not play")
+        if not self.match.over:
+            raise TableError("not_over", "a rematch comes once the match is over")
+        self.rematch_votes.add(seat)
+        waiting = self._rematch_waiting()
+        started = not waiting and not self._rematching and self.on_rematch is not None
+        status = {"type": "rematch", "code": self.code, "agreed": sorted(self.rematch_votes),
+                  "waiting": waiting, "started": False}
+        everyone, reply = _frame(dict(status)), _frame({**status, "id": request_id})
+        for other in self.watchers:
+            other.send(reply if other is peer else everyone)
+        if started:
+            self._rematching = True
+            assert self.on_rematch is not None
+            self.on_rematch(self)
+
+    def _rematch_waiting(self) -> list[int]:
+        return [i for i, held in enumerate(self.seats) if held.human and i not in self.rematch_votes]
+
+    def begin(self, service: TableService, match_id: int, lock: Any) -> None:
+        """The rematch is dealt: the same seats, links and connections, a new match."""
+        self.service, self.match_id, self.lock = service, match_id, lock
+        self.rematch_votes, self._rematching = set(), False
+        self.active = time.monotonic()
+        for peer in self._cursor:
+            self._cursor[peer] = 0
+        self.save_row()
+        self._tell(_frame({"type": "rematch", "code": self.code, "agreed": [], "waiting": [],
+                           "started": True}))
+        self.start_grace()
+        self.broadcast()
+        self.schedule()
+
+    def rematch_failed(self) -> None:
+        """The library could not take the new match: the table stays over, asking again works."""
+        self._rematching = False
+        self.rematch_votes.clear()
+
+    def release_now(self) -> None:
+        """The match's lock released at once (the server stops, its writes are done)."""
+        if self.lock is not None:
+            lock, self.lock = self.lock, None
+            lock.close()
+
+    def _release(self) -> None:
+        if self.lock is not None:
+            lock, self.lock = self.lock, None
+            self.writer.close_later(lock)
+
+    # --- bots -----------------------------------------------------------------------------
+
+    def bot_seat(self) -> int | None:
+        """The seat to play when a bot plays it now (a bot seat, or a stand-in). Nobody at
+        the table (no player, no spectator): the table pauses, its bots too."""
+        if self.status != "playing" or not self.watchers:
+            return None
+        return self.service.bot_to_play()
+
+    def schedule(self) -> None:
+        """Start the bot's move if a bot is to play and none is on its way."""
+        if self._bot_task is None and self.bot_seat() is not None:
+            self._bot_task = asyncio.ensure_future(self._bot_move())
+
+    async def _bot_move(self) -> None:
+        try:
+            while (seat := self.bot_seat()) is not None:
+                turn = self.match.decisions
+                if self.config.bot_delay > 0:
+                    await asyncio.sleep(self.config.bot_delay)
+                if self.bot_seat() != seat or self.match.decisions != turn:
+                    continue
+                action = await self._choose(seat)
+                if self.bot_seat() == seat and self.match.decisions == turn:
+                    try:
+                        self.play(seat, action, bot=True)
+                    except TableError as exc:
+                        log.error("table %s: the bot in seat %d: %s", self.code, seat + 1, exc)
+                        return
+        finally:
+            self._bot_task = None
+
+    async def _choose(self, seat: int) -> Action:
+        bot, info, rng = self.service.bot_turn(seat)
+        loop = asyncio.get_running_loop()
+        try:
+            return await loop.run_in_executor(self.bot_pool, bot.choose, info, rng)
+        except Exception as exc:  # a plugin's bot failed: the first legal action, and say so
+            log.error("table %s: %s", self.code, describe(exc, self.registry.plugin_of_packages()))
+            return info.legal_actions()[0]
+
+    # --- telling everyone ----------------------------------------------------------------
+
+    def shown(self) -> Shown:
+        match = self.match
+        if match.over and match.finished_hand is not None:
+            return Shown(match.finished_hand, match.hand_no, match.seating.dealer, True)
+        assert match.state is not None
+        return Shown(match.state, match.hand_no, match.seating.dealer, False)
+
+    def broadcast(self, shown: Shown | None = None) -> None:
+        """Each connection's own update: what all have in common built once, each seat's
+        own part once, the log lines once per position a connection has read to."""
+        self._send(list(self.watchers), shown or self.shown())
+
+    def _send_update(self, peer: Peer) -> None:
+        self._send([peer], self.shown())
+
+    def _send(self, peers: list[Peer], shown: Shown) -> None:
+        common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
+                              hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
+                              sheet=self._sheet())
+        mine: dict[int | None, bytes] = {}
+        logs: dict[int, bytes] = {}
+        built: dict[tuple[int | None, int], bytes] = {}
+        entries = self.service.log
+        end = len(entries)
+        playing = self.status == "playing"
+        for peer in peers:
+            seat = self.watchers[peer]
+            start = self._cursor.get(peer, end)
+            self._cursor[peer] = end
+            key = (seat, start)
+            if key not in built:
+                if seat not in mine:
+                    mine[seat] = views.inner(views.own(shown.state, seat, hand_over=shown.hand_over,
+                                                       may_act=playing and self._here(seat)))
+                if start not in logs:
+                    logs[start] = frame([e.to_json() for e in entries[start:end]])
+                built[key] = views.update(seat, common, mine[seat], logs[start])
+            peer.send(built[key])
+
+    def _here(self, seat: int | None) -> bool:
+        """The seat's player is here to play it (its update carries its actions)."""
+        return seat is not None and self.seats[seat].peer is not None and seat not in self.service.away
+
+    def _sheet(self) -> orjson.Fragment:
+        """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
+        sheet = self.match.sheet
+        key = (len(sheet.hands), tuple(sheet.side_names))
+        if self._sheet_json is None or self._sheet_json[0] != key:
+            self._sheet_json = (key, orjson.Fragment(frame(views.sheet_json(self.match))))
+        return self._sheet_json[1]
+
+    def _seat_status(self, seat: int) -> None:
+        held = self.seats[seat]
+        self._tell(_frame({"type": "seat_status", "code": self.code, "seat": seat,
+                           "connected": held.peer is not None, "bot_playing": seat in self.service.away,
+                           "name": self.match.seating.names[seat]}))
+
+    def _tell(self, frame: bytes) -> None:
+        """One frame to everyone at the table."""
+        for peer in self.watchers:
+            peer.send(frame)
+
+    def chat(self, peer: Peer, text: str) -> None:
+        seat = self.seat_of(peer)
+        name = self.match.seating.names[seat] if seat is not None else (peer.name or "Spectator")
+        self._tell(_frame({"type": "chat", "code": self.code, "seat": seat, "name": name, "text": text}))
+
+    def close(self) -> None:
+        """The server stops: timers and the bot's move are dropped (the library keeps all)."""
+        for held in self.seats:
+            if held.grace is not None:
+                held.grace.cancel()
+        if self._bot_task is not None:
+            self._bot_task.cancel()
+
+
+def _frame(message: dict[str, Any]) -> bytes:
+    return frame({"v": PROTOCOL_VERSION, "id": message.pop("id", None), **message})

@@ -1,0 +1,229 @@
+"""Loading plugins: entry points one at a time, failures kept as data, never fatal.
+
+Built-in games and bots load first and win any clash of ids. A plugin that raises
+anything at import (SystemExit included) is a load error; one still importing after
+``SLOW_SECONDS`` is named on stderr, and Ctrl+C then ends cardcore naming it.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from importlib.metadata import EntryPoint, entry_points
+from typing import TYPE_CHECKING, Any
+
+import pluggy
+
+from cardcore.engine import hookspecs
+
+if TYPE_CHECKING:
+    from cardcore.engine.bots.base import Bot
+    from cardcore.engine.game import Game
+
+GROUP = "cardcore"
+#: The distribution whose entry points are the built-in games.
+BUILTIN_DIST = "cardcore"
+SLOW_SECONDS = 2.0
+GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
+
+
+class PluginLoadInterrupted(Exception):
+    """Ctrl+C while a slow plugin was importing."""
+
+    def __init__(self, plugin: str):
+        super().__init__(f"interrupted while loading plugin {plugin!r}")
+        self.plugin = plugin
+
+
+def make_plugin_manager() -> pluggy.PluginManager:
+    pm = pluggy.PluginManager("cardcore")
+    pm.add_hookspecs(hookspecs)
+    return pm
+
+
+@dataclass
+class LoadError:
+    plugin: str
+    distribution: str | None
+    error: str
+
+
+@dataclass
+class Registry:
+    """What the plugins registered, and which plugin brought each piece."""
+
+    pm: pluggy.PluginManager
+    games: dict[str, Game] = field(default_factory=dict)
+    bots: dict[str, type[Bot]] = field(default_factory=dict)
+    #: game or bot id -> (plugin name, distribution name, distribution version)
+    origin: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
+    errors: list[LoadError] = field(default_factory=list)
+
+    def plugin_of_packages(self) -> dict[str, str]:
+        """Top-level package -> plugin name, for naming the plugin in an error."""
+        found = {}
+        for key, (plugin, _dist, _version) in self.origin.items():
+            thing: object = self.bots[key[4:]] if key.startswith("bot:") else self.games[key]
+            module = thing.__module__ if isinstance(thing, type) else type(thing).__module__
+            found[module.split(".")[0]] = plugin
+        return found
+
+    def game(self, game_id: str) -> Game:
+        try:
+            return self.games[game_id]
+        except KeyError:
+            known = ", ".join(sorted(self.games)) or "none"
+            raise KeyError(f"unknown game {game_id!r} (installed: {known})") from None
+
+
+def _selected(eps: list[EntryPoint]) -> list[EntryPoint]:
+    only = os.environ.get("CARDCORE_PLUGINS")
+    if not only:
+        return eps
+    wanted = {name.strip() for name in only.split(",") if name.strip()}
+    return [ep for ep in eps if ep.name in wanted]
+
+
+def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
+    dist = getattr(ep, "dist", None)
+    if dist is None:
+        return None, None
+    return dist.metadata["Name"], dist.version
+
+
+def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
+                  notify: Callable[[str], None] | None = None) -> Registry:
+    """A fresh plugin manager with every entry point (and ``extra_plugins``) registered.
+
+    ``notify`` hears "loading plugin X…" for an import that is slow (default: stderr).
+    """
+    pm = make_plugin_manager()
+    registry = Registry(pm)
+    from cardcore.engine.bots import builtin
+
+    _register(registry, "cardcore.bots", builtin, (None, None))  # the plugin's name (relayout: keep)
+    seen: set[str] = set()
+    for ep in _selected(_in_load_order(entry_points(group=GROUP))):
+        if ep.name in seen:  # the same distribution found twice on sys.path
+            continue
+        seen.add(ep.name)
+        dist = _dist(ep)
+        try:
+            module = _import(ep, notify or _to_stderr)
+        except PluginLoadInterrupted:
+            raise
+        except BaseException as exc:  # a broken plugin must not take the others down
+            registry.errors.append(LoadError(ep.name, dist[0], f"{type(exc).__name__}: {exc}"))
+            continue
+        _register(registry, ep.name, module, dist)
+    for name, plugin in extra_plugins:
+        _register(registry, name, plugin, (None, None))
+    return registry
+
+
+def _in_load_order(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
+    """The built-in games first, so a third-party id clash is refused on the third party."""
+    return sorted(eps, key=lambda ep: (_dist(ep)[0] != BUILTIN_DIST, ep.name))
+
+
+def _to_stderr(message: str) -> None:
+    print(message, file=sys.stderr, flush=True)
+
+
+def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
+    """``ep.load()``, naming the plugin if it takes long; Ctrl+C after that names it too."""
+    started = time.monotonic()
+    timer = threading.Timer(SLOW_SECONDS, notify,
+                            [f"loading plugin {ep.name}… (Ctrl+C to stop)"])
+    timer.daemon = True
+    timer.start()
+    try:
+        return ep.load()
+    except KeyboardInterrupt:
+        if time.monotonic() - started >= SLOW_SECONDS:
+            raise PluginLoadInterrupted(ep.name) from None
+        raise  # the plugin's own: a load error like any other
+    finally:
+        timer.cancel()
+
+
+def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | None, str | None]) -> None:
+    games: list[Game] = []
+    bots: list[type[Bot]] = []
+    try:
+        registry.pm.register(plugin, name=name)
+        _call(registry.pm, plugin, "cardcore_register_games", games.append)
+        _call(registry.pm, plugin, "cardcore_register_bots", bots.append)
+        for game in games:
+            _check_game(game)
+    except Exception as exc:
+        if registry.pm.is_registered(plugin):
+            registry.pm.unregister(plugin)
+        registry.errors.append(LoadError(name, dist[0], f"{type(exc).__name__}: {exc}"))
+        return
+    for game in games:
+        if game.id in registry.games:
+            other = registry.origin[game.id][0]
+            registry.errors.append(LoadError(
+                name, dist[0], f"game id {game.id!r} is already registered by plugin {other!r}"
+                f"; refused from {name!r}"))
+            continue
+        registry.games[game.id] = game
+        registry.origin[game.id] = (name, *dist)
+    for bot in bots:
+        if bot.id in registry.bots:
+            other = registry.origin["bot:" + bot.id][0]
+            registry.errors.append(LoadError(
+                name, dist[0], f"bot id {bot.id!r} is already registered by plugin {other!r}"
+                f"; refused from {name!r}"))
+            continue
+        registry.bots[bot.id] = bot
+        registry.origin["bot:" + bot.id] = (name, *dist)
+
+
+def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register: Callable[[Any], None]) -> None:
+    """Call one plugin's implementation of ``hook`` alone (so errors name that plugin)."""
+    for impl in getattr(pm.hook, hook).get_hookimpls():
+        if impl.plugin is plugin:
+            impl.function(**{name: register for name in impl.argnames})
+
+
+def _check_game(game: Any) -> None:
+    """Refuse, at load, a registration the front end would trip over later."""
+    if isinstance(game, type):
+        raise TypeError(f"{game.__name__}: register an instance (register({game.__name__}())), "
+                        "not the class")
+    kind = type(game).__name__
+    for attr in ("id", "name", "description", "player_counts", "Options"):
+        if not getattr(game, attr, None):
+            raise TypeError(f"{kind} has no {attr!r}")
+    if not isinstance(game.id, str) or not GAME_ID.fullmatch(game.id):
+        raise TypeError(f"{kind}: game id {game.id!r} is not lower-case letters, digits and _")
+    for attr in ("name", "description"):
+        if not isinstance(getattr(game, attr), str):
+            raise TypeError(f"{game.id}: {attr} must be text, not {type(getattr(game, attr)).__name__}")
+    counts = game.player_counts
+    if not isinstance(counts, tuple) or not all(isinstance(n, int) and n >= 2 for n in counts):
+        raise TypeError(f"{game.id}: player_counts must be a non-empty tuple of counts >= 2")
+    if "target" not in getattr(game.Options, "model_fields", {}):
+        raise TypeError(f"{game.id}: Options has no 'target'")
+    from cardcore.engine.game import Game, GameOptions
+
+    if not (isinstance(game.Options, type) and issubclass(game.Options, GameOptions)):
+        raise TypeError(f"{game.id}: Options must derive from cardcore.GameOptions")
+    try:
+        game.Options()
+    except Exception as exc:
+        raise TypeError(f"{game.id}: Options cannot be built with its defaults ({exc})") from None
+    if not isinstance(game, Game):
+        raise TypeError(f"{game.id}: {kind} does not derive from cardcore.Game")
+
+
+def load_games() -> dict[str, Game]:
+    """Every loaded game by id (load errors are kept in the registry: ``load_registry().errors``)."""
+    return load_registry().games

@@ -1,0 +1,210 @@
+"""The match library: every match played at the table, kept, resumable, with its history.
+
+The table and the session speak to a ``MatchStore`` (below) and never to SQL; the one
+implementation today is ``SqliteStore`` (``cardcore/services/store/sqlite.py``), an SQLite file in
+the user data dir. A later server can offer the same interface.
+
+How the session uses it (see docs/library.md):
+
+    store = open_library()                      # StoreUnavailable: play on without saving
+    play = store.create(game.id, options, seed, seats, names, side_names)
+    match.on_event = lambda e: play.append_event(e)   # buffered
+    match.start(); play.save_snapshot(match.snapshot())  # one transaction per action
+    ...
+    play.close()                                # releases the match's lock
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol
+
+from cardcore.engine.records import compact_json
+
+if TYPE_CHECKING:
+    from cardcore.engine.game import Game
+    from cardcore.engine.journal import MatchEvent
+
+
+def record_digest(events: Sequence[MatchEvent]) -> str:
+    """What makes two records the same match (``cardcore import`` keeps one copy): the
+    SHA-256 of its events, each as compact JSON with sorted keys, one a line. So a record
+    read back with other spacing, key order or line ends, or exported from the library,
+    is the same; any other event, value or order of events is not."""
+    digest = hashlib.sha256()
+    for event in events:
+        digest.update(compact_json(event.to_json(), sort_keys=True) + b"\n")
+    return digest.hexdigest()
+
+
+class StoreError(Exception):
+    """Something the caller shows in one line: the library or a match in it cannot do that."""
+
+
+class StoreUnavailable(StoreError):
+    """The library cannot be opened or written (a read-only or missing data dir, a library
+    from a newer cardcore, a full disk). The table shows it and plays on without saving."""
+
+
+class MatchLocked(StoreError):
+    """The match is open for play in another cardcore (another terminal)."""
+
+
+class NoSuchMatch(StoreError):
+    """No match with that id in the library."""
+
+
+@dataclass(frozen=True)
+class MatchSummary:
+    """One line of a list of matches (what the launcher and ``cardcore history`` show)."""
+
+    id: int
+    game: str
+    options: dict[str, Any]
+    seed: int | str
+    seats: list[str]          # "human" or a bot id, per seat
+    names: list[str]          # the players' names, per seat
+    side_names: list[str]
+    totals: list[int]         # per side
+    hand: int                 # the hand in play (or the last one)
+    decisions: int
+    started: float            # time.time()
+    last_played: float
+    finished: bool
+    winner: int | None
+    source: str               # "table", "import" or "autosave"
+    locked: bool = False      # open for play in another process right now
+
+    def players(self) -> str:
+        """Who plays: "South (human), West (greedy), ..."."""
+        return ", ".join(f"{n} ({s})" for n, s in zip(self.names, self.seats, strict=False))
+
+
+@dataclass
+class PlayerStats:
+    """One player's figures in one game and variant (``options``: the match options)."""
+
+    game: str
+    options: dict[str, Any]
+    player: str               # the name of a human, or the bot's id
+    bot: bool
+    matches: int = 0
+    wins: int = 0
+    hands: int = 0
+    points: int = 0           # the sum of the player's side's hand totals
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def win_share(self) -> float:
+        return self.wins / self.matches if self.matches else 0.0
+
+    @property
+    def mean_hand_score(self) -> float:
+        return self.points / self.hands if self.hands else 0.0
+
+
+class OpenMatch(Protocol):
+    """A match held for play by this process (locked until ``close``)."""
+
+    id: int
+
+    def append_event(self, event: MatchEvent) -> None:
+        """Buffer one event (a ``Match.on_event`` event, or the table's undo / resume)."""
+
+    def save_snapshot(self, snapshot: dict[str, Any]) -> None:
+        """Commit the buffered events and ``Match.snapshot()`` in one transaction."""
+
+    def snapshot(self) -> dict[str, Any] | None:
+        """The last committed snapshot (None before the first)."""
+
+    def record(self) -> str:
+        """The record so far (JSON Lines), as committed."""
+
+    def close(self) -> None:
+        """Release the lock (uncommitted events are dropped)."""
+
+
+class MatchStore(Protocol):
+    """Everything the table, the launcher and the command line need of the library."""
+
+    #: What the caller should show once after opening (a damaged file set aside, ...).
+    notice: str | None
+
+    def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
+               names: list[str] | None = None, side_names: list[str] | None = None,
+               source: str = "table") -> OpenMatch:
+        """A new match, held for play. Nothing else in the library changes. ``source``:
+        where it is played ("table": here, "server": at a server's table)."""
+
+    def open(self, match_id: int) -> OpenMatch:
+        """An unfinished match, held for play (MatchLocked if another process holds it)."""
+
+    def get(self, match_id: int) -> MatchSummary:
+        """NoSuchMatch if there is none."""
+
+    def list_unfinished(self, limit: int | None = None, *, here_only: bool = True) -> list[MatchSummary]:
+        """Unfinished matches, the most recently played first: those that can be resumed at
+        a table here, or (``here_only=False``) with a server's tables too."""
+
+    def finished(self, game: str | None = None, limit: int | None = None) -> list[MatchSummary]:
+        """Finished matches, the most recently played first."""
+
+    def score_sheet(self, match_id: int) -> list[dict[str, Any]]:
+        """The match's score rows (the ``hand_end`` scores), in hand order."""
+
+    def load(self, match_id: int) -> dict[str, Any]:
+        """The snapshot to continue from (check it with ``Match.from_snapshot``)."""
+
+    def delete(self, match_id: int) -> None:
+        """Remove a match and its events (MatchLocked if it is being played)."""
+
+    def export_record(self, match_id: int) -> str:
+        """The match's record, byte for byte what the table writes."""
+
+    def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
+                      source: str = "import") -> int:
+        """Add a match from its events (checked by the caller: ``import_checked``)."""
+
+    def find_record(self, events: list[MatchEvent]) -> int | None:
+        """The id of a match whose record is these events (``record_digest``), or None."""
+
+    def stats(self, game: str | None = None,
+              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
+        """Per game, variant and player: finished matches only; ``games`` (the installed
+        games by id): their score extras are counted too (``Game.score_extras``)."""
+
+    # --- what a server keeps (cardcore serve) --------------------------------------------
+
+    def commit_many(self, matches: Iterable[tuple[int, list[MatchEvent], dict[str, Any]]],
+                    tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
+        """Several matches' events and snapshots, and table rows (``put_table``'s
+        arguments), in one transaction: a server's group commit."""
+
+    def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
+        """Add or replace the row of a server's table ``code`` (``data``: its seats, as JSON)."""
+
+    def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
+                   ) -> list[tuple[str, int, str, dict[str, Any]]]:
+        """A server's tables with one of ``statuses``: (code, match id, status, data), oldest
+        first."""
+
+    def close(self) -> None: ...
+
+
+def open_library(path: str | None = None, *, import_autosave: bool = True) -> MatchStore:
+    """The library in the data dir (or ``path``). StoreUnavailable when it cannot be opened;
+    a damaged or foreign file is set aside and ``store.notice`` says so."""
+    from cardcore.services.store.sqlite import SqliteStore
+
+    store = SqliteStore(path)
+    if import_autosave:
+        store.import_legacy_autosave()
+    return store
+
+
+__all__ = [
+    "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
+    "PlayerStats", "StoreError", "StoreUnavailable", "open_library", "record_digest",
+]

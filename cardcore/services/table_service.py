@@ -1,0 +1,430 @@
+"""One table's life: the table on this machine and a server's tables are this, adapted.
+
+A ``TableService`` owns a match as played at a table: who sits where and who is human,
+whose turn it is, the bots' turns (a bot seat, or a stand-in bot for a person who is
+away), the move log, the undo stack and what undo may not go back across, the
+transaction around a move, and keeping the match in the library through a ``Keeper``.
+It knows no screen and no connection: pacing the bots, drawing the table and telling
+connections belong to the adapters (``cardcore.apps.tui.session.Session`` on this machine,
+``cardcore.services.net.tables.Table`` on a server).
+
+A move is all or nothing: the match's events are held while it is applied; when the
+game's (or a bot's) code raises, the match is put back from the snapshot taken after
+the last move, nothing is logged, kept or undone, and ``MoveFailed`` names the plugin
+and method (an illegal action is ``IllegalAction``, the match as it was).
+
+Undo never lets a player peek: after every move the human's view before and after is
+compared (``reveal_of``); a move that showed the human cards it had not seen (a draw
+from the stock, a deal, a card turned up) is a barrier undo does not go back across.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from cardcore.engine.bots.base import Bot, InfoSet
+from cardcore.engine.bots.search import SearchBot
+from cardcore.engine.faults import describe
+from cardcore.engine.game import Action, Game, GameState, IllegalAction, Zone
+from cardcore.engine.journal import HandEnd, MatchEvent, Played, Resume, SeatChange, Undo
+from cardcore.engine.match import Match
+from cardcore.engine.match_setup import HUMAN, MatchSetup, draw_seed
+from cardcore.services.plugins import Registry
+
+
+class MoveFailed(Exception):
+    """The game's (or a bot's) code raised during a move; the match is as it was before it.
+
+    ``str()`` is one line naming the plugin and method (``cardcore.engine.faults.describe``)."""
+
+
+class Refused(Exception):
+    """A move the table does not take: an error ``code`` (docs/protocol.md's codes) and one
+    line. Nothing changed."""
+
+    def __init__(self, code: str, message: str):
+        super().__init__(message)
+        self.code = code
+
+
+class Keeper(Protocol):
+    """Where a table keeps its match: each move's events and the snapshot after it."""
+
+    def commit(self, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
+        """Keep ``events`` and ``snapshot`` together (one transaction in the library)."""
+
+
+@dataclass
+class LogEntry:
+    hand: int
+    seat: int | None
+    text: str
+    bot: bool = False
+    #: Not a move: a chat line, a player's coming and going (tables on a server).
+    note: bool = False
+
+    def to_json(self) -> dict[str, Any]:
+        return {"hand": self.hand, "seat": self.seat, "text": self.text, "bot": self.bot}
+
+
+def log_text(name: str, label: str) -> str:
+    """A move as the log says it: ``"Ann: Capture 3♥ with 3♠"``."""
+    return f"{name}: {label}"
+
+
+def reveal_of(before: GameState, after: GameState, seat: int) -> str | None:
+    """What a move showed ``seat`` that it had not seen, or None; generic, from views only.
+
+    A move reveals when the stock's length changed (the view's ``stock`` list: a draw, a
+    deal, a card turned up from it), or when the seat's own hand (its ``hand`` zone) holds
+    a card that was hidden everywhere in its view before (a card drawn or dealt to it).
+    Cards a bot plays from its hand are not counted: that bot's reply is replayed from the
+    same seed after an undo.
+    """
+    stock_before, stock_after = before.view(seat).get("stock"), after.view(seat).get("stock")
+    if isinstance(stock_before, list) and isinstance(stock_after, list) \
+            and len(stock_before) != len(stock_after):
+        return "a card taken from the stock"
+    seen = Counter(c for z in before.zones(seat) for c in zone_cards(z) if c is not None)
+    mine = Counter(c for z in after.zones(seat) if z.kind == "hand" and z.seat == seat
+                   for c in z.cards if c is not None)
+    if mine - seen:
+        return "cards you had not seen before"
+    return None
+
+
+def zone_cards(zone: Zone) -> list[str | None]:
+    """Every card of a zone: its own and its groups'."""
+    return [*zone.cards, *(c for g in zone.groups for c in g.cards)]
+
+
+@dataclass
+class _UndoPoint:
+    snapshot: dict[str, Any]
+    log_len: int
+    seat: int
+
+
+@dataclass
+class LastBotMove:
+    """The last move a bot made, and the hand as it was before it (the table marks it)."""
+
+    action: Action
+    seat: int
+    before: GameState | None
+
+
+@dataclass
+class TableService:
+    """One match at one table (see the module docstring)."""
+
+    registry: Registry
+    match: Match
+    #: Where the match is kept (None: nowhere, e.g. a benchmark's throwaway table).
+    keeper: Keeper | None = None
+    #: Undo of a human's moves against bots (a table on this machine).
+    undo_allowed: bool = True
+    #: The bot that plays a person's seat while they are away.
+    standin: str = "greedy"
+    log: list[LogEntry] = field(default_factory=list)
+    #: Human seats a stand-in bot plays now (their player is away).
+    away: set[int] = field(default_factory=set)
+    #: The decisions a stand-in bot made for an absent player (the record does not say who
+    #: chose; a server's table row keeps these, so a resumed log marks them a bot's).
+    standin_turns: list[int] = field(default_factory=list)
+    #: What undo cannot go back across when the stack is empty (a deal, a draw, ...).
+    undo_barrier: str | None = "the deal"
+    last_bot: LastBotMove | None = None
+    #: Called with each move's events once they are kept (the adapters tell their screen
+    #: or connections).
+    on_events: Callable[[list[MatchEvent]], None] | None = None
+    _undo: list[_UndoPoint] = field(default_factory=list)
+    _snapshot: dict[str, Any] | None = None
+
+    # --- starting ---------------------------------------------------------------------------
+
+    @classmethod
+    def new(cls, registry: Registry, match: Match, **kwargs: Any) -> TableService:
+        """The table of a new ``match``: it is dealt and its first events kept."""
+        service = cls(registry, match, **kwargs)
+        events: list[MatchEvent] = []
+        emit, match.on_event = match.on_event, events.append
+        try:
+            match.start()
+        finally:
+            match.on_event = emit
+        service._kept(events)
+        return service
+
+    def resumed(self, record_events: Iterable[MatchEvent], reason: str,
+                standin_turns: Iterable[int] = ()) -> None:
+        """A match taken up again where it was: its log rebuilt from its record (the moves of
+        ``standin_turns`` a stand-in bot's), undo stopped at ``reason``."""
+        self.rebuild_log(record_events, standin_turns)
+        self.undo_barrier = reason
+        self._snapshot = self.match.snapshot()
+
+    # --- who sits where ----------------------------------------------------------------------
+
+    @property
+    def game(self) -> Game:
+        return self.match.game
+
+    @property
+    def seats(self) -> list[str]:
+        return self.match.seats
+
+    @property
+    def humans(self) -> list[int]:
+        return [s for s, who in enumerate(self.match.seats) if who == HUMAN]
+
+    def is_bot(self, seat: int | None) -> bool:
+        """The seat is a bot's (not a person's, even one away)."""
+        return seat is not None and self.match.seats[seat] != HUMAN
+
+    def name(self, seat: int) -> str:
+        return self.match.seating.names[seat]
+
+    def rename(self, seat: int, name: str) -> None:
+        """``seat``'s player is called ``name`` (sides named after their seats follow)."""
+        self.match.rename(seat, name)
+        self._keep([SeatChange.make(seat=seat, what="named", name=name)])
+
+    def set_away(self, seat: int, away: bool) -> None:
+        """A stand-in bot plays ``seat`` (a human seat) until its player is back."""
+        if away:
+            self.away.add(seat)
+        else:
+            self.away.discard(seat)
+
+    # --- playing ---------------------------------------------------------------------------
+
+    @property
+    def to_play(self) -> int | None:
+        return self.match.to_play
+
+    def bot_to_play(self) -> int | None:
+        """The seat to play if a bot plays it now (a bot seat, or a stand-in), else None."""
+        seat = self.match.to_play
+        if seat is None:
+            return None
+        return seat if self.is_bot(seat) or seat in self.away else None
+
+    def act(self, seat: int, data: Any, turn: int) -> list[MatchEvent]:
+        """A move sent as JSON for ``seat`` at turn ``turn`` (a server's player): Refused
+        when it is not that seat's to make there, else as ``play``."""
+        match = self.match
+        if match.over:
+            raise Refused("not_your_turn", "the match is over")
+        if turn != match.decisions:
+            raise Refused("stale", f"turn {turn} is not the table's: it is at turn {match.decisions}")
+        if match.to_play != seat:
+            raise Refused("not_your_turn", "it is not your turn")
+        try:
+            action = self.game.action_from_json(match.live_state(), data)
+        except IllegalAction as exc:
+            raise Refused("illegal_action", exc.reason) from None
+        except Exception as exc:  # a plugin choking on forged JSON: still just not legal
+            raise Refused("illegal_action", f"not an action of {self.game.id} "
+                          f"({type(exc).__name__})") from None
+        try:
+            return self.play(seat, action)
+        except IllegalAction as exc:
+            raise Refused("illegal_action", exc.reason) from None
+        except MoveFailed as exc:
+            raise Refused("server_error", str(exc)) from None
+
+    def play(self, seat: int, action: Action, *, bot: bool = False) -> list[MatchEvent]:
+        """``seat`` (the seat to play) plays ``action``: applied, logged, kept (its events
+        returned). IllegalAction or MoveFailed: the match, log and library as they were."""
+        match = self.match
+        if match.to_play != seat:
+            raise Refused("not_your_turn", f"seat {seat + 1} is not to play")
+        before, hand, turn = match.live_state().clone(), match.hand_no, match.decisions
+        point = _UndoPoint(self._before(), len(self.log), seat)
+        events = self._apply(point.snapshot, lambda: match.apply(action))
+        by_standin = bot and not self.is_bot(seat)
+        if by_standin:
+            self.standin_turns.append(turn)
+        if not bot and self._undoable():
+            self._undo.append(point)
+        self._barrier(before, hand)
+        self.last_bot = LastBotMove(action, seat, before if match.hand_no == hand else None) if bot else None
+        self._kept(events, bot=bot)
+        return events
+
+    def bot_for(self, seat: int) -> Bot:
+        """The bot that plays ``seat`` now: its own, or the stand-in for an absent person; a
+        search stops at its level's table time cap on a slow machine."""
+        kind = self.match.seats[seat]
+        if kind == HUMAN:
+            kind = self.standin
+        bots = self.registry.bots
+        bot_class = bots.get(kind)
+        if bot_class is None or not bot_class.plays(self.game.id):
+            bot_class = bots["random"]
+        bot: Bot = bot_class()
+        if isinstance(bot, SearchBot) and bot.max_seconds is None:
+            bot.max_seconds = bot.table_seconds
+        return bot
+
+    def bot_turn(self, seat: int) -> tuple[Bot, InfoSet, random.Random]:
+        """What ``seat``'s bot chooses from (``bot.choose(info, rng)``, on any thread)."""
+        match = self.match
+        return self.bot_for(seat), InfoSet.of(self.game, match.live_state(), seat), match.bot_rng(seat)
+
+    def bot_step(self) -> Action:
+        """The bot to play chooses and plays, here and now; its action is returned
+        (MoveFailed, the match as it was, when the bot or the game raised)."""
+        seat = self.bot_to_play()
+        if seat is None:
+            raise RuntimeError("no bot is to play")
+        bot, info, rng = self.bot_turn(seat)
+        try:
+            action = bot.choose(info, rng)
+        except Exception as exc:
+            self.match.restore(self._before())  # the bot's draws from its stream
+            raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
+        self.play(seat, action, bot=True)
+        return action
+
+    # --- the transaction ---------------------------------------------------------------------
+
+    def _before(self) -> dict[str, Any]:
+        """The match's snapshot as it is now (kept after each move: not taken twice)."""
+        if self._snapshot is None:
+            self._snapshot = self.match.snapshot()
+        return self._snapshot
+
+    def _apply(self, snapshot: dict[str, Any], move: Callable[[], None]) -> list[MatchEvent]:
+        try:
+            with self.match.transaction(snapshot) as events:
+                move()
+        except IllegalAction:
+            raise
+        except Exception as exc:
+            raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
+        return events
+
+    def _kept(self, events: list[MatchEvent], *, bot: bool = False) -> None:
+        """After a move: the log and the undo barrier follow its events; they are kept."""
+        for event in events:
+            if isinstance(event, Played):
+                seat = event.seat
+                self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label),
+                                         bot or self.is_bot(seat)))
+            elif isinstance(event, HandEnd):
+                self._undo.clear()
+                self.undo_barrier = "the deal"
+        self._keep(events)
+        if self.on_events is not None and events:
+            self.on_events(events)
+
+    def commit_position(self, events: list[MatchEvent]) -> None:
+        """Keep the match as it is now, with ``events`` that are not moves (a resume)."""
+        self._keep(events)
+        if self.on_events is not None and events:
+            self.on_events(events)
+
+    def _keep(self, events: list[MatchEvent]) -> None:
+        self._snapshot = self.match.snapshot()
+        if self.keeper is not None:
+            self.keeper.commit(events, self._snapshot)
+
+    # --- undo ------------------------------------------------------------------------------
+
+    def _undoable(self) -> bool:
+        return self.undo_allowed and len(self.humans) == 1
+
+    def _barrier(self, before: GameState, hand: int) -> None:
+        """After a move: if it showed the human a card, undo stops here."""
+        if not self._undoable():
+            return
+        match = self.match
+        if match.hand_no != hand or match.state is None:
+            reason: str | None = "the deal"
+        else:
+            reason = reveal_of(before, match.state, self.humans[0])
+        if reason is not None:
+            self._undo.clear()
+            self.undo_barrier = f"{reason} (going back past it would show you cards again)"
+
+    def why_no_undo(self) -> str | None:
+        """Why undo cannot take back a move now, or None when it can."""
+        humans = self.humans
+        if not humans:
+            return "No undo: nobody plays at this table but the bots."
+        if len(humans) > 1:
+            return "No undo between human players: a move is taken back only against bots."
+        if not self.undo_allowed:
+            return "No undo at this table."
+        if self.match.over:
+            return "No undo: the match is over."
+        if self._undo and self._undo[-1].snapshot["hand"] == self.match.hand_no:
+            return None
+        if self.undo_barrier is not None:
+            return f"Nothing to undo: undo stops at {self.undo_barrier}."
+        return "Nothing to undo: you have not moved yet."
+
+    def undo(self) -> Undo:
+        """Take back the human's last move and the bots' replies since (the event kept)."""
+        if self.why_no_undo() is not None:
+            raise RuntimeError("nothing to undo")
+        point = self._undo.pop()
+        self.match.restore(point.snapshot)
+        del self.log[point.log_len:]
+        self.last_bot = None
+        match = self.match
+        event = Undo.make(hand=match.hand_no, seat=point.seat, decisions=match.decisions,
+                          state=match.live_state().export())
+        self._keep([event])
+        return event
+
+    # --- the log ----------------------------------------------------------------------------
+
+    def hand_log(self) -> list[LogEntry]:
+        return [e for e in self.log if e.hand == self.match.hand_no]
+
+    def note(self, text: str) -> LogEntry:
+        """A line in the log that is not a move (a player came or went, a chat line)."""
+        entry = LogEntry(self.match.hand_no, None, text, note=True)
+        self.log.append(entry)
+        return entry
+
+    def rebuild_log(self, events: Iterable[MatchEvent], standin_turns: Iterable[int] = ()) -> None:
+        """The move log read back from a record (undos and resumes honoured); the moves of
+        ``standin_turns`` (decision numbers) were a stand-in bot's."""
+        self.standin_turns = list(standin_turns)
+        by_standin = set(self.standin_turns)
+        entries: list[tuple[int, LogEntry]] = []  # (decisions after it, entry)
+        decisions = 0
+        for event in events:
+            if isinstance(event, Played):
+                seat = event.seat
+                bot = self.is_bot(seat) or decisions in by_standin
+                decisions += 1
+                entries.append((decisions, LogEntry(event.hand, seat,
+                                                    log_text(self.name(seat), event.label), bot)))
+            elif isinstance(event, Undo | Resume):
+                decisions = event.decisions
+                entries = [(d, e) for d, e in entries if d <= decisions]
+        self.log = [e for _, e in entries]
+
+    # --- a rematch -----------------------------------------------------------------------------
+
+    def rematch(self) -> MatchSetup:
+        """The next match at this table, once this one is over: the same seats, names,
+        partnerships (as the draw left them) and options, a new deal, the first deal
+        passing on from the last hand's dealer."""
+        match = self.match
+        if not match.over:
+            raise Refused("not_over", "a rematch comes once the match is over")
+        seating = match.seating
+        return MatchSetup(game=self.game.id, options=match.options.model_dump(mode="json"),
+                          seats=list(match.seats), names=list(seating.names),
+                          side_names=list(seating.side_names), seed=draw_seed(),
+                          first_dealer=seating.rotated().dealer)
