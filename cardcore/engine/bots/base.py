@@ -109,7 +109,8 @@ def _sides(game: Game, view: dict) -> tuple[int, ...]:
     return sides
 
 
-#: The sides of each seat by game class and player count (who partners whom never changes).
+#: The sides of each seat by game class and player count (who partners whom never changes);
+#: one dict operation at a time, so safe from any thread (docs/design.md).
 _SIDES: dict[tuple[type, int], tuple[int, ...]] = {}
 
 

@@ -183,6 +183,8 @@ def first_meld_count(melds: tuple[tuple[int, ...], ...], need: int) -> str:
     return f"{text} of {need}" if total >= need else f"{text}, under {need}"
 
 
+#: One dict operation at a time: safe from any thread (two threads may each make an
+#: action, equal by key: apply falls back from identity to equality; docs/design.md).
 _INTERNED: dict[tuple[Any, ...], CanastaAction] = {}
 
 

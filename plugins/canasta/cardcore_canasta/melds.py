@@ -20,6 +20,7 @@ from .rules import DEUCE, JOKER, NATURALS, SLOT_VALUE, THREE, VALID
 
 Spec = tuple[int, int, int, int]
 
+#: One dict operation at a time: safe from any thread (docs/design.md).
 _OPTIONS: dict[tuple, tuple] = {}
 
 

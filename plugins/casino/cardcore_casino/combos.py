@@ -13,6 +13,8 @@ from __future__ import annotations
 from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 
+#: Module-level memos of pure answers, read and written one dict operation at a time
+#: (safe from any thread: a miss computes the same value again; docs/design.md).
 TABLES: dict[tuple[int, ...], Table] = {}
 TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
 _BY_PREFIX: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}

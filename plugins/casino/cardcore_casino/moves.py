@@ -9,7 +9,7 @@ captures, builds and trail in turn.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardcore.engine.cards import glyph
@@ -114,7 +114,7 @@ class _Turn:
 
     __slots__ = ("rules", "seat", "capv", "builds", "loose", "vals", "by_value", "have", "held",
                  "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "pos",
-                 "luts", "cards")
+                 "mb", "luts", "cards")
 
     def __init__(self, state: FishingState):
         R = self.rules = state.rules
@@ -135,7 +135,19 @@ class _Turn:
         self.loose_total = T.total
 
         self.pos = pos
-        self.luts: list[list[int]] | None = None  # made by the first family() call
+
+        def mb(m: int) -> int:
+            """A mask over the sorted loose values as a mask of card ids."""
+            b = 0
+            while m:
+                low = m & -m
+                b |= pos[low.bit_length() - 1]
+                m ^= low
+            return b
+
+        #: a few loose values: each mask converted as used (``ids`` when None: crowded)
+        self.mb = mb if len(pos) <= 8 else None
+        self.luts: list[list[int]] | None = None  # made by the first ids() call
         #: families as masks of card ids, by family key: converted once per turn (a crowded
         #: table offers the same ones to every hand card)
         self.cards: dict[int, tuple[int, ...]] = {}
@@ -167,22 +179,16 @@ class _Turn:
             self.by_value = _EMPTY
         self.owns = bool(own_vals)
 
-    def family(self, v: int, r: int) -> tuple[int, ...]:
-        """``Table.family(v, r)`` over this table's loose cards: masks of card ids, in the
-        family's order (0 stays 0)."""
-        key = (v << 6) + r  # family_key(v, r)
+    def ids(self, key: int, fam: tuple[int, ...]) -> tuple[int, ...]:
+        """On a crowded table, the family ``fam`` (``Table.families[key]``) as masks of card
+        ids, in its order (0 stays 0): converted once per turn through byte tables, as every
+        hand card is offered the same families. (A few loose values: ``map(t.mb, fam)``.)"""
         got = self.cards.get(key)
         if got is None:
-            fam = self.families.get(key)
-            if fam is None:
-                fam = self.find_family(v, r)
             luts = self.luts
             if luts is None:
                 luts = self.luts = _luts(self.pos)
-            if len(luts) == 1:
-                lo = luts[0]
-                got = tuple([lo[m] for m in fam])
-            elif len(luts) == 2:
+            if len(luts) == 2:
                 lo, hi = luts
                 got = tuple([lo[m & 255] | hi[m >> 8] for m in fam])
             else:
@@ -281,23 +287,26 @@ def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
     it could capture."""
     can_capture = False
     for v in cvs:
-        unions = t.cards.get(v << 6)  # family_key(v, 0)
+        unions = t.families.get(v << 6)  # family_key(v, 0)
         if unions is None:
-            unions = t.family(v, 0)
+            unions = t.find_family(v, 0)
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
-            _captures_with_builds(t, c, v, unions, bi, add)
+            mb = t.mb
+            _captures_with_builds(t, c, v, map(mb, unions) if mb else t.ids(v << 6, unions),
+                                  bi, add)
         elif len(unions) > 1:
             can_capture = True
             if t.owns and not t.backed(c, t.own_vals):
                 continue
-            for b in unions[1:]:
+            mb = t.mb
+            for b in map(mb, unions[1:]) if mb else t.ids(v << 6, unions)[1:]:
                 add(FishingAction((CAPTURE, c, b), CAPTURE, v, LOOSE))
     return can_capture
 
 
-def _captures_with_builds(t: _Turn, c: int, v: int, unions: tuple[int, ...], bi: list[int],
+def _captures_with_builds(t: _Turn, c: int, v: int, unions: Iterable[int], bi: list[int],
                           add: Callable[[FishingAction], None]) -> None:
     """Captures of value v when builds of v stand: any choice of them, with or without
     loose groups of v."""
@@ -330,34 +339,37 @@ def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
     builds = t.builds
     owns = t.owns
     loose_total = t.loose_total
-    cards = t.cards
+    families = t.families
     for v in t.held:
         if v < h or v > max_build or have[v] - (v in cvs) < 1:
             continue
         fam: tuple[int, ...]
+        key = (v << 6) + v - h  # family_key(v, v - h)
         if v - h > loose_total:  # no loose cards can make up the difference
             if not builds:
                 continue
             fam = ()
         else:
-            got = cards.get((v << 6) + v - h)  # family_key(v, v - h)
-            fam = t.family(v, v - h) if got is None else got
+            got = families.get(key)
+            fam = t.find_family(v, v - h) if got is None else got
         # a new build: the card, loose cards making v with it, more loose groups
         if fam and fam[-1] and (not owns or t.backed(c, [*t.own_vals, v])):
-            for b in fam:
+            mb = t.mb
+            for b in map(mb, fam) if mb else t.ids(key, fam):
                 if b:
                     add(FishingAction((NEW, c, v, b), NEW, v, LOOSE))
         if builds:
-            _onto_builds(t, c, h, v, fam, add)
+            _onto_builds(t, c, h, v, key, fam, add)
 
 
-def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
+def _onto_builds(t: _Turn, c: int, h: int, v: int, key: int, fam: tuple[int, ...],
                  add: Callable[[FishingAction], None]) -> None:
     """Card c (value h) added to a build of v, or raising a single build to v; never a
     partner's build (D14)."""
     seat = t.seat
     own_vals = t.own_vals
     partner = t.partner
+    mb = t.mb
     for i, (bv, owner, groups, bits) in enumerate(t.builds):
         if owner == partner:
             continue
@@ -365,7 +377,7 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
             with_loose, alone = (-1, i), (i,)
-            for b in fam:
+            for b in map(mb, fam) if mb else t.ids(key, fam):
                 add(FishingAction((NEW, c, v, bits | b), ADD, v, with_loose if b else alone))
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
@@ -378,9 +390,10 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, fam: tuple[int, ...],
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            got = t.cards.get(v << 6)  # family_key(v, 0)
+            got = t.families.get(v << 6)  # family_key(v, 0)
             with_loose, alone = (-1, i), (i,)
-            for b in t.family(v, 0) if got is None else got:
+            fam0 = t.find_family(v, 0) if got is None else got
+            for b in map(mb, fam0) if mb else t.ids(v << 6, fam0):
                 add(FishingAction((NEW, c, v, bits | b), RAISE, v, with_loose if b else alone))
 
 

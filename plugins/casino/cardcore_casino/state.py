@@ -49,6 +49,7 @@ class Seats:
             tuple(seating.seats_of(side)) for side in range(seating.sides))
 
 
+#: One dict operation at a time: safe from any thread (docs/design.md).
 _SEATS: dict[Seating, Seats] = {}
 
 
