@@ -217,8 +217,10 @@ def test_the_core_sheet_statistics_and_front_end_name_no_games_score_key(registr
     keys = game_keys(registry)
     assert {"ace_cards", "outright", "sweeps", "red_threes", "royal_casino"} <= keys  # it sees them
     core = ROOT / "cardcore"
-    files = [core / "game.py", core / "scoresheet.py", *sorted((core / "store").rglob("*.py")),
-             *sorted((core / "tui").rglob("*.py"))]
+    files = [core / "engine" / "game.py", core / "engine" / "scoresheet.py",
+             *sorted((core / "services" / "store").rglob("*.py")),
+             *sorted((core / "apps" / "tui").rglob("*.py"))]
+    assert all(path.exists() for path in files) and len(files) > 10
     found = [f"{path.relative_to(ROOT)}:{line}: {name}" for path in files
              for line, name in names_in(path) if name in keys]
     assert found == []

@@ -121,7 +121,7 @@ def engine_sources() -> list[Path]:
     """The engine's modules and the plugins': all of cardcore/ but the server's command,
     whose ``settle_collector`` is the one place collector policy lives."""
     found = sorted((ROOT / "cardcore").rglob("*.py")) + sorted((ROOT / "plugins").rglob("*.py"))
-    return [p for p in found if p != ROOT / "cardcore" / "net" / "cli.py"]
+    return [p for p in found if p != ROOT / "cardcore" / "apps" / "serve_cli.py"]
 
 
 def collector_uses(path: Path) -> list[str]:
