@@ -108,6 +108,9 @@ class TableScreen(Screen[None]):
         #: the table until ``n``.
         self.finished: tuple[int | None, list[Zone]] | None = None
         self.finished_no = 0
+        #: The match was over at the last redraw (a rematch at a server table then deals
+        #: the next one under this screen).
+        self._over_seen = session.over
         #: Positions in the hand of the cards that just arrived (a draw), marked.
         self.new_cards: frozenset[int] = frozenset()
         #: The hand the last update showed (a remote session's new cards are marked
@@ -452,6 +455,9 @@ class TableScreen(Screen[None]):
         events = self.session.drain_events()
         self._tell(events)
         ended = [e for e in events if isinstance(e, HandEnd)]
+        if self._over_seen and not self.session.over:  # a rematch: the new match's first hand
+            self.finished, self._sheet_pending = None, False
+        self._over_seen = self.session.over
         if ended:
             self._sheet_pending = True
             # the last position stays on the table (the last moves, the cards left to the
