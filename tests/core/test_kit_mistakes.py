@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
 from mistakes import MISTAKES, OLD_MISTAKES  # noqa: E402
 
 #: Found only after seconds of play: the quick loop leaves it to `make test`.
-FOUND_LATE = {"a hand ends with the deck not dealt out"}
+FOUND_LATE = {"a hand ends with the deck not dealt out", "a wrong total"}
 
 
 @pytest.mark.parametrize("name", [

@@ -3,6 +3,7 @@ and the seed a setup form shows is the seed the match is dealt from."""
 
 from __future__ import annotations
 
+import pytest
 from textual.widgets import OptionList
 
 from cardcore.apps.cli import main
@@ -84,6 +85,7 @@ def test_a_forged_match_of_several_is_named_by_the_files_own_line(registry, tmp_
 # --- the seed shown is the seed used -------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_the_seed_the_setup_form_shows_is_the_matchs_the_librarys_and_the_records(make_app,
                                                                                       registry):
     from textual.widgets import Input
@@ -108,6 +110,7 @@ async def test_the_seed_the_setup_form_shows_is_the_matchs_the_librarys_and_the_
         assert [str(m.seed) for m in store.list_unfinished()] == [shown]
 
 
+@pytest.mark.slow
 async def test_a_seed_the_form_cannot_deal_from_is_refused_not_a_crash(make_app, registry):
     from textual.widgets import Input
 
@@ -129,6 +132,7 @@ async def test_a_seed_the_form_cannot_deal_from_is_refused_not_a_crash(make_app,
         assert form.valid and form.session_setup().seed == -12
 
 
+@pytest.mark.slow
 async def test_a_table_on_a_server_shows_no_seed_of_its_own(tmp_path, registry):
     """The server deals from a seed it draws itself (a seed the creator chose would tell
     every hand): the form shows none, rather than one that is not used."""

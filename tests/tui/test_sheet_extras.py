@@ -3,6 +3,7 @@ table's, a replay's, the history's) and in the statistics screen, with no front-
 
 from __future__ import annotations
 
+import pytest
 from rich.console import Console
 from textual.widgets import Static
 
@@ -64,6 +65,7 @@ async def test_the_tables_and_the_replays_score_sheets_show_the_games_extras(mak
         assert shown(sheet.query_one("#sheet-table", Static)) == text
 
 
+@pytest.mark.slow
 async def test_the_historys_sheet_and_the_statistics_show_the_games_extras(make_app):
     registry = held_registry()
     s = finished(registry)
