@@ -354,3 +354,36 @@ async def test_a_remote_table_asks_for_a_rematch_and_plays_the_new_match(tmp_pat
         assert session.dealer == (first.seating.dealer + 1) % 2
         assert all(e.hand == 1 for e in session.log)  # the first match's log went with it
         assert any("rematch" in e.text for e in session.drain_events() if e.event == "note")
+
+
+async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_path, cardcore_home, registry):
+    from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+
+    server = await start_server(tmp_path / "server.sqlite")
+    conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
+    try:
+        created = await conn.call(p.CreateTable(game="crazy_eights", options={"target": 1},
+                                                seats=["human", "greedy"], seed=3))
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret, "Ann")
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,
+                                "the table")
+            for _ in range(300):  # Ann plays her first action at each turn, to the end of the match
+                if session.over:
+                    break
+                if app.screen is table and table.legal:
+                    await pilot.press("1")
+                await pilot.pause(0.02)
+            await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen), "the final score sheet")
+            first_id = server.tables[created.code].match_id
+            await pilot.press("a")  # Play again: the rematch is asked for, the table stays
+            await until(pilot, lambda: not session.over and session.hand_no == 1, "the rematch dealt")
+            await until(pilot, lambda: app.screen is table and table.finished is None,
+                        "the new hand on the table, not the last match's end")
+            assert server.tables[created.code].match_id != first_id  # a new match in the library
+            await pilot.press("q")
+    finally:
+        await conn.close()
+        await stop_server(server)
+
