@@ -48,9 +48,15 @@ Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), pydantic.A
 SeatKind = Annotated[str, Field(min_length=1, max_length=64)]
 
 
-def draw_seed() -> int:
-    """A seed nobody chose (the deals of a table whose players should not know them)."""
-    return secrets.randbelow(2**31)
+#: The bits of a seed nobody chose: no search over the seeds finds a deal from what a seat sees.
+SECRET_SEED_BITS = 128
+
+
+def draw_seed() -> str:
+    """A seed nobody chose, from the system's CSPRNG (a server's deals, a rematch's): 128
+    bits as hex. Hand ``h`` is dealt from ``Random(f"{seed}:{h}")`` as with any seed, so the
+    match replays from its record, where the seed is kept (players never receive it)."""
+    return secrets.token_hex(SECRET_SEED_BITS // 8)
 
 
 class MatchSetup(pydantic.BaseModel):

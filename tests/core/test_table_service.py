@@ -162,7 +162,7 @@ def test_the_command_line_says_what_the_setup_says(registry, capsys):
 
 def test_a_seed_not_given_is_drawn_once_and_is_the_matchs(registry):
     setup = setup_of(registry)
-    assert isinstance(setup.seed, int)
+    assert isinstance(setup.seed, str) and len(setup.seed) == 32  # 128 bits nobody chose
     match = setup.new_match()
     assert match.seed == setup.seed == setup.request().seed
     rng_games = {MatchSetup(game="casino", seats=["human", "human"]).check(registry).seed for _ in range(5)}

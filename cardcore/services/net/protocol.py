@@ -216,6 +216,8 @@ class TableInfo(BaseModel):
     status: Literal["waiting", "playing", "over"]
     hand_no: int
     public: bool = False
+    #: The table deals from a seed its creator chose (a server started with --allow-seed).
+    chosen_seed: bool = False
 
 
 class Tables(_Reply):
@@ -335,6 +337,9 @@ class Update(_Reply):
     hand_over: bool = False
     over: bool = False
     winner: int | None = None
+    #: The match deals from a seed its creator chose (a server started with --allow-seed):
+    #: whoever chose it can know every hand. Otherwise from 128 secret bits nobody chose.
+    chosen_seed: bool = False
 
 
 class ErrorMessage(_Reply):

@@ -279,7 +279,8 @@ class Server:
             raise
         service = self._service(match, play.id)
         service.resumed([event for _, event in record], "the position the table was resumed at", turns)
-        return self._table(code, service, seats, play, public=bool(data.get("public")))
+        return self._table(code, service, seats, play, public=bool(data.get("public")),
+                           chosen_seed=bool(data.get("chosen_seed")))
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
@@ -289,10 +290,11 @@ class Server:
             return TableService.new(self.registry, match, **kwargs)
         return TableService(self.registry, match, **kwargs)
 
-    def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool) -> Table:
+    def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool,
+               chosen_seed: bool = False) -> Table:
         table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
                       writer=self._writer(), bot_pool=self.bot_pool, lock=play,
-                      on_empty=self._forget, public=public)
+                      on_empty=self._forget, public=public, chosen_seed=chosen_seed)
         table.on_rematch = lambda t: _background(self._rematch(t))
         return table
 
@@ -493,7 +495,8 @@ class Server:
             seats.append(Seat(kind, hash_secret(secret) if secret else None))
             if secret:
                 links.append({"seat": i, "secret": secret, **self._links(code, secret)})
-        table = self._table(code, service, seats, play, public=message.public)
+        chosen = self.config.allow_seed and message.seed is not None
+        table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen)
         self.tables[code] = table
         conn.made.add(code)
         table.save_row()

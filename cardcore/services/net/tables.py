@@ -113,9 +113,12 @@ class Table:
     def __init__(self, code: str, service: TableService, seats: list[Seat], match_id: int, *,
                  registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
-                 public: bool = False):
+                 public: bool = False, chosen_seed: bool = False):
         self.code = code
         self.service = service
+        #: The match deals from a seed its creator chose (a server that allows it): every
+        #: update says so, since whoever chose it can know every hand.
+        self.chosen_seed = chosen_seed
         #: Listed for everyone (else only for whoever made it or sits at it).
         self.public = public
         #: When something last happened here (``time.monotonic()``): an idle table expires.
@@ -170,12 +173,12 @@ class Table:
     def info(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
                 "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
-                "public": self.public}
+                "public": self.public, "chosen_seed": self.chosen_seed}
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
         return {"seats": [s.to_json() for s in self.seats], "public": self.public,
-                "standin_turns": self.service.standin_turns}
+                "standin_turns": self.service.standin_turns, "chosen_seed": self.chosen_seed}
 
     def save_row(self, status: str | None = None) -> None:
         self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
@@ -353,6 +356,7 @@ class Table:
         """The rematch is dealt: the same seats, links and connections, a new match."""
         self.service, self.match_id, self.lock = service, match_id, lock
         self.rematch_votes, self._rematching = set(), False
+        self.chosen_seed = False  # a rematch deals from a seed nobody chose
         self.active = time.monotonic()
         for peer in self._cursor:
             self._cursor[peer] = 0
@@ -440,7 +444,7 @@ class Table:
     def _send(self, peers: list[Peer], shown: Shown) -> None:
         common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
                               hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
-                              sheet=self._sheet())
+                              sheet=self._sheet(), chosen_seed=self.chosen_seed)
         mine: dict[int | None, bytes] = {}
         logs: dict[int, bytes] = {}
         built: dict[tuple[int | None, int], bytes] = {}
