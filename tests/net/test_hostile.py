@@ -279,3 +279,23 @@ async def test_browsers_only_from_this_host_or_a_configured_origin(tmp_path):
             client = await Client.connect(server.port, origin=origin)
             assert (await client.request({"type": "hello"}))["type"] == "welcome"
             await client.close()
+
+
+@pytest.mark.asyncio
+async def test_a_request_id_out_of_range_is_refused_whole_and_binds_nothing(room):
+    # issue 22, item 4: an id past 2**53 cannot be echoed by every reader: refused before
+    # anything changes, the error carries no id, and the connection goes on
+    stranger = await Client.connect(room.server.port)
+    table = room.server.tables[room.code]
+    watchers = len(table.watchers)
+    big = 2**64
+    codes = await errors_of(stranger, [
+        json.dumps({"v": 1, "id": big, "type": "watch", "code": room.code}),
+        json.dumps({"v": 1, "id": -1, "type": "hello"}),
+        json.dumps({"v": 1, "id": big, "type": "create_table", "game": "casino", "seats": ["human"] * 2}),
+    ], room)
+    assert codes == ["bad_field"] * 3
+    assert [m["id"] for m in stranger.received if m["type"] == "error"] == [None] * 3
+    assert len(table.watchers) == watchers and len(room.server.tables) == 2  # nothing bound or made
+    assert (await stranger.request({"type": "hello"}))["type"] == "welcome"
+    await stranger.close()

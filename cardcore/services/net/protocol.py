@@ -87,9 +87,13 @@ class _Message(BaseModel):
     v: Literal[1] = 1  # PROTOCOL_VERSION
 
 
+#: A request's ``id`` is at most this: every JSON reader (a browser's too) reads it exactly.
+MAX_REQUEST_ID = 2**53
+
+
 class _Request(_Message):
     #: Echoed in the direct reply (and in an error about this message).
-    id: int | None = None
+    id: int | None = Field(None, ge=0, le=MAX_REQUEST_ID)
 
 
 # --- client -> server ---------------------------------------------------------------

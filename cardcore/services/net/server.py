@@ -555,4 +555,4 @@ def _id_of(raw: str) -> int | None:
     except (ValueError, RecursionError):
         return None
     found = data.get("id") if isinstance(data, dict) else None
-    return found if type(found) is int else None
+    return found if type(found) is int and 0 <= found <= protocol.MAX_REQUEST_ID else None
