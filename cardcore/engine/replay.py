@@ -49,7 +49,7 @@ class Rebuild:
             match = Match(self.game, options, seed=start.seed, seats=start.seats,
                           names=start.names, side_names=start.side_names,
                           match_no=start.match, draw_for_partners=drew,
-                          on_event=self.emitted.append)
+                          first_dealer=start.first_dealer, on_event=self.emitted.append)
             match.start()
         except Exception as exc:
             raise self.refuse(f"not a match of {self.game.id} ({' '.join(str(exc).split())})") from None

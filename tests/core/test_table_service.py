@@ -11,6 +11,8 @@ from cardcore.apps.tui.session import Session
 from cardcore.engine.bots.base import InfoSet
 from cardcore.engine.game import IllegalAction, SimpleAction
 from cardcore.engine.match_setup import MatchSetup, SetupError
+from cardcore.engine.records import parse_record_lines
+from cardcore.engine.replay import Rebuild
 from cardcore.services.plugins import load_registry
 from cardcore.services.table_service import MoveFailed, Refused, TableService, log_text
 
@@ -105,6 +107,8 @@ def test_a_rematch_here_keeps_seats_names_sides_and_options_and_moves_the_deal_o
     assert second.match_id is not None and second.match_id != first.match_id
     start = second.record_events()[0]
     assert start.first_dealer == second.dealer and start.seed == match.seed
+    rebuilt = Rebuild(setup.game, parse_record_lines(second.record(), "the rematch")).run()
+    assert rebuilt.snapshot() == match.snapshot()  # its record replays, the dealer moved on
     assert second.store.get(first.match_id).finished
     second.close()
 

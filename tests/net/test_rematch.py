@@ -8,6 +8,8 @@ import random
 
 import pytest
 
+from cardcore.engine.records import parse_record_lines
+from cardcore.engine.replay import Rebuild
 from cardcore.services.plugins import load_registry
 from tests.net.helpers import Client, running
 from tests.net.play import gather_bounded, play_seat
@@ -63,6 +65,8 @@ async def test_a_rematch_starts_when_every_player_asks_and_is_a_new_match_at_the
         assert server.store.get(first_id).finished
         start = server.store.export_record(table.match_id).splitlines()[0]
         assert f'"first_dealer":{(last_dealer + 1) % 2}' in start
+        record = parse_record_lines(server.store.export_record(table.match_id), "the rematch")
+        assert Rebuild(registry.games["casino"], record).run().seating.dealer == (last_dealer + 1) % 2
 
         # the same links still seat their players at the new match
         await bob.close()

@@ -38,14 +38,13 @@ from cardcore.engine.journal import (
     MatchStart,
     Played,
     Resume,
-    SeatChange,
     Undo,
     parse_event,
     start_of,
 )
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import HUMAN, Setup
-from cardcore.engine.replay import replay
+from cardcore.engine.replay import Rebuild
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.services import files
 from cardcore.services.plugins import Registry
@@ -552,32 +551,21 @@ class Replay:
             raise records.RecordError(f"{path}: a match still in play with a human seat; "
                                       "it can be replayed once it has ended")
         try:
-            self.events = replay(self.game, numbered)
+            rebuilt = Rebuild(self.game, numbered).run()
         except records.RecordError as exc:
             raise records.RecordError(f"{path}: {exc}") from None
+        self.events = [event for _, event in numbered]
+        # seats, names and side names as the match had them: after the draw for partners
+        # and the names people chose when they sat (the rebuilt match's own)
+        self.seats: list[str] = list(rebuilt.seats)
+        self.names: list[str] = list(rebuilt.seating.names)
+        self.side_names: list[str] = list(rebuilt.seating.side_names)
         try:
-            self._read_seating(start, numbered)
             self._read_frames(start)
         except (KeyError, TypeError, ValueError) as exc:  # a damaged or foreign record
             raise records.RecordError(f"{path}: not a record of {game_id} ({exc!r})") from None
         if not self.frames:
             raise records.RecordError(f"{path}: the record has no positions to show")
-
-    def _read_seating(self, start: MatchStart, numbered: list[tuple[int, MatchEvent]]) -> None:
-        """Seats, names and side names as the match had them: from ``match_start`` (records
-        written before it carried ``names`` get the game's default names), after the draw."""
-        drew = len(numbered) > 1 and numbered[1][1].event == "draw"
-        match = Match(self.game, self.game.Options(**start.options), seed=start.seed,
-                      seats=list(start.seats), names=start.names,
-                      side_names=start.side_names, match_no=start.match,
-                      draw_for_partners=drew)
-        match.start()
-        for _, event in numbered:  # the names people chose when they sat (a server's table)
-            if isinstance(event, SeatChange) and event.what == "named":
-                match.rename(event.seat, event.name)
-        self.seats: list[str] = list(match.seats)
-        self.names: list[str] = list(match.seating.names)
-        self.side_names: list[str] = list(match.seating.side_names)
 
     def _read_frames(self, start: MatchStart) -> None:
         self.frames: list[Frame] = []
