@@ -14,18 +14,28 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import Annotated, Any, Protocol
 
 import pydantic
 from pydantic import ConfigDict, Field
 
+from cardcore.engine.bots.base import Bot
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
 from cardcore.engine.records import first_error
 
-if TYPE_CHECKING:
-    from cardcore.services.plugins import Registry
+
+class Installed(Protocol):
+    """What a setup is checked against: the installed games and bots by id (the plugin
+    registry, ``cardcore.services.plugins.Registry``, is one)."""
+
+    @property
+    def games(self) -> Mapping[str, Game]: ...
+
+    @property
+    def bots(self) -> Mapping[str, type[Bot]]: ...
 
 HUMAN = "human"
 #: A player's or a side's name: plain text, short enough for every screen.
@@ -87,7 +97,7 @@ class MatchSetup(pydantic.BaseModel):
         except pydantic.ValidationError as exc:
             raise SetupError(first_error(exc)) from None
 
-    def check(self, registry: Registry) -> Setup:
+    def check(self, registry: Installed) -> Setup:
         """The setup with its game, options and seed resolved (SetupError: why not)."""
         game = registry.games.get(self.game)
         if game is None:
@@ -117,7 +127,7 @@ class MatchSetup(pydantic.BaseModel):
         except pydantic.ValidationError as exc:
             raise SetupError(f"bad option for {game.id}: {first_error(exc)}") from None
 
-    def _check_seat(self, registry: Registry, game: Game, kind: str) -> None:
+    def _check_seat(self, registry: Installed, game: Game, kind: str) -> None:
         if kind == HUMAN and self.humans_allowed:
             return
         bot = registry.bots.get(kind)
