@@ -149,16 +149,21 @@ class TableService:
 
     @classmethod
     def new(cls, registry: Registry, match: Match, **kwargs: Any) -> TableService:
-        """The table of a new ``match``: it is dealt and its first events kept."""
+        """The table of a new ``match``, dealt (``start``)."""
         service = cls(registry, match, **kwargs)
+        service.start()
+        return service
+
+    def start(self) -> None:
+        """Deal the match's first hand; its first events are kept and told like a move's."""
+        match = self.match
         events: list[MatchEvent] = []
         emit, match.on_event = match.on_event, events.append
         try:
             match.start()
         finally:
             match.on_event = emit
-        service._kept(events)
-        return service
+        self._kept(events)
 
     def resumed(self, record_events: Iterable[MatchEvent], reason: str,
                 standin_turns: Iterable[int] = ()) -> None:
@@ -216,7 +221,8 @@ class TableService:
 
     def act(self, seat: int, data: Any, turn: int) -> list[MatchEvent]:
         """A move sent as JSON for ``seat`` at turn ``turn`` (a server's player): Refused
-        when it is not that seat's to make there, else as ``play``."""
+        when it is not that seat's to make there or is no action of the game, else as
+        ``play`` (IllegalAction, MoveFailed)."""
         match = self.match
         if match.over:
             raise Refused("not_your_turn", "the match is over")
@@ -231,12 +237,7 @@ class TableService:
         except Exception as exc:  # a plugin choking on forged JSON: still just not legal
             raise Refused("illegal_action", f"not an action of {self.game.id} "
                           f"({type(exc).__name__})") from None
-        try:
-            return self.play(seat, action)
-        except IllegalAction as exc:
-            raise Refused("illegal_action", exc.reason) from None
-        except MoveFailed as exc:
-            raise Refused("server_error", str(exc)) from None
+        return self.play(seat, action)
 
     def play(self, seat: int, action: Action, *, bot: bool = False) -> list[MatchEvent]:
         """``seat`` (the seat to play) plays ``action``: applied, logged, kept (its events

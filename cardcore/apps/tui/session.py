@@ -103,11 +103,9 @@ class Session:
         """A new match, put in the library (``store``, or the data dir's): a new entry,
         nothing else in the library changes."""
         keeper = LibraryKeeper.opening(store) if save else None
-        match = setup.new_match(pm=registry.pm)
-        events: list[MatchEvent] = []
-        service = TableService.new(registry, match, keeper=keeper, on_events=events.extend)
+        service = TableService(registry, setup.new_match(pm=registry.pm), keeper=keeper)
         session = cls(registry, service, keeper, setup)
-        session.events = events
+        service.start()  # the deal's events reach the session like a move's
         return session
 
     @classmethod

@@ -48,7 +48,15 @@ from cardcore.services.net.protocol import (
     Rematch,
     Watch,
 )
-from cardcore.services.net.tables import Seat, Table, TableConfig, TableError, hash_secret, new_secret
+from cardcore.services.net.tables import (
+    Seat,
+    Table,
+    TableConfig,
+    TableError,
+    WriterKeeper,
+    hash_secret,
+    new_secret,
+)
 from cardcore.services.plugins import Registry
 from cardcore.services.store import MatchStore, StoreError, checks
 from cardcore.services.table_service import TableService
@@ -284,7 +292,7 @@ class Server:
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
-        kwargs: dict[str, Any] = {"keeper": Table.keeper(self._writer(), match_id),
+        kwargs: dict[str, Any] = {"keeper": WriterKeeper(self._writer(), match_id),
                                   "undo_allowed": False, "standin": self.config.table.standin}
         if new:
             return TableService.new(self.registry, match, **kwargs)

@@ -142,10 +142,6 @@ class Table:
         self._bot_task: asyncio.Task[None] | None = None
         self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
 
-    @classmethod
-    def keeper(cls, writer: Writer, match_id: int) -> WriterKeeper:
-        return WriterKeeper(writer, match_id)
-
     @property
     def match(self) -> Match:
         return self.service.match
@@ -308,10 +304,6 @@ class Table:
         except MoveFailed as exc:
             log.error("table %s: %s", self.code, exc)
             raise TableError("server_error", str(exc)) from None
-        except TableError as exc:
-            if exc.code == "server_error":
-                log.error("table %s: %s", self.code, exc)
-            raise
         self.active = time.monotonic()
         match = self.match
         if match.hand_no != before.hand_no or match.over:
