@@ -38,6 +38,7 @@ def check_name(name: str | None) -> str | None:
     """A player's name as the protocol takes it (ValueError, one line)."""
     import pydantic
 
+    from cardcore.engine.names import MAX_NAME_CHARS
     from cardcore.services.net import protocol as p
 
     if name is None:
@@ -46,7 +47,7 @@ def check_name(name: str | None) -> str | None:
         return p.Hello(name=name.strip()).name
     except pydantic.ValidationError as exc:
         reason = exc.errors(include_url=False)[0]["msg"]
-        raise ValueError(f"--name: 1 to {p.MAX_NAME_CHARS} printable characters ({reason})") from None
+        raise ValueError(f"--name: 1 to {MAX_NAME_CHARS} printable characters ({reason})") from None
 
 
 def join(registry: Registry, args: argparse.Namespace) -> int:

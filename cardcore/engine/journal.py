@@ -27,6 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardcore.engine.game import ScoreRow
 from cardcore.engine.jsontext import compact_json
+from cardcore.engine.names import Name
 
 E = TypeVar("E", bound="_Event")
 
@@ -214,7 +215,7 @@ class SeatChange(_Event):
     event: Literal["seat"] = "seat"
     seat: Count
     what: SeatWhat
-    name: Annotated[str, Field(min_length=1, max_length=24)]
+    name: Name
 
 
 class Note(_Event):

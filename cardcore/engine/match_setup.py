@@ -12,7 +12,6 @@ one number.
 
 from __future__ import annotations
 
-import re
 import secrets
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -24,6 +23,7 @@ from pydantic import ConfigDict, Field
 from cardcore.engine.bots.base import Bot
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
+from cardcore.engine.names import Name
 from cardcore.engine.records import first_error
 
 
@@ -38,23 +38,8 @@ class Installed(Protocol):
     def bots(self) -> Mapping[str, type[Bot]]: ...
 
 HUMAN = "human"
-#: A player's or a side's name: plain text, short enough for every screen.
-MAX_NAME_CHARS = 24
 #: Seats a setup names at most (no built-in game seats more than 4).
 MAX_SEATS = 8
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-
-
-def plain_text(text: str) -> str:
-    """``text`` if it holds no control or direction characters (names are drawn as typed)."""
-    if _CONTROL.search(text):
-        raise ValueError("control characters are not allowed")
-    return text
-
-
-#: A name as people type it: 1-24 printable characters.
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS), pydantic.AfterValidator(plain_text)]
 SeatKind = Annotated[str, Field(min_length=1, max_length=64)]
 
 

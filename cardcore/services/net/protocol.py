@@ -13,7 +13,6 @@ seat's secret, whose turn), these models check only shapes and sizes.
 from __future__ import annotations
 
 import json
-import re
 import typing
 from typing import Annotated, Any, Literal
 
@@ -21,15 +20,16 @@ import orjson
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardcore.engine.names import Name, plain_text
+
 PROTOCOL_VERSION = 1
 #: The largest frame a client may send (bytes); bigger frames close the connection (1009).
 MAX_MESSAGE_BYTES = 16 * 1024
 #: The largest frame the server sends (an update of a crowded canasta table is ~40 KB):
 #: what a client should accept (``websockets.connect(max_size=...)``).
 MAX_SERVER_MESSAGE_BYTES = 1024 * 1024
-#: A chat line, a player's name.
+#: A chat line.
 MAX_CHAT_CHARS = 200
-MAX_NAME_CHARS = 24
 #: A table code: three letters, a dash, three digits ("KQX-482").
 CODE_PATTERN = r"^[A-Z]{3}-[0-9]{3}$"
 #: WebSocket close codes the server uses.
@@ -58,9 +58,6 @@ ErrorCode = Literal[
 ]
 ERROR_CODES: tuple[str, ...] = typing.get_args(ErrorCode)
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\u200b-\u200f\u202a-\u202e\u2066-\u2069]")
-
-
 class ProtocolError(Exception):
     """A frame that is not a valid message: ``code`` (one of ERROR_CODES) and one line."""
 
@@ -70,14 +67,6 @@ class ProtocolError(Exception):
         self.message = str(self)
 
 
-def _printable(text: str) -> str:
-    if _CONTROL.search(text):
-        raise ValueError("control characters are not allowed")
-    return text
-
-
-Name = Annotated[str, Field(min_length=1, max_length=MAX_NAME_CHARS),
-                 pydantic.AfterValidator(_printable)]
 TableCode = Annotated[str, Field(pattern=CODE_PATTERN)]
 Secret = Annotated[str, Field(min_length=1, max_length=64)]
 
@@ -155,7 +144,7 @@ class Chat(_Request):
     type: Literal["chat"] = "chat"
     code: TableCode
     text: Annotated[str, Field(min_length=1, max_length=MAX_CHAT_CHARS),
-                    pydantic.AfterValidator(_printable)]
+                    pydantic.AfterValidator(plain_text)]
 
 
 class Leave(_Request):

@@ -20,6 +20,7 @@ from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
+from cardcore.engine.names import MAX_NAME_CHARS
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, parse_target
 
@@ -82,7 +83,7 @@ class LobbyScreen(Screen[None]):
         yield Static(Text(f"Tables on {self.server}", style="bold"), id="lobby-title")
         with Horizontal(id="lobby-name-row"):
             yield Static("Your name: ")
-            yield Input(self.player_name, placeholder="(optional)", max_length=p.MAX_NAME_CHARS,
+            yield Input(self.player_name, placeholder="(optional)", max_length=MAX_NAME_CHARS,
                         id="lobby-name", compact=True)
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns("Table", "Game", "Status", "Hand", "Seats")
