@@ -180,10 +180,6 @@ class TableService:
         return self.match.game
 
     @property
-    def seats(self) -> list[str]:
-        return self.match.seats
-
-    @property
     def humans(self) -> list[int]:
         return [s for s, who in enumerate(self.match.seats) if who == HUMAN]
 
@@ -321,9 +317,7 @@ class TableService:
             elif isinstance(event, HandEnd):
                 self._undo.clear()
                 self.undo_barrier = "the deal"
-        self._keep(events)
-        if self.on_events is not None and events:
-            self.on_events(events)
+        self.commit_position(events)
 
     def commit_position(self, events: list[MatchEvent]) -> None:
         """Keep the match as it is now, with ``events`` that are not moves (a resume)."""
@@ -389,12 +383,6 @@ class TableService:
 
     def hand_log(self) -> list[LogEntry]:
         return [e for e in self.log if e.hand == self.match.hand_no]
-
-    def note(self, text: str) -> LogEntry:
-        """A line in the log that is not a move (a player came or went, a chat line)."""
-        entry = LogEntry(self.match.hand_no, None, text, note=True)
-        self.log.append(entry)
-        return entry
 
     def rebuild_log(self, events: Iterable[MatchEvent], standin_turns: Iterable[int] = ()) -> None:
         """The move log read back from a record (undos and resumes honoured); the moves of
