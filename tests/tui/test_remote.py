@@ -53,7 +53,7 @@ async def seated(tmp_path: Any, registry: Any, seat: int | None = 0, seats: tupl
     try:
         created = await new_table(server.port, seats=seats)
         conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
-        secret = None if seat is None else created.seats[seat].secret
+        secret = None if seat is None else created.seats[seat].invite
         yield server, created.code, await RemoteSession.join(registry, conn, created.code, secret, "Ann")
     finally:
         if conn is not None:
@@ -159,7 +159,7 @@ async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcor
     created = await new_table(server.port)
     conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
     try:
-        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret)
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].invite)
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             table = await your_turn(pilot, app)
@@ -178,8 +178,8 @@ async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, r
         created = await new_table(server.port, seats=("human", "greedy", "human", "greedy"))
         a = await Connection.open(f"ws://127.0.0.1:{server.port}/")
         b = await Connection.open(f"ws://127.0.0.1:{server.port}/")
-        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].secret, "Ann")
-        bob = await RemoteSession.join(registry, b, created.code, created.seats[1].secret, "Bob")
+        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].invite, "Ann")
+        bob = await RemoteSession.join(registry, b, created.code, created.seats[1].invite, "Bob")
         app = CardcoreApp(registry, start=JoinTable(ann), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
@@ -364,7 +364,7 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
     try:
         created = await conn.call(p.CreateTable(game="crazy_eights", options={"target": 1},
                                                 seats=["human", "greedy"], seed=3))
-        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret, "Ann")
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].invite, "Ann")
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,

@@ -94,7 +94,7 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
     with serve() as server, web(server) as page:
         created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"], seed=4,
                                            public=True))
-        code, secret = created.code, created.seats[0].secret
+        code, secret = created.code, created.seats[0].invite
         browser.get(page + "/")
         wait("the list of tables", lambda: "Tables on" in (shown := screen_text(browser)) and code in shown)
         keys(browser, Keys.ENTER)  # the only table: its seat, with the secret

@@ -51,4 +51,4 @@ def test_a_table_or_secret_the_server_does_not_know(capsys):
         assert "table ZZZ-999:" in err
         port = server.rsplit(":", 1)[1]
         err = one_line_error(capsys, ["join", f"cardcore://127.0.0.1:{port}/{created.code}#wrong"])
-        assert f"table {created.code}:" in err and "secret" in err
+        assert f"table {created.code}:" in err and "not an invite" in err

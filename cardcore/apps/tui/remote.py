@@ -67,8 +67,9 @@ class RemoteSession:
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
                    name: str | None = None, *, own_connection: bool = True) -> RemoteSession:
-        """Take the seat of ``secret`` at table ``code`` (None: watch it). ClientError,
-        one line, when the server refuses (a bad code or secret, a seat taken)."""
+        """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
+        comes back with the seat's token it keeps: ``Connection.join``; None: watch it).
+        ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
         got: list[Any] = []
         first = asyncio.get_running_loop().create_future()
 
@@ -82,7 +83,7 @@ class RemoteSession:
             if secret is None:
                 await conn.call(p.Watch(code=code))
             else:
-                await conn.call(p.Join(code=code, secret=secret, name=name))
+                await conn.join(code, secret, name)
             await asyncio.wait_for(first, TIMEOUT)
         except TimeoutError:
             raise ClientError("closed", f"table {code}: no update came from the server") from None

@@ -226,7 +226,7 @@ class LobbyScreen(Screen[None]):
         self.open_soon(code, secret)
 
     def _sit(self, created: p.TableCreated, seat: int | None) -> None:
-        secret = next((s.secret for s in created.seats if s.seat == seat), None)
+        secret = next((s.invite for s in created.seats if s.seat == seat), None)
         if secret is not None:
             self.open_soon(created.code, secret)
 
@@ -361,8 +361,8 @@ class LinksScreen(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — send each player their own link (`cardcore join LINK`); whoever "
-                    "holds a link holds that seat.\n", style="dim")
+        text.append("  — send each player their own link (`cardcore join LINK`): the first "
+                    "to use a link claims its seat, once.\n", style="dim")
         for s in self.created.seats:
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(s.link)
