@@ -145,13 +145,15 @@ async def test_actions_out_of_turn_illegal_or_stale_change_nothing(room):
         {"type": "act", "code": room.code, "action": {"type": "capture", "card": hand["cards"][0],
                                                       "taken": ["AS", "AS"]}, "turn": update["turn"]},
         {"type": "act", "code": room.code, "action": {"type": ["trail"] * 3}, "turn": update["turn"]},
+        # a key the action does not have: refused whole, in every game (docs/protocol.md)
+        {"type": "act", "code": room.code, "action": {**legal, "and_then": "more"}, "turn": update["turn"]},
         {"type": "act", "code": room.code, "action": legal, "turn": update["turn"] + 1},
         {"type": "act", "code": room.code, "action": legal, "turn": -1},
         {"type": "act", "code": room.other_code, "action": legal, "turn": update["turn"]},
         {"type": "act", "code": "ZZZ-999", "action": legal, "turn": update["turn"]},
     ], room)
-    assert codes == ["not_your_turn", "illegal_action", "illegal_action", "illegal_action", "stale",
-                     "bad_field", "no_table", "no_table"]
+    assert codes == ["not_your_turn", "illegal_action", "illegal_action", "illegal_action",
+                     "illegal_action", "stale", "bad_field", "no_table", "no_table"]
     await mover.send({"type": "act", "code": room.code, "action": legal, "turn": update["turn"]})
     await room.spectator.update(lambda m: m["turn"] == update["turn"] + 1)
     replayed = await mover.request({"type": "act", "code": room.code, "action": legal,

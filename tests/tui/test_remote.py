@@ -387,3 +387,36 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
         await conn.close()
         await stop_server(server)
 
+
+
+async def test_the_same_link_twice_brings_the_player_back_with_the_token_kept_here(tmp_path, cardcore_home,
+                                                                                   registry, monkeypatch):
+    """The invite claims the seat once; ``cardcore join LINK`` again comes back with the token
+    the client kept (under the data dir, or CARDCORE_SEATS_DIR: a browser's own)."""
+    from cardcore.services.net.seat_book import SeatBook, seats_dir
+
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        created = await new_table(server.port, seats=("human", "human"))
+        url = f"ws://127.0.0.1:{server.port}/"
+        invite = created.seats[0].invite
+        for _ in range(2):
+            conn = await Connection.open(url)
+            try:
+                session = await RemoteSession.join(registry, conn, created.code, invite, "Ann")
+                assert session.seat == 0 and session.name(0) == "Ann"
+            finally:
+                await conn.close()
+        assert SeatBook(cardcore_home / "seats").get(url, created.code, invite) is not None
+        assert invite not in (cardcore_home / "seats" / "tokens.json").read_text()  # keys only
+        monkeypatch.setenv("CARDCORE_SEATS_DIR", str(tmp_path / "browser-a"))
+        assert seats_dir() == tmp_path / "browser-a"
+        conn = await Connection.open(url)
+        try:  # another browser's dir holds no token: the used invite is refused
+            with pytest.raises(ClientError) as err:
+                await RemoteSession.join(registry, conn, created.code, invite)
+            assert err.value.code == "seat_taken"
+        finally:
+            await conn.close()
+    finally:
+        await stop_server(server)
