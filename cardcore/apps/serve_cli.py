@@ -54,6 +54,13 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    default=48 * 3600.0, metavar="SECONDS",
                    help="abandon a table nobody has been at for this long (default 172800, two days; "
                    "0: never); its match stays in the library, unfinished")
+    q.add_argument("--guess-limit", type=number_type(int, 0, 1_000_000, "a whole number"), default=30,
+                   metavar="N", help="wrong table codes and keys one address may send in --guess-window "
+                   "before it is refused for --guess-lockout (default 30; 0: no limit)")
+    q.add_argument("--guess-window", type=number_type(float, 1, 86400, "seconds"), default=60.0,
+                   metavar="SECONDS", help="(default 60)")
+    q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, "seconds"), default=300.0,
+                   metavar="SECONDS", help="(default 300)")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
@@ -90,7 +97,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
         public_url=args.public_url, web_url=args.web_url, compression=args.compression,
-        max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after)
+        max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after,
+        guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
