@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -419,4 +420,26 @@ async def test_the_same_link_twice_brings_the_player_back_with_the_token_kept_he
         finally:
             await conn.close()
     finally:
+        await stop_server(server)
+
+
+async def test_a_seat_the_owner_reissues_leaves_the_table_and_plays_nothing_more(tmp_path, cardcore_home,
+                                                                                 registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    url = f"ws://127.0.0.1:{server.port}/"
+    created = await new_table(server.port, seats=("human", "human"))
+    player, owner = await Connection.open(url), await Connection.open(url)
+    try:
+        session = await RemoteSession.join(registry, player, created.code, created.seats[0].invite, "Ann")
+        fresh = await owner.call(p.Reissue(code=created.code, seat=0, owner=created.owner))
+        assert isinstance(fresh, p.Invite) and fresh.seat == 0
+        for _ in range(400):
+            if session.save_problem:
+                break
+            await asyncio.sleep(0.01)
+        assert "new invite" in (session.save_problem or "")
+        assert session.legal_actions() == []
+    finally:
+        for conn in (player, owner):
+            await conn.close()
         await stop_server(server)
