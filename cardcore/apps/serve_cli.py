@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import ipaddress
 import json
 import logging
 import signal
@@ -14,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cardcore.services.net.origins import is_loopback, origin_of
 from cardcore.services.plugins import Registry
 
 if TYPE_CHECKING:  # the server (and websockets) load only when `serve` runs
@@ -37,7 +37,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
     q.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
     q.add_argument("--origin", action="append", default=[], metavar="URL",
-                   help="a browser origin allowed besides this host (repeatable)")
+                   help="a browser origin allowed (repeatable); besides it only the public URL's, and "
+                   "loopback names when listening on loopback")
     q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
                    "(behind a reverse proxy: wss://cards.example.org/play)")
     q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
@@ -66,15 +67,6 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
 
 
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
-
-
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
     """The server's settings from the arguments (ServeError: one line)."""
     from cardcore.services.net.server import ServerConfig
@@ -90,7 +82,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         raise ServeError(f"--standin: no bot {args.standin!r} (bots: {', '.join(sorted(registry.bots))})")
     context = _tls(args.tls_cert, args.tls_key) if args.tls_cert else None
     for origin in args.origin:
-        if not origin.startswith(("http://", "https://")):
+        if not origin.startswith(("http://", "https://")) or origin_of(origin) is None:
             raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
     return ServerConfig(
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),

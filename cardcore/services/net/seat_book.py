@@ -17,13 +17,15 @@ from pathlib import Path
 
 from cardcore.services.files import data_dir, write_atomic
 
+#: The environment variable naming the directory of the tokens (else the data dir's).
+SEATS_ENV = "CARDCORE_SEATS_DIR"
 #: Tables remembered at most (the oldest go first).
 MAX_SEATS = 500
 _FILE = "tokens.json"
 
 
 def seats_dir() -> Path:
-    given = os.environ.get("CARDCORE_SEATS_DIR")
+    given = os.environ.get(SEATS_ENV)
     return Path(given) if given else data_dir() / "seats"
 
 

@@ -4,7 +4,7 @@ Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.servic
 its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
 errors), and handed to the table they name, in the call that read them. What it is sent
 is written at once, so a table never waits on a client; one that falls too far behind is
-closed. Browsers are let in only from the server's own host or a configured origin.
+closed. Browsers are let in only from a configured origin (``origins``: never the Host header).
 """
 
 from __future__ import annotations
@@ -34,6 +34,7 @@ from cardcore.engine.records import parse_record_lines
 from cardcore.services.net import protocol
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.services.net.guesses import Guesses
+from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.persist import Writer
 from cardcore.services.net.protocol import (
     CLOSE_POLICY,
@@ -77,7 +78,8 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     table: TableConfig = field(default_factory=TableConfig)
-    #: Browser origins let in besides the server's own host ("https://cards.example.org").
+    #: Browser origins let in ("https://cards.example.org"), besides the public URL's and, on
+    #: loopback, loopback names (cardcore/services/net/origins.py).
     origins: tuple[str, ...] = ()
     #: Messages a second per connection, and the burst it may send at once.
     rate: float = 20.0
@@ -370,16 +372,12 @@ class Server:
         return refused
 
     def _check_origin(self, conn: Connection, request: Request) -> Response | None:
-        """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
-        origin = request.headers.get("Origin")
-        if origin is None or origin in self.config.origins:
-            return None
-        host = (request.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
-        try:
-            origin_host = (urlsplit(origin).hostname or "").lower()
-        except ValueError:
-            origin_host = ""
-        if origin_host and origin_host == host:
+        """Browsers only from a configured origin (``--origin``, the public URL), or from a
+        loopback name when listening on loopback; no Origin: fine (docs/protocol.md)."""
+        config = self.config
+        allowed = Origins((*config.origins, *([config.public_url] if config.public_url else [])),
+                          loopback=is_loopback(config.host))
+        if allowed.allows(request.headers.get("Origin")):
             return None
         log.info("refused a browser connection from another origin")
         return conn.ws.reject(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
