@@ -253,6 +253,36 @@ async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardco
         await stop_server(server)
 
 
+async def test_the_lobby_makes_a_stood_in_table_and_gives_a_seat_a_new_link(tmp_path, cardcore_home,
+                                                                           registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                                "the lobby")
+            from cardcore.apps.tui.session import SessionSetup
+
+            game = registry.games["casino"]
+            lobby.create(SessionSetup(game, game.Options(), ["human", "human"], 5), standin_open=True)
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            table = server.tables[links.created.code]
+            assert table.standin_open and table.status == "playing"
+            old = links.created.seats[1].link
+            await pilot.click("#new-1")
+            await until(pilot, lambda: links.created.seats[1].link != old, "a new link for seat 2")
+            assert "Seat 2 has a new link" in str(links.query_one("#links-text").render())
+            new_invite = links.created.seats[1].invite
+            assert old.rsplit("#", 1)[1] != new_invite
+            from cardcore.services.net.seats import hash_secret
+
+            assert table.seats[1].invite_hash == hash_secret(new_invite)
+    finally:
+        await stop_server(server)
+
+
 async def test_the_browser_app_reaches_nothing_of_this_machine(tmp_path, cardcore_home, registry):
     """``cardcore web``'s app (remote only): no launcher, resume, history, statistics, new local
     match or replay; the library is never opened (nothing written to CARDCORE_HOME)."""

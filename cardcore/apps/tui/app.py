@@ -415,7 +415,8 @@ class CardcoreApp(App[None]):
             if lobby is not None:
                 if self.screen is event.screen:
                     self.pop_screen()
-                lobby.create(event.setup, public=event.screen.public)
+                lobby.create(event.setup, public=event.screen.public,
+                             standin_open=event.screen.standin_open)
             return
         self.start_match(event.setup, replace=event.screen)
 
