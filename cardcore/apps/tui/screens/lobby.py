@@ -14,6 +14,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
@@ -151,7 +152,7 @@ class LobbyScreen(Screen[None]):
         row = widget.cursor_row
         widget.clear()
         for t in self.tables:
-            widget.add_row(t.code, t.game, t.status, str(t.hand_no), seats_text(t), key=t.code)
+            widget.add_row(*map(plain, (t.code, t.game, t.status, t.hand_no, seats_text(t))), key=t.code)
         if self.tables:
             widget.move_cursor(row=min(row, len(self.tables) - 1))
 
@@ -200,8 +201,9 @@ class LobbyScreen(Screen[None]):
         if created is not None:
             self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
             return
-        self.app.push_screen(LineScreen(f"[b]Table {table.code}[/b]: paste your seat's link or its "
-                                        "secret (enter; esc: back; w in the list watches).",
+        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": paste your seat's link or its "
+                               "secret (enter; esc: back; w in the list watches).")
+        self.app.push_screen(LineScreen(prompt,
                                         "cardcore://…#SECRET or the secret"), self._secret_given)
 
     async def action_watch(self) -> None:
@@ -297,7 +299,7 @@ class GameChoiceScreen(ModalScreen[Game | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box"):
             yield Static("[b]A new table: which game?[/b]")
-            yield OptionList(*(Option(g.name, id=g.id) for g in self.games), id="games")
+            yield OptionList(*(Option(plain(g.name), id=g.id) for g in self.games), id="games")
 
     @on(OptionList.OptionSelected, "#games")
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -330,8 +332,8 @@ class RemoteSetupScreen(SetupScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#setup-title", Static).update(
-            Text(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
-                 style="bold"))
+            plain(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
+                  "bold"))
         self.query_one("#start", Button).label = "Create"
         self.query_one("#setup-form").mount(
             Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
