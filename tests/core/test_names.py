@@ -28,7 +28,7 @@ REFUSED = {
     "Ann\u061c": "U+061C", "\u3164": "U+3164", "A\u115fB": "U+115F", "A\u1160B": "U+1160",
     "A\uffa0B": "U+FFA0", "A\u2800B": "U+2800", "Ann\u00a0Lee": "U+00A0", "Ann\u3000Lee": "U+3000",
     "Ann\tLee": "U+0009", "Ann\u2028": "U+2028", "Ann\u2029": "U+2029", "Ann\ue000": "U+E000",
-    "Ann\u0378": "U+0378", "Ann\ud800": "U+D800", "Ann\u200b": "U+200B", "A\u2066B\u2069": "U+2066",
+    "Ann\u0378": "U+0378", "Ann\ud800": f"U+{0xD800:04X}", "Ann\u200b": "U+200B", "A\u2066B\u2069": "U+2066",
 }
 #: Allowed, and drawn as typed everywhere (never read as markup).
 MARKUP_LIKE = ["[/]", "[reverse]x", "[bold red]x[/]", "[@click=app.quit]x[/]"]
