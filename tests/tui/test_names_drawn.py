@@ -28,7 +28,7 @@ from cardcore.engine.match import Match
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.services.store import open_library
 
-from .helpers import screen_lines, your_turn
+from .helpers import play_to_the_sheet, screen_lines, your_turn
 
 SIZE = (120, 36)
 NAMES = ["[/]", "[reverse]x"]
@@ -114,6 +114,20 @@ async def test_a_table_shows_its_players_names_as_typed(make_app, registry):
         text = shown(app)
         assert "[/] 0 · [reverse]x 0" in text  # the status line: the score by side
         assert "Your hand — [/]" in text and "[reverse]x" in text
+
+
+@pytest.mark.slow
+async def test_the_end_of_a_hand_shows_the_sheet_with_the_names_as_typed(make_app, registry):
+    game = registry.games["casino"]
+    setup = SessionSetup(game, game.Options(), ["human", "greedy"], 7, NAMES, None)
+    app = make_app(start=Play(setup))
+    async with app.run_test(size=SIZE) as pilot:
+        await your_turn(pilot)
+        await play_to_the_sheet(pilot)
+        await pilot.pause()
+        text = shown(app)
+        assert "Hand 1 over: [/] " in text and ", [reverse]x " in text
+        assert app.is_running
 
 
 # --- the library: history, its sheets, the statistics, a replay ---------------------------------
@@ -221,4 +235,39 @@ async def test_the_lobby_lists_a_table_whose_seats_look_like_markup(tmp_path, re
             await pilot.pause()
             assert app.is_running
     finally:
+        await stop_server(server)
+
+
+async def test_a_player_named_like_markup_and_their_chat_line_show_as_typed(tmp_path, registry):
+    from cardcore.apps.tui.app import CardcoreApp, JoinTable
+    from cardcore.apps.tui.remote import RemoteSession
+    from cardcore.apps.tui.screens.table import TableScreen
+    from cardcore.services.net.client import Connection
+
+    from ..net.helpers import start_server, stop_server
+    from .test_remote import new_table
+
+    server = await start_server(tmp_path / "server.sqlite")
+    a = b = None
+    try:
+        created = await new_table(server.port, seats=("human", "human"))
+        a = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+        b = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].secret, "Ann")
+        app = CardcoreApp(registry, start=JoinTable(ann), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
+            rogue = await RemoteSession.join(registry, b, created.code, created.seats[1].secret, "[/]")
+            rogue.chat("[reverse]x [/] [@click=app.quit]y[/]")
+            await until(pilot, lambda: any(e.note and "[reverse]x" in e.text for e in ann.log), "the chat")
+            await until(pilot, lambda: "[/]: “[reverse]x [/] [@click=app.quit]y[/]”" in shown(app),
+                        "the chat line drawn", 50)
+            assert "Ann 0 · [/] 0" in shown(app)  # the side renamed by the player who sat
+            with pytest.raises(ValueError, match="U\\+202E"):
+                rogue.chat("\u202eevil")
+            assert app.is_running
+    finally:
+        for conn in (a, b):
+            if conn is not None:
+                await conn.close()
         await stop_server(server)
