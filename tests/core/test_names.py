@@ -178,3 +178,10 @@ def test_history_prints_markup_like_names_as_they_are_and_never_an_escape(regist
     assert main(["stats", "casino"]) == 0
     out = capsys.readouterr().out
     assert "\n  [/]  " in out and "\n  [reverse]x  " in out and "\x1b" not in out
+
+
+@pytest.mark.parametrize("name", ["Ann\x1b[31m", "\u3164", "Bob\u202e"])
+def test_cardcore_join_refuses_the_name_before_it_connects(capsys, name):
+    assert main(["join", "KQX-482", "--server", "ws://127.0.0.1:1", "--name", name]) == 2
+    err = one_line(capsys)
+    assert "--name" in err and "U+" in err and "Value error" not in err

@@ -231,6 +231,13 @@ async def test_the_lobby_lists_a_table_whose_seats_look_like_markup(tmp_path, re
             await pilot.pause()
             text = shown(app)
             assert created.code in text and "seat 1 open · [@click=app.quit]x[/] (greedy)" in text
+            lobby = app.screen
+            lobby.query_one("#lobby-name", Input).value = "Bo\u202eb"
+            await lobby.open(created.code, None)  # watch, under a name the rule refuses
+            said = str(lobby.query_one("#lobby-message", Static).render())
+            assert said.startswith("Your name: U+202E (RIGHT-TO-LEFT OVERRIDE) is not allowed")
+            assert isinstance(app.screen, LobbyScreen)
+            lobby.query_one("#lobby-name", Input).value = "[reverse]x"
             await pilot.click("#tables", offset=(60, 1))  # a click on the row binds nothing
             await pilot.pause()
             assert app.is_running

@@ -21,7 +21,7 @@ from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
-from cardcore.engine.names import MAX_NAME_CHARS
+from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, parse_target
 
@@ -240,6 +240,11 @@ class LobbyScreen(Screen[None]):
 
     async def open(self, code: str, secret: str | None) -> None:
         """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
+        try:
+            check_name(self.name_typed or "Spectator")
+        except ValueError as exc:
+            self.say(f"Your name: {exc}", error=True)
+            return
         if not await self.connect() or self.conn is None:
             return
         try:
