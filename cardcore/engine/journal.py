@@ -284,7 +284,7 @@ def parse_event(data: Any) -> MatchEvent:
     if kind not in _KINDS:
         raise EventError(f"event: {kind[:40]!r} is no kind of event")
     try:
-        return _ONE.validate_python(data)
+        event = _ONE.validate_python(data)
     except pydantic.ValidationError as exc:
         err = exc.errors()[0]
         loc = err["loc"][1:] if err["loc"][:1] == (kind,) else err["loc"]
@@ -292,6 +292,10 @@ def parse_event(data: Any) -> MatchEvent:
         raise EventError(f"{'.'.join(map(str, loc)) or kind}: {message}") from None
     except RecursionError:
         raise EventError(f"{kind}: nested too deeply") from None
+    extra = event.__pydantic_extra__
+    if extra and len(compact_json(extra)) > MAX_SHOWN_JSON_CHARS:  # kept, never drawn: bounded
+        raise EventError(f"{kind}: fields this version does not know, over {MAX_SHOWN_JSON_CHARS} characters")
+    return event
 
 
 def parse_events(items: Iterable[Any]) -> list[MatchEvent]:

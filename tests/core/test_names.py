@@ -125,6 +125,7 @@ def nothing_imported():
     (lambda e: e["seats"].__setitem__(1, "greedy\x1b]0;owned\x07"), "line 1: seats.1: U+001B"),
     (lambda e: e.__setitem__("version", "\x1b[2J"), "line 1: version: U+001B"),
     (lambda e: e.__setitem__("seed", "s" * 100), "line 1: seed"),
+    (lambda e: e.__setitem__("later", "z" * 1_000_000), "line 1: match_start: fields this version does not"),
 ])
 def test_an_import_with_a_bad_field_is_refused_in_one_line(registry, tmp_path, capsys, change, says):
     lines = record(registry, ["Ann", "Bob"]).splitlines()
