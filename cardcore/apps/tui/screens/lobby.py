@@ -241,7 +241,7 @@ class LobbyScreen(Screen[None]):
     async def open(self, code: str, secret: str | None) -> None:
         """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
         try:
-            check_name(self.name_typed or "Spectator")
+            name = self.name_typed and check_name(self.name_typed)
         except ValueError as exc:
             self.say(f"Your name: {exc}", error=True)
             return
@@ -249,7 +249,7 @@ class LobbyScreen(Screen[None]):
             return
         try:
             session = await RemoteSession.join(self.app.registry, self.conn, code, secret,
-                                               self.name_typed, own_connection=False)
+                                               name, own_connection=False)
         except ClientError as exc:
             self.say(f"{code}: {exc}", error=True)
             return
