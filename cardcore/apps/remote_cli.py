@@ -57,7 +57,7 @@ def check_name(name: str | None) -> str | None:
     try:
         return p.Hello(name=name.strip()).name
     except pydantic.ValidationError as exc:
-        reason = exc.errors(include_url=False)[0]["msg"]
+        reason = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
         raise ValueError(f"--name: 1 to {MAX_NAME_CHARS} printable characters ({reason})") from None
 
 

@@ -475,7 +475,7 @@ def _error_of(exc: pydantic.ValidationError) -> ProtocolError:
     if loc[1:] == ("v",):
         return ProtocolError("bad_version", f"protocol version {_short(err.get('input'))}; "
                              f"this server speaks {PROTOCOL_VERSION}")
-    return ProtocolError("bad_field", f"{loc[0]}.{where}: {err['msg']}")
+    return ProtocolError("bad_field", f"{loc[0]}.{where}: {str(err['msg']).removeprefix('Value error, ')}")
 
 
 def _short(value: Any) -> str:

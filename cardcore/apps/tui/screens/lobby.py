@@ -15,13 +15,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
-from cardcore.engine.names import MAX_NAME_CHARS
+from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, parse_target
 
@@ -152,7 +153,7 @@ class LobbyScreen(Screen[None]):
         row = widget.cursor_row
         widget.clear()
         for t in self.tables:
-            widget.add_row(t.code, t.game, t.status, str(t.hand_no), seats_text(t), key=t.code)
+            widget.add_row(*map(plain, (t.code, t.game, t.status, t.hand_no, seats_text(t))), key=t.code)
         if self.tables:
             widget.move_cursor(row=min(row, len(self.tables) - 1))
 
@@ -201,8 +202,9 @@ class LobbyScreen(Screen[None]):
         if created is not None:
             self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
             return
-        self.app.push_screen(LineScreen(f"[b]Table {table.code}[/b]: paste your seat's link or its "
-                                        "secret (enter; esc: back; w in the list watches).",
+        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": paste your seat's link or its "
+                               "secret (enter; esc: back; w in the list watches).")
+        self.app.push_screen(LineScreen(prompt,
                                         "cardcore://…#SECRET or the secret"), self._secret_given)
 
     async def action_watch(self) -> None:
@@ -239,11 +241,16 @@ class LobbyScreen(Screen[None]):
 
     async def open(self, code: str, secret: str | None) -> None:
         """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
+        try:
+            name = self.name_typed and check_name(self.name_typed)
+        except ValueError as exc:
+            self.say(f"Your name: {exc}", error=True)
+            return
         if not await self.connect() or self.conn is None:
             return
         try:
             session = await RemoteSession.join(self.app.registry, self.conn, code, secret,
-                                               self.name_typed, own_connection=False)
+                                               name, own_connection=False)
         except ClientError as exc:
             self.say(f"{code}: {exc}", error=True)
             return
@@ -312,7 +319,7 @@ class GameChoiceScreen(ModalScreen[Game | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box"):
             yield Static("[b]A new table: which game?[/b]")
-            yield OptionList(*(Option(g.name, id=g.id) for g in self.games), id="games")
+            yield OptionList(*(Option(plain(g.name), id=g.id) for g in self.games), id="games")
 
     @on(OptionList.OptionSelected, "#games")
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -345,8 +352,8 @@ class RemoteSetupScreen(SetupScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#setup-title", Static).update(
-            Text(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
-                 style="bold"))
+            plain(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
+                  "bold"))
         self.query_one("#start", Button).label = "Create"
         form, partners = self.query_one("#setup-form"), self.query_one("#partners")
         form.mount(Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
