@@ -64,7 +64,7 @@ def test_every_entry_point_refuses_the_same_names(name):
         MatchSetup.of(game="casino", seats=["human", "human"], names=[name, "Bob"])
     messages = [
         {"type": "hello", "name": name},
-        {"type": "join", "code": "ABC-123", "secret": "s", "name": name},
+        {"type": "join", "code": "ABC-123", "invite": "s", "name": name},
         {"type": "create_table", "game": "casino", "seats": ["human", "human"], "names": [name, "B"]},
         {"type": "create_table", "game": "casino", "seats": ["human"] * 4, "side_names": [name, "B"]},
         {"type": "chat", "code": "ABC-123", "text": f"hi {name}"},

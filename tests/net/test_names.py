@@ -28,7 +28,7 @@ async def test_markup_like_names_reach_another_client_as_typed_and_refused_ones_
                                  "seats": ["human", "greedy"], "names": [name, "Bob"]},
                                 {"type": "create_table", "game": "casino", "public": True,
                                  "seats": ["human", "greedy", "greedy", "greedy"], "side_names": ["A", name]},
-                                {"type": "join", "code": created["code"], "secret": "s", "name": name}):
+                                {"type": "join", "code": created["code"], "invite": "s", "name": name}):
                     reply = await other.request(message)
                     assert reply["type"] == "error" and reply["code"] == "bad_field", (name, reply)
                     said = reply["message"]

@@ -260,11 +260,11 @@ async def test_a_player_named_like_markup_and_their_chat_line_show_as_typed(tmp_
         created = await new_table(server.port, seats=("human", "human"))
         a = await Connection.open(f"ws://127.0.0.1:{server.port}/")
         b = await Connection.open(f"ws://127.0.0.1:{server.port}/")
-        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].secret, "Ann")
+        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].invite, "Ann")
         app = CardcoreApp(registry, start=JoinTable(ann), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
-            rogue = await RemoteSession.join(registry, b, created.code, created.seats[1].secret, "[/]")
+            rogue = await RemoteSession.join(registry, b, created.code, created.seats[1].invite, "[/]")
             rogue.chat("[reverse]x [/] [@click=app.quit]y[/]")
             await until(pilot, lambda: any(e.note and "[reverse]x" in e.text for e in ann.log), "the chat")
             await until(pilot, lambda: "[/]: “[reverse]x [/] [@click=app.quit]y[/]”" in shown(app),
