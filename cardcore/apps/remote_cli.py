@@ -49,6 +49,7 @@ def check_name(name: str | None) -> str | None:
     """A player's name as the protocol takes it (ValueError, one line)."""
     import pydantic
 
+    from cardcore.engine import complaints
     from cardcore.engine.names import MAX_NAME_CHARS
     from cardcore.services.net import protocol as p
 
@@ -57,7 +58,7 @@ def check_name(name: str | None) -> str | None:
     try:
         return p.Hello(name=name.strip()).name
     except pydantic.ValidationError as exc:
-        reason = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
+        reason = complaints.message(exc.errors(include_url=False)[0])
         raise ValueError(f"--name: 1 to {MAX_NAME_CHARS} printable characters ({reason})") from None
 
 

@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Annotated, Any, ClassVar, Literal, TypeVar
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from cardcore.engine import complaints
 from cardcore.engine.game import ScoreRow
 from cardcore.engine.jsontext import compact_json
 from cardcore.engine.names import Name, SideName, plain_text
@@ -288,8 +289,7 @@ def parse_event(data: Any) -> MatchEvent:
     except pydantic.ValidationError as exc:
         err = exc.errors()[0]
         loc = err["loc"][1:] if err["loc"][:1] == (kind,) else err["loc"]
-        message = " ".join(str(err["msg"]).split()).removeprefix("Value error, ")
-        raise EventError(f"{'.'.join(map(str, loc)) or kind}: {message}") from None
+        raise EventError(f"{'.'.join(map(str, loc)) or kind}: {complaints.message(err)}") from None
     except RecursionError:
         raise EventError(f"{kind}: nested too deeply") from None
     extra = event.__pydantic_extra__

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 import pydantic
 
+from cardcore.engine.complaints import first_error
 from cardcore.engine.journal import EventError, MatchEvent, dumps, parse_event
 from cardcore.engine.jsontext import compact_json
 
@@ -59,14 +60,6 @@ def split_matches(numbered: list[tuple[int, MatchEvent]]) -> list[list[tuple[int
     ``match_start``: ``simulate --record`` writes several one after another."""
     starts = [i for i, (_, event) in enumerate(numbered) if event.event == "match_start"]
     return [numbered[a:b] for a, b in zip(starts, [*starts[1:], len(numbered)], strict=True)]
-
-
-def first_error(exc: pydantic.ValidationError) -> str:
-    """pydantic's first complaint on one line: ``field.path: message``."""
-    err = exc.errors()[0]
-    where = ".".join(map(str, err["loc"])) or "value"
-    message = " ".join(str(err["msg"]).split()).removeprefix("Value error, ")
-    return f"{where}: {message}"
 
 
 # --- saves ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ import pydantic
 
 from cardcore.apps.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup
 from cardcore.apps.tui.table_session import Listener
+from cardcore.engine import complaints
 from cardcore.engine.bots.search import Estimate, MediumBot
 from cardcore.engine.game import Action, Game, GameOptions, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Note
@@ -282,7 +283,7 @@ class RemoteSession:
         try:
             message = p.Chat(code=self.code, text=text.strip())
         except pydantic.ValidationError as exc:
-            raise ValueError(f"not sent: {exc.errors(include_url=False)[0]['msg']}") from None
+            raise ValueError(f"not sent: {complaints.message(exc.errors(include_url=False)[0])}") from None
         self.conn.send_soon(message, self.code)
 
     def listen(self, callback: Listener | None) -> None:

@@ -20,6 +20,7 @@ import orjson
 import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
+from cardcore.engine import complaints
 from cardcore.engine.names import Name, plain_text
 
 PROTOCOL_VERSION = 1
@@ -475,7 +476,7 @@ def _error_of(exc: pydantic.ValidationError) -> ProtocolError:
     if loc[1:] == ("v",):
         return ProtocolError("bad_version", f"protocol version {_short(err.get('input'))}; "
                              f"this server speaks {PROTOCOL_VERSION}")
-    return ProtocolError("bad_field", f"{loc[0]}.{where}: {str(err['msg']).removeprefix('Value error, ')}")
+    return ProtocolError("bad_field", f"{loc[0]}.{where}: {complaints.message(err)}")
 
 
 def _short(value: Any) -> str:
