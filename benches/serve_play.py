@@ -50,7 +50,7 @@ def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, p
     play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * players)
     table = Table(f"ABC-{seed % 1000:03d}", match, [Seat(HUMAN, joined=True) for _ in range(players)],
                   play.id, registry=registry, config=TableConfig(bot_delay=0), writer=writer,
-                  bot_pool=None, lock=play)  # type: ignore[arg-type]
+                  bot_work=None, lock=play)  # type: ignore[arg-type]
     peers = [Peer() for _ in range(players)]
     for seat, peer in enumerate(peers):
         table.seats[seat].peer = peer
