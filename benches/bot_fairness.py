@@ -10,8 +10,10 @@ at it). Another client makes a two-seat Canasta table, itself against the greedy
 and plays a random legal action whenever it is to play. Measured, for every decision
 of the greedy bot: from the arrival of the update that asks the bot to play to the
 arrival of the update with its move (the bot's queueing, choosing and the update's
-trip). Printed: one JSON object with the median, p90 and max of that (ms), the hard
-decisions the hog's tables made meanwhile (they still play), and the machine's load
+trip). Printed: one JSON object with the median, p90, p99 and max of that (ms; and how long
+a decision still awaited at the end had waited), the updates the hog received a second
+meanwhile (one per hard decision: its tables still play), the server's event loop lag
+(how late it woke from a 50 ms sleep: p50, p99, max), and the machine's load
 average before and after (the machine may be shared: figures move with it).
 ``--server-tree DIR`` runs another checkout's server (before/after under the same load);
 arguments after ``--`` go to ``cardcore serve``.
@@ -98,9 +100,10 @@ async def hog(port: int, tables: int, moves: list[int]) -> ClientConnection:
     return ws
 
 
-async def victim(port: int, latencies: list[float], stop: asyncio.Event) -> None:
+async def victim(port: int, latencies: list[float], stop: asyncio.Event) -> float | None:
     """One connection at a table of its own against the greedy bot: plays at once when
-    asked; each greedy decision timed from the update asking for it to the one with it."""
+    asked; each greedy decision timed from the update asking for it to the one with it.
+    Returned: how long the bot's last decision had been awaited when the run stopped."""
     rng = random.Random(7)
     async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**22) as ws:
         reader = Reader(ws)
@@ -129,6 +132,7 @@ async def victim(port: int, latencies: list[float], stop: asyncio.Event) -> None
                 action = rng.choice(msg["actions"])["action"]
                 await ws.send(json.dumps({"v": 1, "type": "act", "code": code, "action": action,
                                           "turn": msg["turn"]}))
+        return None if asked is None else time.perf_counter() - asked[1]
 
 
 def load() -> list[float]:
@@ -155,18 +159,23 @@ async def run(args: argparse.Namespace, workdir: Path) -> dict[str, Any]:
         playing = asyncio.ensure_future(victim(port, latencies, stop))
         await asyncio.sleep(args.seconds)
         stop.set()
-        await asyncio.wait_for(playing, 30)
+        waiting = await asyncio.wait_for(playing, 30)
         elapsed = time.perf_counter() - t0
         hard = moves[0] - moves0
         if hogged is not None:
             await hogged.close()
     finally:
         proc.send_signal(signal.SIGTERM)
+        assert proc.stdout is not None
+        tail = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
         await asyncio.wait_for(proc.wait(), 60)
-    return {"greedy_reply_ms": {"n": len(latencies), "median": _ms(latencies, 0.5),
-                                "p90": _ms(latencies, 0.9), "max": _ms(latencies, 1.0)},
+    lag = json.loads(tail.rsplit("lag ms ", 1)[1].rsplit(")", 1)[0]) if "lag ms " in tail else None
+    replies = {"n": len(latencies), "median": _ms(latencies, 0.5), "p90": _ms(latencies, 0.9),
+               "p99": _ms(latencies, 0.99), "max": _ms(latencies, 1.0),
+               "unanswered": None if waiting is None else round(1000 * waiting, 1)}
+    return {"greedy_reply_ms": replies,
             "hog_tables": args.hog_tables, "hog_updates_per_s": round(hard / elapsed, 2),
-            "seconds": round(elapsed, 1)}
+            "seconds": round(elapsed, 1), "server_loop_lag_ms": lag}
 
 
 async def main() -> None:

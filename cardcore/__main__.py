@@ -2,4 +2,5 @@ import sys
 
 from cardcore.apps.cli import main
 
-sys.exit(main())
+if __name__ == "__main__":  # not when a worker process started by spawning imports it
+    sys.exit(main())

@@ -11,10 +11,12 @@ runs a bot. A move goes into one of two lanes, by its bot's class (``Bot.heavy``
   and a light bot never waits behind a search.
 
 In each lane the moves wait in one queue per owner (``choose``'s ``owner``: the table
-says whose share its moves take) and the owners are served round robin, one move per
-turn: an owner with twenty busy tables gets one share, as an owner with one table
-does, and its own tables take turns (a table has one move waiting at most). A lane
-runs as many moves at once as it has workers.
+says whose share its moves take), and a lane runs as many moves at once as it has
+workers. A free worker takes the next move of the owner with the fewest moves running,
+of those the one served longest ago: an owner with twenty busy tables gets one share,
+as an owner with one table does (a newcomer's move starts as soon as a worker is free,
+whatever is queued), and its own tables take turns (a table has one move waiting at
+most).
 
 What a bot is given, in either lane, is what ``TableService.bot_turn`` gives: the
 bot, the seat's info set (what the seat may know, nothing more) and the seat's random
@@ -37,7 +39,7 @@ import contextlib
 import multiprocessing
 import os
 import random
-from collections import OrderedDict, deque
+from collections import Counter, deque
 from collections.abc import Callable
 from concurrent.futures import Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -78,8 +80,10 @@ def _worker_start() -> None:
 
 @dataclass
 class _Move:
-    """One bot move waiting or running: what the bot chooses from, and its awaiter."""
+    """One bot move waiting or running: whose share it takes, what the bot chooses from,
+    and its awaiter."""
 
+    owner: object
     bot: Bot
     info: InfoSet
     rng: random.Random
@@ -87,34 +91,41 @@ class _Move:
 
 
 class _Lane:
-    """Moves that wait per owner, served round robin, ``workers`` at once on an executor."""
+    """Moves waiting per owner, ``workers`` of them running at once on an executor. A free
+    worker takes the next move of the owner with the fewest moves running, of those the
+    one served longest ago (round robin)."""
 
     def __init__(self, workers: int, make: Callable[[], Executor], plugin_of: dict[str, str]):
         self.workers = workers
         self.make = make
         self.plugin_of = plugin_of
         self.executor: Executor | None = None  # made at the first move
-        #: Each owner's waiting moves, the owner to serve next first.
-        self.waiting: OrderedDict[object, deque[_Move]] = OrderedDict()
+        self.waiting: dict[object, deque[_Move]] = {}
+        #: The moves running, in all and per owner; when each owner with a move waiting or
+        #: running was last served (a count of moves started).
         self.running = 0
+        self.running_of: Counter[object] = Counter()
+        self.served: dict[object, int] = {}
+        self.started = 0
         self.closed = False
 
-    def put(self, owner: object, move: _Move) -> None:
+    def put(self, move: _Move) -> None:
         if self.closed:  # the server is stopping: no move now
             move.done.cancel()
             return
-        self.waiting.setdefault(owner, deque()).append(move)
+        self.waiting.setdefault(move.owner, deque()).append(move)
         self._start()
 
     def _start(self) -> None:
         while self.running < self.workers and self.waiting:
-            owner, moves = next(iter(self.waiting.items()))
+            owner = min(self.waiting, key=lambda o: (self.running_of[o], self.served.get(o, -1)))
+            moves = self.waiting[owner]
             move = moves.popleft()
-            if moves:
-                self.waiting.move_to_end(owner)  # served: its next move waits for the others'
-            else:
+            if not moves:
                 del self.waiting[owner]
-            if not move.done.cancelled():
+            if move.done.cancelled():
+                self._forget(owner)
+            else:
                 self._run(move)
 
     def _run(self, move: _Move) -> None:
@@ -128,13 +139,26 @@ class _Lane:
         except RuntimeError as exc:  # a broken pool refuses at once
             self._replace(executor)
             move.done.set_exception(BotFailed(f"the bot's worker failed: {describe(exc)}"))
+            self._forget(move.owner)
             return
         self.running += 1
+        self.running_of[move.owner] += 1
+        self.started += 1
+        self.served[move.owner] = self.started
         loop = asyncio.get_running_loop()
-        future.add_done_callback(lambda f: loop.call_soon_threadsafe(self._finished, move, f, executor))
+
+        def finished(f: Future[tuple[Action, RngState]]) -> None:  # on the worker's thread
+            with contextlib.suppress(RuntimeError):  # the loop is gone: nobody awaits it
+                loop.call_soon_threadsafe(self._finished, move, f, executor)
+
+        future.add_done_callback(finished)
 
     def _finished(self, move: _Move, future: Future[tuple[Action, RngState]], executor: Executor) -> None:
+        if self.closed:
+            return
         self.running -= 1
+        self.running_of[move.owner] -= 1
+        self._forget(move.owner)
         self._start()
         if move.done.cancelled():
             return
@@ -152,6 +176,12 @@ class _Lane:
         # the info set's own action object (the same JSON: equal), not the worker's copy
         move.done.set_result(next((a for a in move.info.legal_actions() if a.key == action.key), action))
 
+    def _forget(self, owner: object) -> None:
+        """An owner with nothing waiting or running is forgotten."""
+        if self.running_of[owner] <= 0 and owner not in self.waiting:
+            self.running_of.pop(owner, None)
+            self.served.pop(owner, None)
+
     def _replace(self, broken: Executor) -> None:
         if self.executor is broken:
             _stop(broken)
@@ -163,6 +193,8 @@ class _Lane:
             for move in moves:
                 move.done.cancel()
         self.waiting.clear()
+        self.running_of.clear()
+        self.served.clear()
         if self.executor is not None:
             _stop(self.executor)
             self.executor = None
@@ -186,7 +218,7 @@ class BotWork:
         lane (BotFailed: it did not choose)."""
         done: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
         lane = self.heavy if type(bot).heavy else self.light
-        lane.put(owner, _Move(bot, info, rng, done))
+        lane.put(_Move(owner, bot, info, rng, done))
         return await done
 
     def close(self) -> None:
