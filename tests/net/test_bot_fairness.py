@@ -79,10 +79,10 @@ async def test_a_newcomer_is_served_before_an_owner_with_many_moves_waiting():
     work, order, gate = BotWork(threads=1, processes=0), [], threading.Event()
     info = info_set()
     try:
-        hog = [asyncio.ensure_future(work.choose("hog", Gated(f"hog{i}", order, gate), info,
+        hog = [asyncio.ensure_future(work.choose(("hog",), Gated(f"hog{i}", order, gate), info,
                                                  random.Random(i))) for i in range(4)]
         await started(order, 1)  # hog0 holds the one worker; hog1-3 wait
-        other = asyncio.ensure_future(work.choose("other", Gated("other", order, gate), info,
+        other = asyncio.ensure_future(work.choose(("other",), Gated("other", order, gate), info,
                                                   random.Random(9)))
         gate.set()
         await asyncio.wait_for(asyncio.gather(*hog, other), WAIT)
@@ -99,7 +99,7 @@ async def test_two_owners_share_the_workers_whatever_one_has_queued():
     info = info_set()
 
     def move(owner: str, name: str) -> asyncio.Future[Action]:
-        return asyncio.ensure_future(work.choose(owner, Gated(name, order, gates[name]), info,
+        return asyncio.ensure_future(work.choose((owner,), Gated(name, order, gates[name]), info,
                                                  random.Random(1)))
 
     try:
@@ -124,15 +124,33 @@ async def test_two_owners_share_the_workers_whatever_one_has_queued():
 
 
 @pytest.mark.asyncio
+async def test_addresses_share_the_workers_and_within_one_its_connections_do():
+    work, order, gate = BotWork(threads=1, processes=0), [], threading.Event()
+    info = info_set()
+    owners = {"c": ("address A", "connection 1"), "d": ("address A", "connection 2"),
+              "b": ("address B", "connection 3")}
+    try:
+        moves = [asyncio.ensure_future(work.choose(owners[who], Gated(f"{who}{i}", order, gate), info,
+                                                   random.Random(i))) for who in "cdb" for i in range(3)]
+        gate.set()
+        await asyncio.wait_for(asyncio.gather(*moves), WAIT)
+        # A and B take turns (B has one connection, A two): B gets half the moves, not a third
+        assert order == ["c0", "b0", "d0", "b1", "c1", "b2", "d1", "c2", "d2"]
+    finally:
+        gate.set()
+        work.close()
+
+
+@pytest.mark.asyncio
 async def test_a_light_bot_does_not_wait_behind_the_searches():
     work, order, gate = BotWork(threads=1, processes=0), [], threading.Event()
     info = info_set()
     try:
-        searches = [asyncio.ensure_future(work.choose("hog", _heavy(Gated)(f"hard{i}", order, gate), info,
+        searches = [asyncio.ensure_future(work.choose(("hog",), _heavy(Gated)(f"hard{i}", order, gate), info,
                                                       random.Random(i))) for i in range(3)]
         await started(order, 1)  # the search lane's one thread is held
         greedy = REGISTRY.bots["greedy"]()
-        action = await asyncio.wait_for(work.choose("hog", greedy, info, random.Random(1)), WAIT)
+        action = await asyncio.wait_for(work.choose(("hog",), greedy, info, random.Random(1)), WAIT)
         assert action in info.legal_actions()
         assert order == ["hard0"]  # chosen while the searches still wait
     finally:
@@ -152,9 +170,9 @@ async def test_a_bot_that_raises_fails_in_one_line_naming_its_code_and_the_next_
     try:
         with pytest.raises(BotFailed, match=r"^plugin the tests' plugin: Boom.choose raised "
                                             r"ZeroDivisionError: integer division or modulo by zero$"):
-            await asyncio.wait_for(work.choose("a", Boom(), info, random.Random(1)), WAIT)
+            await asyncio.wait_for(work.choose(("a",), Boom(), info, random.Random(1)), WAIT)
         greedy = REGISTRY.bots["greedy"]()
-        assert await asyncio.wait_for(work.choose("a", greedy, info, random.Random(1)), WAIT) \
+        assert await asyncio.wait_for(work.choose(("a",), greedy, info, random.Random(1)), WAIT) \
             in info.legal_actions()
     finally:
         work.close()
@@ -164,13 +182,13 @@ async def test_a_bot_that_raises_fails_in_one_line_naming_its_code_and_the_next_
 async def test_closing_cancels_the_waiting_moves_and_refuses_new_ones():
     work, order, gate = BotWork(threads=1, processes=0), [], threading.Event()
     info = info_set()
-    running_move = asyncio.ensure_future(work.choose("a", Gated("a0", order, gate), info, random.Random(0)))
-    waiting = asyncio.ensure_future(work.choose("a", Gated("a1", order, gate), info, random.Random(1)))
+    running_move, waiting = (asyncio.ensure_future(work.choose(("a",), Gated(f"a{i}", order, gate), info,
+                                                               random.Random(i))) for i in range(2))
     await started(order, 1)
     work.close()
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(waiting, WAIT)
-    late = asyncio.ensure_future(work.choose("b", Gated("b0", order, gate), info, random.Random(2)))
+    late = asyncio.ensure_future(work.choose(("b",), Gated("b0", order, gate), info, random.Random(2)))
     with pytest.raises(asyncio.CancelledError):
         await asyncio.wait_for(late, WAIT)
     gate.set()
@@ -188,17 +206,17 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
             here, there = random.Random(seed), random.Random(seed)
             bot = HardBot(iterations=40)  # no time cap: the same choice wherever it runs
             expected = bot.choose(info, here)
-            got = await asyncio.wait_for(work.choose("a", bot, info, there), 60)
+            got = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
             assert got == expected and got.key in {a.key for a in info.legal_actions()}
             assert there.getstate() == here.getstate()  # the match's stream went on alike
         # a dead worker fails its move in one line; the next move gets a fresh worker
         info = info_set("canasta", 3)
         with pytest.raises(BotFailed, match="the bot's worker failed"):
-            await asyncio.wait_for(work.choose("a", Dies(), info, random.Random(1)), 60)
+            await asyncio.wait_for(work.choose(("a",), Dies(), info, random.Random(1)), 60)
         with pytest.raises(BotFailed, match="^plugin tests: Boom.choose raised ZeroDivisionError"):
-            await asyncio.wait_for(work.choose("a", HeavyBoom(), info, random.Random(1)), 60)
+            await asyncio.wait_for(work.choose(("a",), HeavyBoom(), info, random.Random(1)), 60)
         bot = HardBot(iterations=10)
-        assert await asyncio.wait_for(work.choose("a", bot, info, random.Random(1)), 60) \
+        assert await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60) \
             == bot.choose(info, random.Random(1))
     finally:
         work.close()

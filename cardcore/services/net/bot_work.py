@@ -10,13 +10,16 @@ runs a bot. A move goes into one of two lanes, by its bot's class (``Bot.heavy``
   the server's interpreter lock, so the event loop and the light bots go on meanwhile,
   and a light bot never waits behind a search.
 
-In each lane the moves wait in one queue per owner (``choose``'s ``owner``: the table
-says whose share its moves take), and a lane runs as many moves at once as it has
-workers. A free worker takes the next move of the owner with the fewest moves running,
-of those the one served longest ago: an owner with twenty busy tables gets one share,
-as an owner with one table does (a newcomer's move starts as soon as a worker is free,
-whatever is queued), and its own tables take turns (a table has one move waiting at
-most).
+In each lane the moves wait in one queue per owner, and a lane runs as many moves at
+once as it has workers. An owner is a path (``choose``'s ``owner``: the table says whose
+share its moves take; at a server, an address and a connection from it): the
+addresses share the workers, and within an address its connections do. A free worker
+takes the next move of the address with the fewest moves running, of those the one
+served longest ago, and within it likewise of a connection. An address with twenty
+busy tables gets one share, as one with a single table does (a newcomer's move starts
+as soon as a worker is free, whatever is queued); behind a reverse proxy, where every
+connection has the proxy's address, the connections still get one share each. An
+owner's own tables take turns (a table has one move waiting at most).
 
 What a bot is given, in either lane, is what ``TableService.bot_turn`` gives: the
 bot, the seat's info set (what the seat may know, nothing more) and the seat's random
@@ -56,6 +59,8 @@ WORKER_NICENESS = 10
 
 #: A random stream's state (``random.Random.getstate()``).
 RngState = tuple[Any, ...]
+#: Whose share a move takes: a path, the widest first (at a server: address, connection).
+Owner = tuple[object, ...]
 
 
 class BotFailed(Exception):
@@ -83,7 +88,7 @@ class _Move:
     """One bot move waiting or running: whose share it takes, what the bot chooses from,
     and its awaiter."""
 
-    owner: object
+    owner: Owner
     bot: Bot
     info: InfoSet
     rng: random.Random
@@ -92,20 +97,23 @@ class _Move:
 
 class _Lane:
     """Moves waiting per owner, ``workers`` of them running at once on an executor. A free
-    worker takes the next move of the owner with the fewest moves running, of those the
-    one served longest ago (round robin)."""
+    worker takes the next move of the owner whose path is first when each of its levels
+    (widest first) is counted by moves running, then by when it was last served: the
+    fewest running, then round robin, at every level."""
 
     def __init__(self, workers: int, make: Callable[[], Executor], plugin_of: dict[str, str]):
         self.workers = workers
         self.make = make
         self.plugin_of = plugin_of
         self.executor: Executor | None = None  # made at the first move
-        self.waiting: dict[object, deque[_Move]] = {}
-        #: The moves running, in all and per owner; when each owner with a move waiting or
-        #: running was last served (a count of moves started).
+        self.waiting: dict[Owner, deque[_Move]] = {}
+        #: The moves running in all; per level of the owners' paths (a path's first part,
+        #: first two...): the moves waiting and running under it, and when it was last
+        #: served (a count of moves started; forgotten once it has no move).
         self.running = 0
-        self.running_of: Counter[object] = Counter()
-        self.served: dict[object, int] = {}
+        self.queued: Counter[Owner] = Counter()
+        self.running_of: Counter[Owner] = Counter()
+        self.served: dict[Owner, int] = {}
         self.started = 0
         self.closed = False
 
@@ -114,19 +122,27 @@ class _Lane:
             move.done.cancel()
             return
         self.waiting.setdefault(move.owner, deque()).append(move)
+        for level in _levels(move.owner):
+            self.queued[level] += 1
         self._start()
 
     def _start(self) -> None:
         while self.running < self.workers and self.waiting:
-            owner = min(self.waiting, key=lambda o: (self.running_of[o], self.served.get(o, -1)))
+            owner = min(self.waiting, key=self._rank)
             moves = self.waiting[owner]
             move = moves.popleft()
             if not moves:
                 del self.waiting[owner]
+            for level in _levels(owner):
+                self.queued[level] -= 1
             if move.done.cancelled():
                 self._forget(owner)
             else:
                 self._run(move)
+
+    def _rank(self, owner: Owner) -> tuple[int, ...]:
+        return tuple(n for level in _levels(owner)
+                     for n in (self.running_of[level], self.served.get(level, -1)))
 
     def _run(self, move: _Move) -> None:
         if self.executor is None:
@@ -142,9 +158,10 @@ class _Lane:
             self._forget(move.owner)
             return
         self.running += 1
-        self.running_of[move.owner] += 1
         self.started += 1
-        self.served[move.owner] = self.started
+        for level in _levels(move.owner):
+            self.running_of[level] += 1
+            self.served[level] = self.started
         loop = asyncio.get_running_loop()
 
         def finished(f: Future[tuple[Action, RngState]]) -> None:  # on the worker's thread
@@ -157,7 +174,8 @@ class _Lane:
         if self.closed:
             return
         self.running -= 1
-        self.running_of[move.owner] -= 1
+        for level in _levels(move.owner):
+            self.running_of[level] -= 1
         self._forget(move.owner)
         self._start()
         if move.done.cancelled():
@@ -176,11 +194,12 @@ class _Lane:
         # the info set's own action object (the same JSON: equal), not the worker's copy
         move.done.set_result(next((a for a in move.info.legal_actions() if a.key == action.key), action))
 
-    def _forget(self, owner: object) -> None:
-        """An owner with nothing waiting or running is forgotten."""
-        if self.running_of[owner] <= 0 and owner not in self.waiting:
-            self.running_of.pop(owner, None)
-            self.served.pop(owner, None)
+    def _forget(self, owner: Owner) -> None:
+        """The levels of ``owner``'s path with no move waiting or running are forgotten."""
+        for level in _levels(owner):
+            if self.running_of[level] <= 0 and self.queued[level] <= 0:
+                for counts in (self.running_of, self.queued, self.served):
+                    counts.pop(level, None)
 
     def _replace(self, broken: Executor) -> None:
         if self.executor is broken:
@@ -193,8 +212,8 @@ class _Lane:
             for move in moves:
                 move.done.cancel()
         self.waiting.clear()
-        self.running_of.clear()
-        self.served.clear()
+        for counts in (self.running_of, self.queued, self.served):
+            counts.clear()
         if self.executor is not None:
             _stop(self.executor)
             self.executor = None
@@ -213,7 +232,7 @@ class BotWork:
         else:
             self.heavy = _Lane(threads, lambda: ThreadPoolExecutor(threads, "cardcore-search"), plugin_of)
 
-    async def choose(self, owner: object, bot: Bot, info: InfoSet, rng: random.Random) -> Action:
+    async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Action:
         """``bot``'s move from ``info`` with the stream ``rng``, in ``owner``'s share of its
         lane (BotFailed: it did not choose)."""
         done: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
@@ -231,6 +250,11 @@ def _process_pool(workers: int) -> ProcessPoolExecutor:
     method = "forkserver" if os.name == "posix" else "spawn"
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                initializer=_worker_start)
+
+
+def _levels(owner: Owner) -> list[Owner]:
+    """The levels of an owner's path, the widest first: (a,), (a, b)..."""
+    return [owner[:i] for i in range(1, len(owner) + 1)]
 
 
 def _stop(executor: Executor) -> None:

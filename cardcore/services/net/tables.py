@@ -414,12 +414,12 @@ class Table:
             log.error("table %s: %s", self.code, exc)
             return info.legal_actions()[0]
 
-    def _owner(self) -> object:
-        """Whose share of the bot work the table's moves take (``bot_work``): the address of
-        whoever has been at the table longest (its bots play only while someone is)."""
+    def _owner(self) -> tuple[object, ...]:
+        """Whose share of the bot work the table's moves take (``bot_work``): the address
+        and connection of whoever has been at the table longest (its bots play only while
+        someone is)."""
         first = next(iter(self.watchers), None)
-        address: str | None = getattr(first, "address", None)
-        return address or first
+        return getattr(first, "address", None), first
 
     # --- telling everyone ----------------------------------------------------------------
 
