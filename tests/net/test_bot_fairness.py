@@ -209,10 +209,15 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
             got = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
             assert got == expected and got.key in {a.key for a in info.legal_actions()}
             assert there.getstate() == here.getstate()  # the match's stream went on alike
-        # a dead worker fails its move in one line; the next move gets a fresh worker
+        # a dead worker, a bot that does not pickle, one that raises: the move fails in one
+        # line, and the next move is chosen (by a fresh worker after a dead one)
         info = info_set("canasta", 3)
-        with pytest.raises(BotFailed, match="the bot's worker failed"):
+        with pytest.raises(BotFailed, match="^the bot's worker failed: BrokenProcessPool: A process"):
             await asyncio.wait_for(work.choose(("a",), Dies(), info, random.Random(1)), 60)
+        unpicklable = HardBot(iterations=10)
+        unpicklable.hook = lambda: None  # type: ignore[attr-defined]
+        with pytest.raises(BotFailed, match="^the bot's worker failed: .*pickle"):
+            await asyncio.wait_for(work.choose(("a",), unpicklable, info, random.Random(1)), 60)
         with pytest.raises(BotFailed, match="^plugin tests: Boom.choose raised ZeroDivisionError"):
             await asyncio.wait_for(work.choose(("a",), HeavyBoom(), info, random.Random(1)), 60)
         bot = HardBot(iterations=10)

@@ -154,7 +154,7 @@ class _Lane:
             future = executor.submit(choose, move.bot, move.info, rng, self.plugin_of)
         except RuntimeError as exc:  # a broken pool refuses at once
             self._replace(executor)
-            move.done.set_exception(BotFailed(f"the bot's worker failed: {describe(exc)}"))
+            move.done.set_exception(_worker_failed(exc))
             self._forget(move.owner)
             return
         self.running += 1
@@ -188,7 +188,7 @@ class _Lane:
         except Exception as exc:  # noqa: BLE001 - pickling, a dead worker: the move fails, said once
             if isinstance(exc, BrokenProcessPool):
                 self._replace(executor)
-            move.done.set_exception(BotFailed(f"the bot's worker failed: {describe(exc)}"))
+            move.done.set_exception(_worker_failed(exc))
             return
         move.rng.setstate(state)
         # the info set's own action object (the same JSON: equal), not the worker's copy
@@ -250,6 +250,11 @@ def _process_pool(workers: int) -> ProcessPoolExecutor:
     method = "forkserver" if os.name == "posix" else "spawn"
     return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                initializer=_worker_start)
+
+
+def _worker_failed(exc: Exception) -> BotFailed:
+    """The move never reached a worker, or its worker died: one line."""
+    return BotFailed(f"the bot's worker failed: {type(exc).__name__}: {' '.join(str(exc).split())}")
 
 
 def _levels(owner: Owner) -> list[Owner]:
