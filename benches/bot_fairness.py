@@ -16,7 +16,7 @@ meanwhile (one per hard decision: its tables still play), the server's event loo
 (how late it woke from a 50 ms sleep: p50, p99, max), and the machine's load
 average before and after (the machine may be shared: figures move with it). The deal is
 the server's own, so the worst reply may be greedy's own choice on a Canasta position
-where listing the first melds takes it 250 ms of CPU.
+where listing the first melds takes it 0.25-0.45 s of CPU.
 ``--server-tree DIR`` runs another checkout's server (before/after under the same load);
 arguments after ``--`` go to ``cardcore serve``.
 """

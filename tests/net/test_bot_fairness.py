@@ -292,8 +292,8 @@ async def greedy_replies(client: Client, count: int, least: float) -> list[float
     asked): how long each greedy decision took to come, from the update asking for it to
     the one with it, over ``count`` decisions and at least ``least`` seconds (1,000 at most)."""
     # a deal where greedy's own choice is quick (its first 1,200 decisions at most 23 ms of
-    # CPU; some Canasta positions take it 250 ms, listing first melds): what is measured
-    # is the wait for a worker, not the game's engine
+    # CPU; some Canasta positions take it 0.25-0.45 s, listing first melds): what is
+    # measured is the wait for a worker, not the game's engine
     made = await client.request({"type": "create_table", "game": "canasta", "seats": ["human", "greedy"],
                                  "options": {"target": 100_000}, "seed": 3})
     code, seat = made["code"], made["seats"][0]
