@@ -58,7 +58,7 @@ def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, p
     for held in seats:
         held.claim()
     table = Table(f"ABC-{seed % 1000:03d}", service, seats, play.id, registry=registry,
-                  config=TableConfig(bot_delay=0), writer=writer, bot_pool=None,  # type: ignore[arg-type]
+                  config=TableConfig(bot_delay=0), writer=writer, bot_work=None,  # type: ignore[arg-type]
                   lock=play)
     peers = [Peer() for _ in range(players)]
     for seat, peer in enumerate(peers):

@@ -46,6 +46,9 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    help="seconds a dropped seat is held before a bot plays it (default 60)")
     q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
     q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
+    q.add_argument("--bot-processes", type=number_type(int, 0, 256, "a whole number"), default=2, metavar="N",
+                   help="worker processes for the searching bots (default 2; 0: threads of the server's "
+                   "own, where a search slows every table: docs/hosting.md)")
     q.add_argument("--max-tables", type=count, default=1000)
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
     q.add_argument("--max-per-ip", type=number_type(int, 0, 1_000_000, "a whole number"), default=20,
@@ -90,7 +93,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
         public_url=args.public_url, web_url=args.web_url, compression=args.compression,
         max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after,
-        guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout)
+        guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
+        bot_processes=args.bot_processes)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:

@@ -30,6 +30,7 @@ from tests.net.helpers import Client, running
     ["--origin", "evil.example"],
     ["--max-per-ip", "-1"],
     ["--expire-after", "soon"],
+    ["--bot-processes", "-1"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, capsys):
     assert main(["serve", *args]) == 2
@@ -94,8 +95,10 @@ def test_the_limits_reach_the_server_settings():
     from cardcore.apps.serve_cli import config_of
     from cardcore.services.plugins import load_registry
 
-    args = build_parser().parse_args(["serve", "--max-per-ip", "0", "--expire-after", "90"])
+    args = build_parser().parse_args(["serve", "--max-per-ip", "0", "--expire-after", "90",
+                                      "--bot-processes", "0"])
     config = config_of(load_registry(), args)
-    assert (config.max_connections_per_ip, config.expire_after) == (0, 90.0)
+    assert (config.max_connections_per_ip, config.expire_after, config.bot_processes) == (0, 90.0, 0)
     default = config_of(load_registry(), build_parser().parse_args(["serve"]))
-    assert (default.max_connections_per_ip, default.expire_after) == (20, 48 * 3600.0)
+    assert (default.max_connections_per_ip, default.expire_after, default.bot_processes) \
+        == (20, 48 * 3600.0, 2)

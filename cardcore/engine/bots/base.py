@@ -257,6 +257,10 @@ class Bot:
     id: ClassVar[str]
     name: ClassVar[str] = ""
     games: ClassVar[tuple[str, ...] | None] = None
+    #: A choice takes long (a search: up to seconds). A server runs a heavy bot's moves in
+    #: worker processes, so the bot, its info set and its random stream must pickle; a
+    #: light one's on its threads (docs/bots.md).
+    heavy: ClassVar[bool] = False
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         raise NotImplementedError

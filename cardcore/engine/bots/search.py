@@ -225,6 +225,7 @@ class SearchBot(Bot):
     widening: float | None = None
     #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
     table_seconds = 2.0
+    heavy = True
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,

@@ -17,7 +17,6 @@ import ssl
 import string
 import time
 from collections import deque
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from http import HTTPStatus
 from typing import Any
@@ -32,6 +31,7 @@ from cardcore.engine.match import Match
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.net import protocol
+from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.services.net.guesses import Guesses
 from cardcore.services.net.origins import Origins, is_loopback
@@ -94,7 +94,10 @@ class ServerConfig:
     #: permessage-deflate: frames about 5 times smaller, for about a third more CPU a frame;
     #: updates are a few KB, so it is off unless asked for (docs/hosting.md).
     compression: bool = False
+    #: The light bots' threads, and the worker processes of the heavy ones (the searches;
+    #: 0: threads of their own instead): ``cardcore.services.net.bot_work``.
     bot_threads: int = 2
+    bot_processes: int = 2
     #: Honour a ``create_table``'s seed. Off: whoever chose the seed would know every hand
     #: (tests and the benchmark turn it on, for matches that replay exactly).
     allow_seed: bool = False
@@ -158,8 +161,8 @@ class Server:
         self.config = config or ServerConfig()
         self.tables: dict[str, Table] = {}
         self.writer: Writer | None = None
-        self.bot_pool = ThreadPoolExecutor(max_workers=self.config.bot_threads,
-                                           thread_name_prefix="cardcore-bot")
+        self.bot_work = BotWork(threads=self.config.bot_threads, processes=self.config.bot_processes,
+                                plugin_of=registry.plugin_of_packages())
         self._listener: asyncio.Server | None = None
         #: Every open connection (the keepalive pings them; stopping closes them).
         self.clients: set[Client] = set()
@@ -252,7 +255,7 @@ class Server:
             self.writer.close()
         for table in self.tables.values():
             table.release_now()  # written: another server (or this one again) may take them
-        self.bot_pool.shutdown(wait=False, cancel_futures=True)
+        self.bot_work.close()
 
     async def _resume_tables(self) -> None:
         """Every table of the library that is not over, where its last commit left it."""
@@ -308,7 +311,7 @@ class Server:
     def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool,
                **kwargs: Any) -> Table:
         table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
-                      writer=self._writer(), bot_pool=self.bot_pool, lock=play,
+                      writer=self._writer(), bot_work=self.bot_work, lock=play,
                       on_empty=self._forget, public=public, **kwargs)
         table.on_rematch = lambda t: _background(self._rematch(t))
         return table

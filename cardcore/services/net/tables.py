@@ -4,8 +4,8 @@ The match's life at the table (seats, turns, bots and stand-ins, the log, the
 transaction around a move, keeping it in the library) is ``cardcore.services.table_service``'s,
 the same service the table on a player's own machine runs. What is the server's own is
 here: the seats' claims (``cardcore.services.net.seats``) and connections, the grace
-period before a stand-in bot plays for someone away, the bots' pacing and their thread,
-and telling every connection. An action from a connection is checked (seat, turn
+period before a stand-in bot plays for someone away, the bots' pacing (``bot_work``
+chooses their moves), and telling every connection. An action from a connection is checked (seat, turn
 counter, legality) and applied, or refused with a ``TableError`` that goes to that
 connection alone, nothing changed.
 After every change each connection gets the update of its own seat
@@ -18,17 +18,16 @@ import asyncio
 import logging
 import time
 from collections.abc import Callable
-from concurrent.futures import Executor
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from cardcore.engine.faults import describe
 from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.services.net import views
+from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.net.persist import Writer
 from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.services.net.seats import Peer, Seat, matches
@@ -76,7 +75,7 @@ class Shown:
 
 class Table:
     def __init__(self, code: str, service: TableService, seats: list[Seat], match_id: int, *,
-                 registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
+                 registry: Registry, config: TableConfig, writer: Writer, bot_work: BotWork,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
                  public: bool = False, chosen_seed: bool = False, owner_hash: str | None = None,
                  hot_seat: bool = False, standin_open: bool = False):
@@ -100,7 +99,7 @@ class Table:
         self.registry = registry
         self.config = config
         self.writer = writer
-        self.bot_pool = bot_pool
+        self.bot_work = bot_work
         #: The match's lock in the library (released when the match is over).
         self.lock = lock
         self.on_empty = on_empty
@@ -471,12 +470,19 @@ class Table:
 
     async def _choose(self, seat: int) -> Action:
         bot, info, rng = self.service.bot_turn(seat)
-        loop = asyncio.get_running_loop()
         try:
-            return await loop.run_in_executor(self.bot_pool, bot.choose, info, rng)
-        except Exception as exc:  # a plugin's bot failed: the first legal action, and say so
-            log.error("table %s: %s", self.code, describe(exc, self.registry.plugin_of_packages()))
+            return await self.bot_work.choose(self._owner(), bot, info, rng)
+        except BotFailed as exc:  # the bot did not choose: the first legal action, and say so
+            log.error("table %s: %s", self.code, exc)
             return info.legal_actions()[0]
+
+    def _owner(self) -> tuple[object, ...]:
+        """Whose share of the bot work the table's moves take (``bot_work``): the address
+        and connection of the player at the table longest (of the spectator there longest at
+        a table of bots alone)."""
+        first = next((p for p, seat in self.watchers.items() if seat is not None), None) \
+            or next(iter(self.watchers), None)
+        return getattr(first, "address", None), first
 
     # --- telling everyone ----------------------------------------------------------------
 
