@@ -266,8 +266,8 @@ async def test_the_lobby_makes_a_stood_in_table_and_gives_a_seat_a_new_link(tmp_
 
             game = registry.games["casino"]
             lobby.create(SessionSetup(game, game.Options(), ["human", "human"], 5), standin_open=True)
-            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
-                                "the links")
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen)
+                                and app.screen.query("#new-1") and app.screen, "the links and buttons")
             table = server.tables[links.created.code]
             assert table.standin_open and table.status == "playing"
             old = links.created.seats[1].link
