@@ -7,7 +7,8 @@ queue per connection or per message. (websockets' asyncio server keeps a handler
 a keepalive task, futures and a message queue per connection and wakes a task for every
 message: at 200 tables, about half the server's CPU per action, and most of the objects
 its garbage collector walks; benches/RESULTS.md.) What that server did besides is done
-here: the opening handshake within ``OPEN_TIMEOUT``, the closing handshake within
+here: the opening handshake within ``OPEN_TIMEOUT`` (and a socket the server will not
+take now, ``Host.opening``, closed at once: no descriptor held), the closing handshake within
 ``CLOSE_TIMEOUT``, fragmented messages, keepalive pings (``Server`` sweeps every
 connection now and then: ``ping``), and a client that stops reading closed once
 ``MAX_UNSENT_BYTES`` wait for it.
@@ -29,8 +30,9 @@ from websockets.server import ServerProtocol
 
 #: Bytes waiting to reach a slow client before it is closed.
 MAX_UNSENT_BYTES = 4 * 1024 * 1024
-#: A connection must finish its opening handshake within this (seconds).
-OPEN_TIMEOUT = 10.0
+#: A connection must finish its opening handshake within this (seconds); a refused one
+#: must be closed by the client within it too.
+OPEN_TIMEOUT = 5.0
 #: After a close frame, how long the other side has to close before the socket is dropped.
 CLOSE_TIMEOUT = 10.0
 #: A connection silent this long is pinged; one silent for twice this is closed (seconds).
@@ -39,6 +41,9 @@ PING_INTERVAL = 20.0
 
 class Host(Interface):
     """What a connection asks of its server."""
+
+    def opening(self, conn: Connection) -> bool:
+        """A new socket (its ``address`` known): False to close it at once."""
 
     def admit(self, conn: Connection, request: Request) -> Response | None:
         """None: the handshake may go on; else the HTTP response that refuses it."""
@@ -80,6 +85,10 @@ class Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
+        if not self.host.opening(self):
+            self.closing = True
+            transport.abort()  # the descriptor goes now; connection_lost follows
+            return
         self._deadline(self.open_timeout)
 
     def data_received(self, data: bytes) -> None:
@@ -161,8 +170,8 @@ class Connection(asyncio.Protocol):
         self._flush()
         if self.ws.state is State.OPEN:
             self._cancel_deadline()
-        else:  # refused: the response is written, the socket closes after it
-            self._wind_down()
+        else:  # refused: the response is written; the client closes within the open deadline
+            self.closing = True
 
     def _frame(self, frame: Frame) -> None:
         opcode = frame.opcode
