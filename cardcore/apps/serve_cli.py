@@ -52,6 +52,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    help="tables not over that one address made and the server holds (default 20; "
                    "0: no limit)")
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
+    q.add_argument("--max-watchers", type=whole, default=50, metavar="N",
+                   help="spectators a table takes at most (default 50)")
     q.add_argument("--max-per-ip", type=whole, default=20,
                    metavar="N", help="connections one address may hold at once (default 20; 0: no "
                    "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)")
@@ -100,7 +102,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
             raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
     return ServerConfig(
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
-        table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
+        table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay,
+                          max_watchers=args.max_watchers),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
         public_url=args.public_url, web_url=args.web_url, compression=args.compression,
         max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after,

@@ -30,6 +30,9 @@ from tests.net.helpers import Client, running
     ["--origin", "evil.example"],
     ["--max-per-ip", "-1"],
     ["--expire-after", "soon"],
+    ["--max-tables-per-ip", "-1"],
+    ["--max-handshakes", "many"],
+    ["--open-timeout", "0"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, capsys):
     assert main(["serve", *args]) == 2
@@ -99,3 +102,11 @@ def test_the_limits_reach_the_server_settings():
     assert (config.max_connections_per_ip, config.expire_after) == (0, 90.0)
     default = config_of(load_registry(), build_parser().parse_args(["serve"]))
     assert (default.max_connections_per_ip, default.expire_after) == (20, 48 * 3600.0)
+    quotas = ["--max-tables-per-ip", "3", "--max-handshakes-per-ip", "4", "--max-handshakes", "50",
+              "--open-timeout", "2.5", "--max-watchers", "7"]
+    config = config_of(load_registry(), build_parser().parse_args(["serve", *quotas]))
+    assert (config.max_tables_per_ip, config.max_handshakes_per_ip, config.max_handshakes,
+            config.open_timeout, config.table.max_watchers) == (3, 4, 50, 2.5, 7)
+    assert (default.max_tables, default.max_tables_per_ip, default.max_handshakes_per_ip,
+            default.max_handshakes, default.open_timeout, default.table.max_watchers) == \
+        (1000, 20, 10, 200, 5.0, 50)  # as docs/hosting.md says
