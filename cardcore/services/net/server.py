@@ -207,8 +207,9 @@ class Server:
         await self._resume_tables()
         config = self.config
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: Client(self), config.host, config.port,
-                                                  ssl=config.ssl)
+        self._listener = await loop.create_server(
+            lambda: Client(self), config.host, config.port, ssl=config.ssl,
+            ssl_handshake_timeout=config.open_timeout if config.ssl else None)
         self.port = self._listener.sockets[0].getsockname()[1]
         self._lag_task = asyncio.ensure_future(self._watch_lag())
         self._keepalive_task = asyncio.ensure_future(self._keepalive())

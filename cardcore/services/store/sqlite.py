@@ -636,9 +636,10 @@ class SqliteStore:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
-            return True
-        finally:
             os.close(fd)
+            return True
+        self._holder_path(token).unlink(missing_ok=True)  # a dead holder's: its token never comes back
+        os.close(fd)
         return False
 
     def _claimed_by(self, match_id: int) -> str | None:
