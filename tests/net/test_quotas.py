@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from cardcore.services.net.connection import source_of
 from cardcore.services.net.server import MAX_CODE_DRAWS
 from cardcore.services.store import MatchLocked
 from cardcore.services.store.sqlite import SqliteStore
@@ -357,3 +358,10 @@ async def test_a_restart_with_1000_tables_leaves_the_descriptors_free(tmp_path):
             await client.close()
     finally:
         await stop(proc)
+
+
+def test_an_ipv6_client_is_counted_by_its_64_block():
+    assert source_of("2001:db8:1:2:aaaa::1") == source_of("2001:db8:1:2:ffff::9") == "2001:db8:1:2::/64"
+    assert source_of("2001:db8:1:3::1") != source_of("2001:db8:1:2::1")
+    assert source_of("::ffff:192.0.2.7") == "192.0.2.7" and source_of("127.0.0.2") == "127.0.0.2"
+    assert source_of("") == ""  # a socket with no address (counted together)

@@ -17,6 +17,7 @@ connection now and then: ``ping``), and a client that stops reading closed once
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from collections.abc import Sequence
@@ -37,6 +38,21 @@ OPEN_TIMEOUT = 5.0
 CLOSE_TIMEOUT = 10.0
 #: A connection silent this long is pinged; one silent for twice this is closed (seconds).
 PING_INTERVAL = 20.0
+
+
+def source_of(host: str) -> str:
+    """An address as the limits per address count it: an IPv4 address as it is (an IPv6
+    one mapping it too); an IPv6 address by its /64, the block one subscriber commonly
+    holds whole (counted one by one, a single client would have 2**64 addresses)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 class Host(Interface):
@@ -69,6 +85,7 @@ class Connection(asyncio.Protocol):
         self.open_timeout = open_timeout
         self.ws = ServerProtocol(max_size=max_size, extensions=extensions, logger=logger)
         self.transport: asyncio.Transport | None = None
+        #: Where the client is, as the server's limits per address count it (``source_of``).
         self.address = ""
         self.closing = False
         #: When the client last sent anything (``time.monotonic()``): the keepalive's clock.
@@ -84,7 +101,7 @@ class Connection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         peer = transport.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
+        self.address = source_of(str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or ""))
         if not self.host.opening(self):
             self.closing = True
             transport.abort()  # the descriptor goes now; connection_lost follows
