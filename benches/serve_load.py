@@ -108,7 +108,7 @@ class SeatClient(asyncio.Protocol):
                 if self.ws.handshake_exc is not None:
                     self.errors.append(f"handshake: {self.ws.handshake_exc}")
                     continue
-                self.send({"v": 1, "type": "join", "code": self.table.code, "secret": self.secret})
+                self.send({"v": 1, "type": "join", "code": self.table.code, "invite": self.secret})
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 self.frame(bytes(event.data), now)
         self._flush()
@@ -168,7 +168,7 @@ async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]
                                           "options": {"target": TARGET}, "seats": ["human"] * 4}))
                 reply = json.loads(await ws.recv())
                 assert reply["type"] == "table_created", reply
-                made.append((reply["code"], [s["secret"] for s in reply["seats"]]))
+                made.append((reply["code"], [s["invite"] for s in reply["seats"]]))
     return made
 
 

@@ -26,15 +26,21 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.engine.match import Match
+from cardcore.engine.match_setup import HUMAN
 from cardcore.services.net.persist import Writer
-from cardcore.services.net.tables import HUMAN, Seat, Table, TableConfig
+from cardcore.services.net.seats import new_seats
+from cardcore.services.net.tables import Table, TableConfig, WriterKeeper
 from cardcore.services.plugins import load_registry
 from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.table_service import TableService
 
 
 class Peer:
+    open = True
+
     def __init__(self) -> None:
         self.name: str | None = None
+        self.tables: set[str] = set()
         self.frames: list[bytes] = []
 
     def send(self, frame: bytes) -> None:
@@ -43,14 +49,17 @@ class Peer:
 
 def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, players: int,
               seed: int) -> tuple[Table, list[Peer]]:
-    """A table of ``players`` human seats, all joined, a fresh match at its first deal."""
+    """A table of ``players`` human seats, all claimed, a fresh match at its first deal."""
     game = registry.games[game_id]
     match = Match(game, seed=seed, seats=[HUMAN] * players, pm=registry.pm)
-    match.start()
     play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * players)
-    table = Table(f"ABC-{seed % 1000:03d}", match, [Seat(HUMAN, joined=True) for _ in range(players)],
-                  play.id, registry=registry, config=TableConfig(bot_delay=0), writer=writer,
-                  bot_pool=None, lock=play)  # type: ignore[arg-type]
+    service = TableService.new(registry, match, keeper=WriterKeeper(writer, play.id), undo_allowed=False)
+    seats, _ = new_seats([HUMAN] * players)
+    for held in seats:
+        held.claim()
+    table = Table(f"ABC-{seed % 1000:03d}", service, seats, play.id, registry=registry,
+                  config=TableConfig(bot_delay=0), writer=writer, bot_pool=None,  # type: ignore[arg-type]
+                  lock=play)
     peers = [Peer() for _ in range(players)]
     for seat, peer in enumerate(peers):
         table.seats[seat].peer = peer

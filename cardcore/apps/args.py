@@ -30,3 +30,9 @@ def number_type(convert: Callable[[str], Any], low: float, high: float, noun: st
         return value
 
     return parse
+
+
+#: Where ``cardcore join`` finds a seat's secret when no ``--secret`` is given: ``cardcore
+#: web`` passes it so, since every local user sees a command line in ``ps`` and an
+#: environment only its own user (/proc/PID/environ).
+SECRET_ENV = "CARDCORE_SECRET"

@@ -91,8 +91,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
-    """One line on stderr, whatever the message held."""
-    print(prefix + " ".join(message.split()), file=sys.stderr)
+    """One line on stderr, whatever the message held (a name or a path in it is shown as
+    text: no escape sequence reaches the terminal)."""
+    from cardcore.engine.names import shown
+
+    print(prefix + shown(" ".join(message.split())), file=sys.stderr)
     return status
 
 

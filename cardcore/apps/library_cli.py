@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry
 from cardcore.services.store import MatchStore, MatchSummary, PlayerStats, StoreError, open_library
 
@@ -37,6 +38,12 @@ def add_commands(sub: Any) -> None:
 COMMANDS = ("history", "export", "import", "delete", "stats")
 
 
+def say(text: str) -> None:
+    """Lines on stdout as plain text: a name, a path or an option from the library never
+    moves the terminal's cursor or colours (``names.shown``, line by line)."""
+    print("\n".join(map(shown, text.split("\n"))))
+
+
 def _library() -> MatchStore:
     store = open_library()
     if store.notice:
@@ -58,9 +65,9 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
         elif args.command == "delete":
             summary = store.get(args.id)
             store.delete(args.id)
-            print(f"deleted match {args.id} ({summary.game}, {summary.players()})")
+            say(f"deleted match {args.id} ({summary.game}, {summary.players()})")
         elif args.command == "stats":
-            print(format_stats(registry, store.stats(args.game, games=registry.games)))
+            say(format_stats(registry, store.stats(args.game, games=registry.games)))
     finally:
         store.close()
 
@@ -97,13 +104,13 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
     added = []
     for label, events, after, same in plan:
         if same is not None:
-            print(f"{label} {same}: not imported again (`--again` imports a second copy)")
+            say(f"{label} {same}: not imported again (`--again` imports a second copy)")
             continue
         match_id = store.import_record(events, after)
         added.append(match_id)
         summary = store.get(match_id)
         state = "finished" if summary.finished else f"unfinished: `cardcore resume {match_id}`"
-        print(f"imported {label} as match {match_id} ({summary.game}, {state})")
+        say(f"imported {label} as match {match_id} ({summary.game}, {state})")
     return added
 
 
@@ -180,15 +187,15 @@ def describe(m: MatchSummary) -> str:
 
 def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -> None:
     open_ = [m for m in store.list_unfinished(limit=limit, here_only=False) if game in (None, m.game)]
-    print(f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)")
+    say(f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)")
     for m in open_:
-        print(describe(m))
+        say(describe(m))
     if unfinished:
         return
     done = store.finished(game, limit=limit)
-    print(f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`")
+    say(f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`")
     for m in done:
-        print(describe(m))
+        say(describe(m))
 
 
 # --- statistics -----------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import os
 from typing import TYPE_CHECKING, Any
 
 from cardcore.services.plugins import Registry
@@ -15,11 +16,14 @@ if TYPE_CHECKING:  # websockets and the protocol load only when join or web runs
 
 
 def add_parsers(sub: Any) -> None:
+    from cardcore.apps.args import number_type
+
     q = sub.add_parser("join", help="sit at a table on a server (cardcore serve): a code or a "
                        "seat link; with --server alone, the server's tables")
     q.add_argument("target", nargs="?", metavar="CODE | LINK",
                    help="KQX-482 (with --secret), cardcore://HOST:PORT/KQX-482#SECRET, or a web link")
-    q.add_argument("--secret", help="the seat's secret (without it: watch the table)")
+    q.add_argument("--secret", help="the seat's secret (without it: watch the table); or in the "
+                   "environment's CARDCORE_SECRET, out of sight of `ps`")
     q.add_argument("--name", help="your name at the table")
     q.add_argument("--server", metavar="ws://HOST:PORT", help="the server (default ws://127.0.0.1:8765)")
     # the browser front end's app (cardcore web): the server's tables, nothing of this machine
@@ -32,6 +36,13 @@ def add_parsers(sub: Any) -> None:
                    help="allow listening on an address other machines can reach")
     q.add_argument("--public-url", metavar="URL",
                    help="the address browsers use, behind a reverse proxy (https://cards.example.org)")
+    q.add_argument("--origin", action="append", default=[], metavar="URL",
+                   help="a page origin whose WebSocket is let in besides the public URL's (repeatable)")
+    limit = number_type(int, 0, 1_000_000, "a whole number")
+    q.add_argument("--max-apps", type=limit, default=20, metavar="N",
+                   help="app processes at once, one per open page (default 20; 0: no limit)")
+    q.add_argument("--max-apps-per-client", type=limit, default=4, metavar="N",
+                   help="app processes one client address may hold (default 4; 0: no limit)")
 
 
 def check_name(name: str | None) -> str | None:
@@ -46,15 +57,16 @@ def check_name(name: str | None) -> str | None:
     try:
         return p.Hello(name=name.strip()).name
     except pydantic.ValidationError as exc:
-        reason = exc.errors(include_url=False)[0]["msg"]
+        reason = str(exc.errors(include_url=False)[0]["msg"]).removeprefix("Value error, ")
         raise ValueError(f"--name: 1 to {MAX_NAME_CHARS} printable characters ({reason})") from None
 
 
 def join(registry: Registry, args: argparse.Namespace) -> int:
     """``cardcore join``: the table (or, with --server alone, the lobby) in the TUI."""
-    from cardcore.apps.args import UsageError
+    from cardcore.apps.args import SECRET_ENV, UsageError
     from cardcore.services.net.client import ClientError, parse_target, server_url
 
+    secret = args.secret or os.environ.get(SECRET_ENV)
     try:
         name = check_name(args.name)
         if args.target is None:
@@ -64,7 +76,7 @@ def join(registry: Registry, args: argparse.Namespace) -> int:
             if not args.remote_only:
                 asyncio.run(_probe(server))
             return _lobby(registry, server, name, args.remote_only)
-        target = parse_target(args.target, secret=args.secret, server=args.server)
+        target = parse_target(args.target, secret=secret, server=args.server)
         if args.remote_only:  # a browser's web link: the seat, then the server's tables
             seat = (target.code, target.secret) if target.secret else None
             return _lobby(registry, target.server, name, True, seat)
@@ -109,11 +121,11 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
 
 def web(registry: Registry, args: argparse.Namespace) -> int:
     """``cardcore web``: textual-serve runs ``cardcore join --server URL --remote-only`` for
-    each browser."""
+    each browser page (docs/hosting.md, Playing in a browser)."""
     from cardcore.apps.args import UsageError
-    from cardcore.apps.serve_cli import is_loopback
-    from cardcore.apps.tui.web import serve
+    from cardcore.apps.tui.web import WebConfig, serve
     from cardcore.services.net.client import ClientError, server_url
+    from cardcore.services.net.origins import is_loopback, origin_of
 
     try:
         server = server_url(args.server)
@@ -124,6 +136,11 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
     if not is_loopback(args.host) and not args.allow_remote:
         raise UsageError(f"--host {args.host} can be reached from other machines: add --allow-remote "
                          "(and put it behind a TLS reverse proxy: docs/tui.md)")
-    if args.public_url is not None and not args.public_url.startswith(("http://", "https://")):
-        raise UsageError(f"--public-url wants http(s)://HOST[:PORT], not {args.public_url[:60]!r}")
-    return serve(server, args.host, args.port, args.public_url)
+    for flag, url in [("--public-url", args.public_url), *(("--origin", o) for o in args.origin)]:
+        if url is not None and (not url.startswith(("http://", "https://")) or origin_of(url) is None):
+            raise UsageError(f"{flag} wants http(s)://HOST[:PORT], not {url[:60]!r}")
+    if not is_loopback(args.host) and args.public_url is None:
+        raise UsageError(f"--host {args.host}: give --public-url, the address browsers use (only "
+                         "pages from there may open a game)")
+    return serve(WebConfig(server, args.host, args.port, args.public_url, tuple(args.origin),
+                           args.max_apps, args.max_apps_per_client))

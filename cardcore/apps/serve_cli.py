@@ -5,7 +5,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import gc
-import ipaddress
 import json
 import logging
 import signal
@@ -14,6 +13,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cardcore.services.net.origins import is_loopback, origin_of
 from cardcore.services.plugins import Registry
 
 if TYPE_CHECKING:  # the server (and websockets) load only when `serve` runs
@@ -37,7 +37,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
     q.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
     q.add_argument("--origin", action="append", default=[], metavar="URL",
-                   help="a browser origin allowed besides this host (repeatable)")
+                   help="a browser origin allowed (repeatable); besides it only the public URL's, and "
+                   "loopback names when listening on loopback")
     q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
                    "(behind a reverse proxy: wss://cards.example.org/play)")
     q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
@@ -69,18 +70,16 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    default=48 * 3600.0, metavar="SECONDS",
                    help="abandon a table nobody has been at for this long (default 172800, two days; "
                    "0: never); its match stays in the library, unfinished")
+    q.add_argument("--guess-limit", type=number_type(int, 0, 1_000_000, "a whole number"), default=30,
+                   metavar="N", help="wrong table codes and keys one address may send in --guess-window "
+                   "before it is refused for --guess-lockout (default 30; 0: no limit)")
+    q.add_argument("--guess-window", type=number_type(float, 1, 86400, "seconds"), default=60.0,
+                   metavar="SECONDS", help="(default 60)")
+    q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, "seconds"), default=300.0,
+                   metavar="SECONDS", help="(default 300)")
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
-
-
-def is_loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
 
 
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
@@ -98,7 +97,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         raise ServeError(f"--standin: no bot {args.standin!r} (bots: {', '.join(sorted(registry.bots))})")
     context = _tls(args.tls_cert, args.tls_key) if args.tls_cert else None
     for origin in args.origin:
-        if not origin.startswith(("http://", "https://")):
+        if not origin.startswith(("http://", "https://")) or origin_of(origin) is None:
             raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
     return ServerConfig(
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
@@ -108,7 +107,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         public_url=args.public_url, web_url=args.web_url, compression=args.compression,
         max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after,
         max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
-        max_handshakes=args.max_handshakes, open_timeout=args.open_timeout)
+        max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
+        guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:

@@ -27,7 +27,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from cardcore.engine.game import ScoreRow
 from cardcore.engine.jsontext import compact_json
-from cardcore.engine.names import Name
+from cardcore.engine.names import Name, SideName, plain_text
 
 E = TypeVar("E", bound="_Event")
 
@@ -111,14 +111,46 @@ class _Event(BaseModel):
         return out
 
 
+#: What a record may say that the engine does not give again (a score row's ``counts`` and
+#: ``note``, which ``replay`` lets differ; the options' JSON): bounded, plain text, since
+#: screens and ``cardcore history`` draw them.
+MAX_SHOWN_JSON_CHARS = 4096
+MAX_LABEL_CHARS = 64
+
+
+def shown_json(value: Any, limit: int = MAX_SHOWN_JSON_CHARS) -> Any:
+    """``value`` (JSON as Python) if its text is at most ``limit`` characters and every
+    string in it (keys too) is plain text; ValueError (one line) otherwise."""
+    if len(compact_json(value)) > limit:
+        raise ValueError(f"over {limit} characters")
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            plain_text(item)
+        elif isinstance(item, dict):
+            stack.extend(item)
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return value
+
+
 def _score_row(value: Any) -> ScoreRow:
     """A score row is the game's (``GameState.score()``): checked for its ``sides`` and
-    kept as the very dict it is (its keys in their order)."""
+    kept as the very dict it is (its keys in their order). What the engine does not give
+    again (``replay.SHOWN_ONLY``) is drawn: bounded and plain (``shown_json``)."""
     if not isinstance(value, dict):
         raise ValueError("a score row is an object")
     sides = value.get("sides")
     if not isinstance(sides, list) or not all(isinstance(s, dict) for s in sides):
         raise ValueError("a score row needs sides: a list of objects")
+    for i, side in enumerate(sides):
+        for key in ("counts", "note"):
+            try:
+                shown_json(side.get(key))
+            except ValueError as exc:
+                raise ValueError(f"sides.{i}.{key}: {exc}") from None
     return value  # type: ignore[return-value]
 
 
@@ -127,6 +159,8 @@ if TYPE_CHECKING:
 else:  # pydantic reads no TypedDict of typing's before Python 3.12; the row is kept as is
     ScoreRowField = Annotated[Any, pydantic.PlainValidator(_score_row)]
 Count = Annotated[int, Field(ge=0)]
+#: A game's or a bot's id, a seed, a version: short plain text (screens draw them).
+Label = Annotated[str, Field(max_length=MAX_LABEL_CHARS), pydantic.AfterValidator(plain_text)]
 
 
 class MatchStart(_Event):
@@ -134,14 +168,14 @@ class MatchStart(_Event):
 
     event: Literal["match_start"] = "match_start"
     match: Count = 0
-    game: str = Field(max_length=64)
-    seed: int | str
-    seats: list[str] = Field(min_length=1, max_length=16)
+    game: Label
+    seed: int | Label
+    seats: list[Label] = Field(min_length=1, max_length=16)
     #: Records before cardcore 0.2 have no names (the game's default names are meant).
-    names: list[str] | None = None
-    side_names: list[str] | None = None
-    options: dict[str, Any]
-    version: str | None = None
+    names: list[Name] | None = Field(None, max_length=16)
+    side_names: list[SideName] | None = Field(None, max_length=16)
+    options: Annotated[dict[str, Any], pydantic.AfterValidator(shown_json)]
+    version: Label | None = None
     #: The first hand's dealer when the setup chose it (a rematch: the deal moves on).
     first_dealer: Count | None = None
 
@@ -250,7 +284,7 @@ def parse_event(data: Any) -> MatchEvent:
     if kind not in _KINDS:
         raise EventError(f"event: {kind[:40]!r} is no kind of event")
     try:
-        return _ONE.validate_python(data)
+        event = _ONE.validate_python(data)
     except pydantic.ValidationError as exc:
         err = exc.errors()[0]
         loc = err["loc"][1:] if err["loc"][:1] == (kind,) else err["loc"]
@@ -258,6 +292,10 @@ def parse_event(data: Any) -> MatchEvent:
         raise EventError(f"{'.'.join(map(str, loc)) or kind}: {message}") from None
     except RecursionError:
         raise EventError(f"{kind}: nested too deeply") from None
+    extra = event.__pydantic_extra__
+    if extra and len(compact_json(extra)) > MAX_SHOWN_JSON_CHARS:  # kept, never drawn: bounded
+        raise EventError(f"{kind}: fields this version does not know, over {MAX_SHOWN_JSON_CHARS} characters")
+    return event
 
 
 def parse_events(items: Iterable[Any]) -> list[MatchEvent]:

@@ -18,6 +18,7 @@ import pydantic
 
 from cardcore.engine import __version__, journal
 from cardcore.engine.game import Action, Game, GameState, IllegalAction, load_state
+from cardcore.engine.names import Name, SideName
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
@@ -289,8 +290,8 @@ class Snapshot(pydantic.BaseModel):
     options: dict[str, Any]
     seed: int | str
     seats: list[str] = pydantic.Field(min_length=2, max_length=16)
-    names: list[str]
-    side_names: list[str]
+    names: list[Name]
+    side_names: list[SideName]
     dealer: int = pydantic.Field(ge=0)
     draw: list[int] | None = None
     match_no: int = pydantic.Field(0, ge=0)

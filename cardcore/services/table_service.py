@@ -233,6 +233,9 @@ class TableService:
         except Exception as exc:  # a plugin choking on forged JSON: still just not legal
             raise Refused("illegal_action", f"not an action of {self.game.id} "
                           f"({type(exc).__name__})") from None
+        extra = _unknown_keys(data, action.to_json())
+        if extra:  # one rule for every game: an action with a key it does not have is refused whole
+            raise Refused("illegal_action", f"not an action of {self.game.id}: no key {extra!r}")
         return self.play(seat, action)
 
     def play(self, seat: int, action: Action, *, bot: bool = False) -> list[MatchEvent]:
@@ -417,3 +420,16 @@ class TableService:
                           seats=list(match.seats), names=list(seating.names),
                           side_names=list(seating.side_names), seed=draw_seed(),
                           first_dealer=seating.rotated().dealer)
+
+
+def _unknown_keys(sent: Any, canonical: Any) -> str | None:
+    """The first key of ``sent`` (an action's JSON, nested dicts too) the action's own JSON
+    does not have."""
+    if isinstance(sent, dict) and isinstance(canonical, dict):
+        for key, value in sent.items():
+            if key not in canonical:
+                return str(key)[:40]
+            inner = _unknown_keys(value, canonical[key])
+            if inner is not None:
+                return inner
+    return None

@@ -90,6 +90,15 @@ class Client:
         rid = await self.send(message)
         return await self.next(lambda m: m.get("id") == rid, timeout)
 
+    async def sit(self, code: str, link: dict[str, Any], name: str | None = None) -> dict[str, Any]:
+        """Take ``link``'s seat: claim it with its invite the first time, come back with the
+        token the claim gave (kept in ``link``, as a client keeps it) after. The reply."""
+        key = {"token": link["token"]} if "token" in link else {"invite": link["invite"]}
+        reply = await self.request({"type": "join", "code": code, **key, **({"name": name} if name else {})})
+        if reply["type"] == "joined":
+            link["token"] = reply["token"]
+        return reply
+
     async def update(self, pred: Callable[[dict[str, Any]], bool] = lambda m: True,
                      timeout: float = WAIT) -> dict[str, Any]:
         return await self.next(lambda m: m["type"] == "update" and pred(m), timeout)

@@ -20,7 +20,7 @@ async def test_server_matches_are_in_history_and_statistics_under_the_names_peop
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "greedy"]})
         joined = await host.request({"type": "join", "code": made["code"],
-                                     "secret": made["seats"][0]["secret"], "name": "Cy"})
+                                     "invite": made["seats"][0]["invite"], "name": "Cy"})
         assert joined["type"] == "joined"
         await server.writer.drain()
         store = server.store

@@ -31,7 +31,7 @@ async def first_update(port: int, **create) -> tuple[dict, str, list]:
     made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "greedy"],
                                **create})
     ann = await Client.connect(port)
-    await ann.request({"type": "join", "code": made["code"], "secret": made["seats"][0]["secret"]})
+    await ann.sit(made["code"], made["seats"][0])
     update = await ann.update()
     raw = list(ann.received)
     for client in (host, ann):

@@ -26,7 +26,7 @@ async def seat_clients(port: int, made: dict, names: list[str]) -> list[Client]:
     clients = []
     for link, name in zip(made["seats"], names, strict=False):
         client = await Client.connect(port)
-        joined = await client.request({"type": "join", "code": made["code"], "secret": link["secret"],
+        joined = await client.request({"type": "join", "code": made["code"], "invite": link["invite"],
                                        "name": name})
         assert joined["type"] == "joined" and joined["seat"] == link["seat"], joined
         clients.append(client)

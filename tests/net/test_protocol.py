@@ -46,7 +46,7 @@ def test_every_client_message_decodes_as_sent():
         protocol.Hello(name="Ann", id=1), protocol.ListTables(), protocol.Leave(code="KQX-482"),
         protocol.CreateTable(game="canasta", options={"target": 100}, seats=["human", "greedy"] * 2,
                              names=["A", "B", "C", "D"], seed=7),
-        protocol.Join(code="KQX-482", secret="s3cret", name="Bo"), protocol.Watch(code="KQX-482"),
+        protocol.Join(code="KQX-482", invite="s3cret", name="Bo"), protocol.Watch(code="KQX-482"),
         protocol.Act(code="KQX-482", action={"type": "draw"}, turn=12),
         protocol.Chat(code="KQX-482", text="gg ♥"),
     ]

@@ -184,8 +184,7 @@ async def test_tables_hold_no_file_descriptor_before_or_after_a_restart(tmp_path
         made = [await create(host) for _ in range(12)]
         assert all(m["type"] == "table_created" for m in made)
         sitter = await Client.connect(server.port)
-        seat = made[0]["seats"][0]
-        await sitter.request({"type": "join", "code": made[0]["code"], "secret": seat["secret"]})
+        assert (await sitter.sit(made[0]["code"], made[0]["seats"][0]))["type"] == "joined"
         await sitter.close()  # the table had someone, and has nobody again
         await server.writer.drain()
         assert fds() - before <= 1  # the sitter's socket may not be gone yet; no table holds one

@@ -23,7 +23,7 @@ async def two_players_finish(server, registry) -> tuple[str, dict, list[Client]]
     clients = []
     for link, name in zip(made["seats"], ["Ann", "Bob"], strict=True):
         client = await Client.connect(server.port)
-        joined = await client.request({"type": "join", "code": code, "secret": link["secret"], "name": name})
+        joined = await client.sit(code, link, name)
         assert joined["type"] == "joined"
         clients.append(client)
     game = registry.games["casino"]
@@ -71,7 +71,7 @@ async def test_a_rematch_starts_when_every_player_asks_and_is_a_new_match_at_the
         # the same links still seat their players at the new match
         await bob.close()
         back = await Client.connect(server.port)
-        joined = await back.request({"type": "join", "code": code, "secret": made["seats"][1]["secret"]})
+        joined = await back.sit(code, made["seats"][1])
         assert joined["type"] == "joined" and joined["seat"] == 1
         for client in (ann, back):
             await client.close()
@@ -86,7 +86,7 @@ async def test_a_rematch_is_refused_before_the_end_to_spectators_and_waits_for_a
                                    "seats": ["human", "greedy"], "seed": 3})
         code = made["code"]
         ann = await Client.connect(server.port)
-        await ann.request({"type": "join", "code": code, "secret": made["seats"][0]["secret"]})
+        await ann.sit(code, made["seats"][0])
         early = await ann.request({"type": "rematch", "code": code})
         assert early["type"] == "error" and early["code"] == "not_over"
         watcher = await Client.connect(server.port)

@@ -84,7 +84,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
     seated = {m["code"]: [await Client.connect(port) for _ in m["seats"]] for m in made}
     for m in made:
         for client, link in zip(seated[m["code"]], m["seats"], strict=True):
-            await client.request({"type": "join", "code": m["code"], "secret": link["secret"]})
+            await client.sit(m["code"], link)
     rng = random.Random(2)
     # casino: 7 moves (mid-hand, one player to play); canasta: until turn 9 (mid-turn, bots in it)
     for m, stop in zip(made, (7, 9), strict=True):
@@ -107,8 +107,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
             back = []
             for link, old in zip(m["seats"], before[code], strict=True):
                 client = await Client.connect(port)
-                assert (await client.request({"type": "join", "code": code,
-                                              "secret": link["secret"]}))["type"] == "joined"
+                assert (await client.sit(code, link))["type"] == "joined"
                 update = await client.update()
                 assert (update["turn"], update["zones"], update["actions"]) == \
                     (old["turn"], old["zones"], old["actions"])

@@ -18,9 +18,10 @@ async def table(port: int, seats: list[str], game: str = "casino") -> tuple[str,
 
 
 async def join(port: int, code: str, link: dict, name: str | None = None) -> Client:
+    """Claim the link's seat with its invite, or come back to it with the token kept in
+    ``link`` by the claim (as a client keeps it)."""
     client = await Client.connect(port)
-    reply = await client.request({"type": "join", "code": code, "secret": link["secret"],
-                                  **({"name": name} if name else {})})
+    reply = await client.sit(code, link, name)
     assert reply["type"] == "joined", reply
     return client
 
@@ -153,7 +154,8 @@ async def test_chat_reaches_the_table_and_only_it(tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
+async def test_a_table_whose_players_are_away_pauses_whoever_watches_until_one_comes_back(tmp_path):
+    """Issue 22, item 3: a stranger with the code cannot make stand-ins play out a match."""
     async with running(tmp_path / "library.sqlite", server_config(grace=0.05, bot_delay=0.01)) as server:
         code, links = await table(server.port, ["human", "greedy"])
         player = await join(server.port, code, links[0])
@@ -163,12 +165,20 @@ async def test_a_table_with_nobody_at_it_pauses_until_someone_comes(tmp_path):
         await until(lambda: 0 in alone.service.away, "the grace period is over: a stand-in")
         match = alone.match
         paused = match.decisions
-        assert alone.bot_seat() is None  # but nobody to play for: no bot plays
-        assert match.decisions == paused
+        assert alone.bot_seat() is None  # but no player of the table here: no bot plays
         spectator = await Client.connect(server.port)
         await spectator.request({"type": "watch", "code": code})
-        await spectator.update(lambda m: m["turn"] >= paused + 2)  # watched: the bots play on
-        await spectator.close()
+        await spectator.update()
+        await spectator.request({"type": "list_tables"})  # a round trip: the table had its chance
+        assert alone.bot_seat() is None and match.decisions == paused  # watching starts nothing
+        back = await join(server.port, code, links[0])  # the player: the table plays on
+        mine = await back.update()
+        if mine["actions"]:
+            await back.send({"type": "act", "code": code, "action": mine["actions"][0]["action"],
+                             "turn": mine["turn"]})
+        await spectator.update(lambda m: m["turn"] > paused)
+        for client in (spectator, back):
+            await client.close()
 
 
 @pytest.mark.asyncio

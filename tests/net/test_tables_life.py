@@ -39,8 +39,7 @@ async def test_a_table_is_private_unless_made_public(tmp_path):
         tables = (await stranger.request({"type": "list_tables"}))["tables"]
         assert [(t["code"], t["public"]) for t in tables] == [(public["code"], True)]
         # a private table is joined or watched with its code alone, and then listed for them
-        await player.request({"type": "join", "code": private["code"],
-                              "secret": private["seats"][1]["secret"]})
+        await player.sit(private["code"], private["seats"][1])
         assert private["code"] in await listed(player)
         assert (await stranger.request({"type": "watch", "code": private["code"]}))["type"] == "watching"
         assert await listed(stranger) == {private["code"], public["code"]}
@@ -77,7 +76,7 @@ async def sit_everyone(server) -> tuple[Client, dict, list[Client]]:
     players = []
     for link in made["seats"]:
         client = await Client.connect(server.port)
-        await client.request({"type": "join", "code": made["code"], "secret": link["secret"]})
+        await client.sit(made["code"], link)
         players.append(client)
     return host, made, players
 
@@ -87,7 +86,7 @@ async def log_after_restart(library, made: dict) -> list[dict]:
     async with running(library, server_config(grace=30)) as server:  # the same library, again
         assert server.resumed == [made["code"]]
         back = await Client.connect(server.port)
-        await back.request({"type": "join", "code": made["code"], "secret": made["seats"][0]["secret"]})
+        await back.sit(made["code"], made["seats"][0])
         log = (await back.update())["log"]
         await back.close()
     return log
@@ -138,13 +137,12 @@ async def test_a_table_nobody_is_at_is_abandoned_and_kept_unfinished(tmp_path):
         empty = await create(host)  # nobody ever joins it
         kept = await create(host)
         sitter = await Client.connect(server.port)
-        await sitter.request({"type": "join", "code": kept["code"], "secret": kept["seats"][0]["secret"]})
+        await sitter.sit(kept["code"], kept["seats"][0])
         await host.close()
         await until(lambda: empty["code"] not in server.tables, "the empty table expired")
         assert empty["code"] in server.abandoned and kept["code"] in server.tables  # someone is there
         late = await Client.connect(server.port)
-        reply = await late.request({"type": "join", "code": empty["code"],
-                                    "secret": empty["seats"][0]["secret"]})
+        reply = await late.sit(empty["code"], empty["seats"][0])
         assert reply["code"] == "no_table"
         await server.writer.drain()
         store = SqliteStore(library)

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 from collections.abc import AsyncIterator, Callable
 from typing import Any
@@ -53,7 +54,7 @@ async def seated(tmp_path: Any, registry: Any, seat: int | None = 0, seats: tupl
     try:
         created = await new_table(server.port, seats=seats)
         conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
-        secret = None if seat is None else created.seats[seat].secret
+        secret = None if seat is None else created.seats[seat].invite
         yield server, created.code, await RemoteSession.join(registry, conn, created.code, secret, "Ann")
     finally:
         if conn is not None:
@@ -159,7 +160,7 @@ async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcor
     created = await new_table(server.port)
     conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
     try:
-        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret)
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].invite)
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             table = await your_turn(pilot, app)
@@ -178,8 +179,8 @@ async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, r
         created = await new_table(server.port, seats=("human", "greedy", "human", "greedy"))
         a = await Connection.open(f"ws://127.0.0.1:{server.port}/")
         b = await Connection.open(f"ws://127.0.0.1:{server.port}/")
-        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].secret, "Ann")
-        bob = await RemoteSession.join(registry, b, created.code, created.seats[1].secret, "Bob")
+        ann = await RemoteSession.join(registry, a, created.code, created.seats[0].invite, "Ann")
+        bob = await RemoteSession.join(registry, b, created.code, created.seats[1].invite, "Bob")
         app = CardcoreApp(registry, start=JoinTable(ann), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
@@ -248,6 +249,36 @@ async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardco
             await pilot.press("q")  # back to the lobby, not out of the app
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
             assert app.is_running
+    finally:
+        await stop_server(server)
+
+
+async def test_the_lobby_makes_a_stood_in_table_and_gives_a_seat_a_new_link(tmp_path, cardcore_home,
+                                                                           registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
+                          bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen,
+                                "the lobby")
+            from cardcore.apps.tui.session import SessionSetup
+
+            game = registry.games["casino"]
+            lobby.create(SessionSetup(game, game.Options(), ["human", "human"], 5), standin_open=True)
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            table = server.tables[links.created.code]
+            assert table.standin_open and table.status == "playing"
+            old = links.created.seats[1].link
+            await pilot.click("#new-1")
+            await until(pilot, lambda: links.created.seats[1].link != old, "a new link for seat 2")
+            assert "Seat 2 has a new link" in str(links.query_one("#links-text").render())
+            new_invite = links.created.seats[1].invite
+            assert old.rsplit("#", 1)[1] != new_invite
+            from cardcore.services.net.seats import hash_secret
+
+            assert table.seats[1].invite_hash == hash_secret(new_invite)
     finally:
         await stop_server(server)
 
@@ -364,7 +395,7 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
     try:
         created = await conn.call(p.CreateTable(game="crazy_eights", options={"target": 1},
                                                 seats=["human", "greedy"], seed=3))
-        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].secret, "Ann")
+        session = await RemoteSession.join(registry, conn, created.code, created.seats[0].invite, "Ann")
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
         async with app.run_test(size=SIZE) as pilot:
             table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen,
@@ -387,3 +418,58 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
         await conn.close()
         await stop_server(server)
 
+
+
+async def test_the_same_link_twice_brings_the_player_back_with_the_token_kept_here(tmp_path, cardcore_home,
+                                                                                   registry, monkeypatch):
+    """The invite claims the seat once; ``cardcore join LINK`` again comes back with the token
+    the client kept (under the data dir, or CARDCORE_SEATS_DIR: a browser's own)."""
+    from cardcore.services.net.seat_book import SeatBook, seats_dir
+
+    server = await start_server(tmp_path / "server.sqlite")
+    try:
+        created = await new_table(server.port, seats=("human", "human"))
+        url = f"ws://127.0.0.1:{server.port}/"
+        invite = created.seats[0].invite
+        for _ in range(2):
+            conn = await Connection.open(url)
+            try:
+                session = await RemoteSession.join(registry, conn, created.code, invite, "Ann")
+                assert session.seat == 0 and session.name(0) == "Ann"
+            finally:
+                await conn.close()
+        assert SeatBook(cardcore_home / "seats").get(url, created.code, invite) is not None
+        assert invite not in (cardcore_home / "seats" / "tokens.json").read_text()  # keys only
+        monkeypatch.setenv("CARDCORE_SEATS_DIR", str(tmp_path / "browser-a"))
+        assert seats_dir() == tmp_path / "browser-a"
+        conn = await Connection.open(url)
+        try:  # another browser's dir holds no token: the used invite is refused
+            with pytest.raises(ClientError) as err:
+                await RemoteSession.join(registry, conn, created.code, invite)
+            assert err.value.code == "seat_taken"
+        finally:
+            await conn.close()
+    finally:
+        await stop_server(server)
+
+
+async def test_a_seat_the_owner_reissues_leaves_the_table_and_plays_nothing_more(tmp_path, cardcore_home,
+                                                                                 registry):
+    server = await start_server(tmp_path / "server.sqlite")
+    url = f"ws://127.0.0.1:{server.port}/"
+    created = await new_table(server.port, seats=("human", "human"))
+    player, owner = await Connection.open(url), await Connection.open(url)
+    try:
+        session = await RemoteSession.join(registry, player, created.code, created.seats[0].invite, "Ann")
+        fresh = await owner.call(p.Reissue(code=created.code, seat=0, owner=created.owner))
+        assert isinstance(fresh, p.Invite) and fresh.seat == 0
+        for _ in range(400):
+            if session.save_problem:
+                break
+            await asyncio.sleep(0.01)
+        assert "new invite" in (session.save_problem or "")
+        assert session.legal_actions() == []
+    finally:
+        for conn in (player, owner):
+            await conn.close()
+        await stop_server(server)

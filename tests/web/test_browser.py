@@ -1,12 +1,13 @@
 """The browser front end in a real headless Chromium (Debian's `chromium` and
 `chromium-driver`, driven by selenium): `cardcore serve` and `cardcore web` run as
 processes; the page shows the server's tables, takes a seat, and a move reaches the
-server. The page is never waited on for "network idle" (it asks for web fonts that
-cannot be fetched here); what the terminal shows is read from the frames the page's
-WebSocket receives."""
+server. The page is never waited on for "network idle"; what the terminal shows is read
+from the frames the page's WebSocket receives."""
 
 from __future__ import annotations
 
+import hashlib
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -88,13 +89,13 @@ def keys(driver: Any, *typed: str) -> None:
 
 
 @pytest.mark.slow
-def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
+def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path, cardcore_home):
     from selenium.webdriver.common.keys import Keys
 
     with serve() as server, web(server) as page:
         created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"], seed=4,
                                            public=True))
-        code, secret = created.code, created.seats[0].secret
+        code, secret = created.code, created.seats[0].invite
         browser.get(page + "/")
         wait("the list of tables", lambda: "Tables on" in (shown := screen_text(browser)) and code in shown)
         keys(browser, Keys.ENTER)  # the only table: its seat, with the secret
@@ -108,10 +109,15 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path):
         assert any(line.seat == 0 for line in after.log), "the server's log has no move of ours"
         browser.save_screenshot(str(tmp_path / "table.png"))
         assert (tmp_path / "table.png").stat().st_size > 0
+        # the page keeps a key in the browser's storage and opens /ws/KEY: the app keeps
+        # this browser's seats in a folder named after the key's hash
+        key = browser.execute_script("return window.localStorage.getItem('cardcore-browser-key')")
+        assert re.fullmatch(r"[A-Za-z0-9_-]{43}", key or ""), key
+        assert (cardcore_home / "web-seats" / hashlib.sha256(key.encode()).hexdigest()[:32]).is_dir()
         # a seat's web link: the page's WebSocket starts the app at that seat; a malformed
-        # one is the plain lobby (nothing of it reaches the app's command line)
-        assert f'/ws/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
-        assert 'ws"' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
+        # one is the plain lobby (nothing of it reaches the app)
+        assert f'data-ws-seat="/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
+        assert 'data-ws-seat=""' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
         assert browser_apps(server), "no app process for the browser"
     # the web server gone, its apps go too (none left running for nobody)
     wait("the browser's app gone", lambda: not browser_apps(server), timeout=15)

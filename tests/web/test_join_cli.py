@@ -31,6 +31,11 @@ def one_line_error(capsys, argv: list[str]) -> str:
     (["web", "--server", "nope"], "ws://HOST:PORT"),
     (["web", "--server", "ws://127.0.0.1:1", "--host", "0.0.0.0"], "--allow-remote"),
     (["web", "--server", "ws://127.0.0.1:1", "--port", "70000"], "port"),
+    (["web", "--server", "ws://127.0.0.1:1", "--host", "0.0.0.0", "--allow-remote"], "--public-url"),
+    (["web", "--server", "ws://127.0.0.1:1", "--origin", "evil.example"], "--origin wants"),
+    (["web", "--server", "ws://127.0.0.1:1", "--public-url", "https://[::1"], "--public-url wants"),
+    (["web", "--server", "ws://127.0.0.1:1", "--max-apps", "-1"], "--max-apps"),
+    (["web", "--server", "ws://127.0.0.1:1", "--max-apps-per-client", "x"], "--max-apps-per-client"),
 ])
 def test_bad_arguments(capsys, argv, says):
     assert says in one_line_error(capsys, argv)
@@ -51,4 +56,4 @@ def test_a_table_or_secret_the_server_does_not_know(capsys):
         assert "table ZZZ-999:" in err
         port = server.rsplit(":", 1)[1]
         err = one_line_error(capsys, ["join", f"cardcore://127.0.0.1:{port}/{created.code}#wrong"])
-        assert f"table {created.code}:" in err and "secret" in err
+        assert f"table {created.code}:" in err and "not an invite" in err

@@ -16,6 +16,7 @@ from typing import Any
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
 from textual.binding import Binding
+from textual.notifications import SeverityLevel
 from textual.screen import Screen
 from textual.widgets import Static
 
@@ -28,6 +29,7 @@ from cardcore.apps.tui.session import Replay, Session, SessionSetup
 from cardcore.apps.tui.table_session import TableSession
 from cardcore.engine import records
 from cardcore.engine.game import Game
+from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry, load_registry
 from cardcore.services.store import (
     MatchLocked,
@@ -132,6 +134,13 @@ class CardcoreApp(App[None]):
         self.library_problem: str | None = None
         #: The browser front end: the server's tables only (see :class:`Lobby`).
         self.remote_only = isinstance(self.start, Lobby) and self.start.remote_only
+
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """A toast, always plain text: toasts carry paths, names and errors (``markup`` is
+        ignored; a screen's ``notify`` comes here too)."""
+        lines = "\n".join(map(shown, message.split("\n")))
+        super().notify(lines, title=shown(title), severity=severity, timeout=timeout, markup=False)
 
     # --- the library -------------------------------------------------------------------
 
@@ -415,7 +424,8 @@ class CardcoreApp(App[None]):
             if lobby is not None:
                 if self.screen is event.screen:
                     self.pop_screen()
-                lobby.create(event.setup, public=event.screen.public)
+                lobby.create(event.setup, public=event.screen.public,
+                             standin_open=event.screen.standin_open)
             return
         self.start_match(event.setup, replace=event.screen)
 

@@ -67,8 +67,9 @@ class RemoteSession:
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
                    name: str | None = None, *, own_connection: bool = True) -> RemoteSession:
-        """Take the seat of ``secret`` at table ``code`` (None: watch it). ClientError,
-        one line, when the server refuses (a bad code or secret, a seat taken)."""
+        """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
+        comes back with the seat's token it keeps: ``Connection.join``; None: watch it).
+        ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
         got: list[Any] = []
         first = asyncio.get_running_loop().create_future()
 
@@ -82,7 +83,7 @@ class RemoteSession:
             if secret is None:
                 await conn.call(p.Watch(code=code))
             else:
-                await conn.call(p.Join(code=code, secret=secret, name=name))
+                await conn.join(code, secret, name)
             await asyncio.wait_for(first, TIMEOUT)
         except TimeoutError:
             raise ClientError("closed", f"table {code}: no update came from the server") from None
@@ -323,6 +324,10 @@ class RemoteSession:
             self._seat_status(message)
         elif isinstance(message, p.RematchStatus):
             self._rematch_status(message)
+        elif isinstance(message, p.Left):  # the owner re-issued this seat's invite
+            self._problem = f"no longer at the table: {message.reason or 'you left it'}"
+            self._pending = False
+            self._say(f"You are no longer at the table: {message.reason or 'you left it'}.", error=True)
         elif isinstance(message, p.ErrorMessage):
             self._pending = False
             self._say(f"The server said no: {message.message}", error=True)
@@ -358,7 +363,9 @@ class RemoteSession:
         if s.name is not None:
             self._u.names[s.seat] = s.name
         who = self._u.names[s.seat]
-        if s.bot_playing:
+        if s.open:
+            text = f"Seat {s.seat + 1} is open: it waits for its player"
+        elif s.bot_playing:
             text = f"{who} is away: a bot plays the seat until they are back"
         elif s.connected:
             text = f"{who} is at the table"
@@ -366,7 +373,7 @@ class RemoteSession:
             text = f"{who} left the table: the seat is held for them"
         for info in self._u.seats:
             if info.seat == s.seat:
-                info.connected, info.bot_playing = s.connected, s.bot_playing
+                info.connected, info.bot_playing, info.open = s.connected, s.bot_playing, s.open
         self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
 
     def _rematch_status(self, r: p.RematchStatus) -> None:

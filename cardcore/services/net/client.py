@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardcore.services.net import protocol as p
+from cardcore.services.net.seat_book import SeatBook
 
 #: The server a bare table code is looked for on (``cardcore serve``'s default address).
 DEFAULT_SERVER = "ws://127.0.0.1:8765"
@@ -176,6 +177,27 @@ class Connection:
         if isinstance(reply, p.ErrorMessage):
             raise ClientError(reply.code, reply.message)
         return reply
+
+    async def join(self, code: str, invite: str | None, name: str | None = None,
+                   book: SeatBook | None = None) -> p.Joined:
+        """Take a seat at ``code``: with the token kept for it if there is one (coming
+        back), else by claiming it with ``invite``; the token the server gives is kept."""
+        book = book or SeatBook()
+        token = book.get(self.url, code, invite)
+        if token is not None:
+            try:
+                joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
+                return joined
+            except ClientError as exc:
+                if exc.code != "bad_secret" or invite is None:
+                    raise
+                book.forget(self.url, code, invite)  # the seat was re-issued since
+        if invite is None:
+            raise ClientError("bad_secret", f"no seat of table {code} is kept here: join with "
+                              "your seat's link")
+        joined = await self.call(p.Join(code=code, invite=invite, name=name))
+        book.put(self.url, code, invite, joined.token)
+        return joined
 
     def send_soon(self, message: p._Request, table: str) -> None:
         """Send without waiting (an ``act``, a ``chat``); an error about it goes to

@@ -48,10 +48,12 @@ ErrorCode = Literal[
     "stale",           # ``turn`` is not the table's turn counter (the table moved on)
     "waiting",         # the table waits for every human seat to be joined once
     "no_table",        # no table with that code (or not joined / watched here)
-    "bad_secret",      # the secret is not that table's for any seat
-    "seat_taken",      # the seat is already played from another connection
+    "bad_secret",      # the invite or token is not one of that table's seats (or the owner's)
+    "seat_taken",      # the seat is claimed (an invite used), played from another connection,
+                       # or this connection holds another seat of the table (not hot_seat)
     "spectator",       # a spectator tried to play or chat as a seat
-    "rate_limited",    # too many messages; repeated, the connection is closed (1008)
+    "rate_limited",    # too many messages (repeated: the connection is closed, 1008), or too
+                       # many wrong codes and secrets from this address lately
     "too_many",        # too many tables on this server or for this connection
     "server_error",    # the game's code failed; the table is as it was
     "not_over",        # a rematch asked for before the match is over
@@ -68,6 +70,7 @@ class ProtocolError(Exception):
 
 
 TableCode = Annotated[str, Field(pattern=CODE_PATTERN)]
+#: An invite, a seat's token or a table's owner key (``secrets.token_urlsafe``).
 Secret = Annotated[str, Field(min_length=1, max_length=64)]
 
 
@@ -113,15 +116,35 @@ class CreateTable(_Request):
     #: Listed by ``list_tables`` for everyone. Private (the default): listed only for the
     #: connection that made it and those at it; joined or watched with its code.
     public: bool = False
+    #: One connection may claim several human seats (players sharing a screen).
+    hot_seat: bool = False
+    #: A stand-in bot plays each human seat nobody has claimed yet (else the table waits).
+    standin_open: bool = False
 
 
 class Join(_Request):
-    """Take the seat the secret belongs to (again, after a drop)."""
+    """Claim a seat with its ``invite`` (once), or come back to it with its ``token``."""
 
     type: Literal["join"] = "join"
     code: TableCode
-    secret: Secret
+    invite: Secret | None = None
+    token: Secret | None = None
     name: Name | None = None
+
+    @pydantic.model_validator(mode="after")
+    def _one_credential(self) -> Join:
+        if (self.invite is None) == (self.token is None):
+            raise ValueError("a join carries an invite or a token (one of them)")
+        return self
+
+
+class Reissue(_Request):
+    """The table's owner replaces a seat's invite: the seat is unclaimed, its token void."""
+
+    type: Literal["reissue"] = "reissue"
+    code: TableCode
+    seat: int = Field(ge=0, le=7)
+    owner: Secret
 
 
 class Watch(_Request):
@@ -160,7 +183,8 @@ class Rematch(_Request):
     code: TableCode
 
 
-ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Watch | Act | Chat | Leave | Rematch,
+ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Reissue | Watch | Act | Chat | Leave
+                          | Rematch,
                           Field(discriminator="type")]
 
 
@@ -197,7 +221,7 @@ class SeatInfo(BaseModel):
     connected: bool = False
     #: A human seat whose player is away, played by a bot meanwhile.
     bot_playing: bool = False
-    #: A human seat nobody has joined yet.
+    #: A human seat nobody has claimed (its invite is unused).
     open: bool = False
 
 
@@ -211,6 +235,10 @@ class TableInfo(BaseModel):
     public: bool = False
     #: The table deals from a seed its creator chose (a server started with --allow-seed).
     chosen_seed: bool = False
+    #: One connection may hold several human seats.
+    hot_seat: bool = False
+    #: A stand-in bot plays the human seats nobody has claimed.
+    standin_open: bool = False
 
 
 class Tables(_Reply):
@@ -220,10 +248,11 @@ class Tables(_Reply):
 
 class SeatLink(BaseModel):
     seat: int
-    secret: str
-    #: ``cardcore://HOST:PORT/CODE#SECRET``
+    #: Claims the seat once: hand it to the seat's player.
+    invite: str
+    #: ``cardcore://HOST:PORT/CODE#INVITE``
     link: str
-    #: ``http://HOST:PORT/?table=CODE&secret=SECRET`` (the browser front end)
+    #: ``http://HOST:PORT/?table=CODE&secret=INVITE`` (the browser front end)
     web_link: str = ""
 
 
@@ -231,6 +260,19 @@ class TableCreated(_Reply):
     type: Literal["table_created"] = "table_created"
     code: str
     seats: list[SeatLink]
+    #: The owner's key: ``reissue`` a seat's invite with it.
+    owner: str
+
+
+class Invite(_Reply):
+    """A seat's new invite (the reply to ``reissue``), as ``table_created`` gives them."""
+
+    type: Literal["invite"] = "invite"
+    code: str
+    seat: int
+    invite: str
+    link: str
+    web_link: str = ""
 
 
 class Joined(_Reply):
@@ -238,6 +280,8 @@ class Joined(_Reply):
     code: str
     seat: int
     name: str
+    #: The seat's own key: ``join`` with it to come back (kept by the client).
+    token: str
 
 
 class Watching(_Reply):
@@ -248,6 +292,8 @@ class Watching(_Reply):
 class Left(_Reply):
     type: Literal["left"] = "left"
     code: str
+    #: Why, when the server sent it unasked (the owner re-issued this seat's invite).
+    reason: str | None = None
 
 
 class GroupJSON(BaseModel):
@@ -349,6 +395,8 @@ class SeatStatus(_Reply):
     bot_playing: bool = False
     #: The seat's name now (added in 1: a player who joins names the seat).
     name: str | None = None
+    #: A human seat nobody has claimed (its invite unused, or re-issued).
+    open: bool = False
 
 
 class ChatLine(_Reply):
@@ -370,7 +418,7 @@ class RematchStatus(_Reply):
     started: bool = False
 
 
-ServerMessage = Annotated[Welcome | Tables | TableCreated | Joined | Watching | Left | Update
+ServerMessage = Annotated[Welcome | Tables | TableCreated | Invite | Joined | Watching | Left | Update
                           | ErrorMessage | SeatStatus | ChatLine | RematchStatus,
                           Field(discriminator="type")]
 
@@ -427,7 +475,7 @@ def _error_of(exc: pydantic.ValidationError) -> ProtocolError:
     if loc[1:] == ("v",):
         return ProtocolError("bad_version", f"protocol version {_short(err.get('input'))}; "
                              f"this server speaks {PROTOCOL_VERSION}")
-    return ProtocolError("bad_field", f"{loc[0]}.{where}: {err['msg']}")
+    return ProtocolError("bad_field", f"{loc[0]}.{where}: {str(err['msg']).removeprefix('Value error, ')}")
 
 
 def _short(value: Any) -> str:

@@ -4,7 +4,7 @@ Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.servic
 its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
 errors), and handed to the table they name, in the call that read them. What it is sent
 is written at once, so a table never waits on a client; one that falls too far behind is
-closed. Browsers are let in only from the server's own host or a configured origin.
+closed. Browsers are let in only from a configured origin (``origins``: never the Host header).
 """
 
 from __future__ import annotations
@@ -32,10 +32,12 @@ from websockets.http11 import Request, Response
 from cardcore.engine import __version__
 from cardcore.engine.faults import describe
 from cardcore.engine.match import Match
-from cardcore.engine.match_setup import HUMAN, MatchSetup, SetupError
+from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.net import protocol
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
+from cardcore.services.net.guesses import Guesses
+from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.persist import Writer
 from cardcore.services.net.protocol import (
     CLOSE_POLICY,
@@ -48,18 +50,12 @@ from cardcore.services.net.protocol import (
     Leave,
     ListTables,
     ProtocolError,
+    Reissue,
     Rematch,
     Watch,
 )
-from cardcore.services.net.tables import (
-    Seat,
-    Table,
-    TableConfig,
-    TableError,
-    WriterKeeper,
-    hash_secret,
-    new_secret,
-)
+from cardcore.services.net.seats import Seat, hash_secret, new_seats, new_secret
+from cardcore.services.net.tables import Table, TableConfig, TableError, WriterKeeper
 from cardcore.services.plugins import Registry
 from cardcore.services.store import MatchStore, StoreError, checks
 from cardcore.services.table_service import TableService
@@ -89,7 +85,8 @@ class ServerConfig:
     host: str = "127.0.0.1"
     port: int = 8765
     table: TableConfig = field(default_factory=TableConfig)
-    #: Browser origins let in besides the server's own host ("https://cards.example.org").
+    #: Browser origins let in ("https://cards.example.org"), besides the public URL's and, on
+    #: loopback, loopback names (cardcore/services/net/origins.py).
     origins: tuple[str, ...] = ()
     #: Messages a second per connection, and the burst it may send at once.
     rate: float = 20.0
@@ -126,6 +123,11 @@ class ServerConfig:
     #: addresses together (0: no limit); one past either is closed at once.
     max_handshakes_per_ip: int = 10
     max_handshakes: int = 200
+    #: Wrong codes and keys (``no_table``, ``bad_secret``) one address may send within
+    #: ``guess_window`` seconds; past that it is refused for ``guess_lockout`` seconds.
+    guess_limit: int = 30
+    guess_window: float = 60.0
+    guess_lockout: float = 300.0
 
 
 class TokenBucket:
@@ -199,6 +201,8 @@ class Server:
         self.code_rng: random.Random = secrets.SystemRandom()
         #: The codes of the tables abandoned since the start.
         self.abandoned: list[str] = []
+        self.guesses = Guesses(self.config.guess_limit, self.config.guess_window,
+                               self.config.guess_lockout)
 
     # --- starting and stopping ------------------------------------------------------------
 
@@ -302,7 +306,7 @@ class Server:
         try:
             match = checks.resume(play, game, pm=self.registry.pm)
             await writer.call(play.save_snapshot, match.snapshot())
-            seats = [Seat(str(s["kind"]), s.get("secret"), bool(s.get("joined"))) for s in data["seats"]]
+            seats = [Seat.from_json(s) for s in data["seats"]]
             if len(seats) != len(match.seats):
                 raise ValueError(f"{len(seats)} seats for a match of {len(match.seats)}")
             record = parse_record_lines(await writer.call(play.record), f"table {code}")
@@ -314,8 +318,11 @@ class Server:
             raise
         service = self._service(match, play.id)
         service.resumed([event for _, event in record], "the position the table was resumed at", turns)
+        owner = data.get("owner")
         return self._table(code, service, seats, play, public=bool(data.get("public")),
-                           chosen_seed=bool(data.get("chosen_seed")))
+                           chosen_seed=bool(data.get("chosen_seed")),
+                           owner_hash=owner if isinstance(owner, str) else None,
+                           hot_seat=bool(data.get("hot_seat")), standin_open=bool(data.get("standin_open")))
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
@@ -326,10 +333,10 @@ class Server:
         return TableService(self.registry, match, **kwargs)
 
     def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool,
-               chosen_seed: bool = False) -> Table:
+               **kwargs: Any) -> Table:
         table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
                       writer=self._writer(), bot_pool=self.bot_pool, lock=play,
-                      on_empty=self._forget, public=public, chosen_seed=chosen_seed)
+                      on_empty=self._forget, public=public, **kwargs)
         table.on_rematch = lambda t: _background(self._rematch(t))
         return table
 
@@ -368,6 +375,7 @@ class Server:
             await asyncio.sleep(interval / 4)
             for client in list(self.clients):
                 client.ping(interval)
+            self.guesses.forget_old()
 
     def server_header(self) -> str:
         return f"cardcore/{__version__}"
@@ -412,16 +420,12 @@ class Server:
         return refused
 
     def _check_origin(self, conn: Connection, request: Request) -> Response | None:
-        """Browsers only from this host (any port) or a configured origin; no Origin: fine."""
-        origin = request.headers.get("Origin")
-        if origin is None or origin in self.config.origins:
-            return None
-        host = (request.headers.get("Host") or "").rsplit(":", 1)[0].strip("[]").lower()
-        try:
-            origin_host = (urlsplit(origin).hostname or "").lower()
-        except ValueError:
-            origin_host = ""
-        if origin_host and origin_host == host:
+        """Browsers only from a configured origin (``--origin``, the public URL), or from a
+        loopback name when listening on loopback; no Origin: fine (docs/protocol.md)."""
+        config = self.config
+        allowed = Origins((*config.origins, *([config.public_url] if config.public_url else [])),
+                          loopback=is_loopback(config.host))
+        if allowed.allows(request.headers.get("Origin")):
             return None
         log.info("refused a browser connection from another origin")
         return conn.ws.reject(HTTPStatus.FORBIDDEN, "cardcore: this origin may not connect\n")
@@ -457,13 +461,26 @@ class Server:
             conn.send(protocol.frame(protocol.error(exc.code, exc.message, _id_of(raw))))
             return
         try:
+            self._check_guesses(conn, message)
             self._dispatch(conn, message)
         except TableError as exc:
             conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
+            if exc.code in ("no_table", "bad_secret") and self.guesses.missed(conn.address):
+                log.info("an address is refused for a while: too many wrong codes or keys")
             if exc.code == "bad_secret":
                 conn.bad_secrets += 1
                 if conn.bad_secrets >= MAX_BAD_SECRETS:
                     conn.close(CLOSE_POLICY, "too many bad secrets")
+
+    def _check_guesses(self, conn: Client, message: Any) -> None:
+        """An address that guessed wrong too often may not join or watch for a while (it
+        still plays at the tables it is at)."""
+        if not isinstance(message, (Join, Watch, Reissue)):
+            return
+        left = self.guesses.locked_for(conn.address)
+        if left:
+            raise TableError("rate_limited", "too many wrong table codes or keys from your address; "
+                             f"try again in {left:.0f} s")
 
     def _dispatch(self, conn: Client, message: Any) -> None:
         if isinstance(message, Hello):
@@ -474,12 +491,14 @@ class Server:
         elif isinstance(message, CreateTable):
             _background(self._create(conn, message))
         elif isinstance(message, Join):
-            self._table_for(message.code).join(conn, message.secret, message.name or conn.name,
-                                               message.id)
-            conn.tables.add(message.code)
+            self._table_for(message.code).join(conn, invite=message.invite, token=message.token,
+                                               name=message.name or conn.name, request_id=message.id)
+        elif isinstance(message, Reissue):
+            invite = self._table_for(message.code).reissue(message.seat, message.owner)
+            conn.send(self._reply(message, {"type": "invite", "code": message.code, "seat": message.seat,
+                                            "invite": invite, **self._links(message.code, invite)}))
         elif isinstance(message, Watch):
             self._table_for(message.code).watch(conn, message.id)
-            conn.tables.add(message.code)
         elif isinstance(message, Act):
             self._table_for(message.code).act(conn, message.action, message.turn)
         elif isinstance(message, Chat):
@@ -489,7 +508,6 @@ class Server:
         elif isinstance(message, Leave):
             self._table_for(message.code).seat_of(conn)
             self._table_for(message.code).leave(conn)
-            conn.tables.discard(message.code)
             conn.send(self._reply(message, {"type": "left", "code": message.code}))
 
     def _table_for(self, code: str) -> Table:
@@ -551,7 +569,7 @@ class Server:
         match = self._new_match(message)
         self.creating[address] = self.creating.get(address, 0) + 1
         try:
-            table, links = await self._open_table(match, message)
+            table, made = await self._open_table(match, message)
         finally:
             _uncount(self.creating, address)
         code = table.code
@@ -560,30 +578,30 @@ class Server:
         conn.made.add(code)
         table.schedule()
         log.info("table %s: %s for %d", code, match.game.id, len(table.seats))
-        return {"type": "table_created", "code": code, "seats": links}
+        return {"type": "table_created", "code": code, **made}
 
-    async def _open_table(self, match: Match, message: CreateTable) -> tuple[Table, list[dict[str, Any]]]:
-        """The new table: its match, a row under a code no table of the library has
-        (``add_table``, filled in with the seats once dealt), the deal. Anything failing on
-        the way takes the match and row out of the library again (``_discard``): no orphans."""
+    async def _open_table(self, match: Match, message: CreateTable) -> tuple[Table, dict[str, Any]]:
+        """The new table, and its ``table_created`` fields: its match, a row under a code no
+        table of the library has (``add_table``, filled in with the seats once dealt), the
+        deal. Anything failing on the way takes the match and row out of the library again
+        (``_discard``): no orphans."""
         writer = self._writer()
         play = await writer.call(self._create_match, match)
         try:
             code = await self._free_code(play.id)
             service = self._service(match, play.id, new=True)  # dealt (a draw for partners moves seats)
-            links, seats = [], []
-            for i, kind in enumerate(match.seats):
-                secret = new_secret() if kind == HUMAN else None
-                seats.append(Seat(kind, hash_secret(secret) if secret else None))
-                if secret:
-                    links.append({"seat": i, "secret": secret, **self._links(code, secret)})
+            seats, invites = new_seats(list(match.seats))
+            owner = new_secret()
             chosen = self.config.allow_seed and message.seed is not None
-            table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen)
+            table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen,
+                                owner_hash=hash_secret(owner), hot_seat=message.hot_seat,
+                                standin_open=message.standin_open)
             table.save_row()  # written with the deal, in one transaction
         except BaseException:
             await self._discard(play)
             raise
-        return table, links
+        links = [{"seat": i, "invite": invite, **self._links(code, invite)} for i, invite in invites.items()]
+        return table, {"seats": links, "owner": owner}
 
     async def _free_code(self, match_id: int) -> str:
         """A code no table of the library has, its row added for ``match_id`` in the same

@@ -3,10 +3,11 @@
 The match's life at the table (seats, turns, bots and stand-ins, the log, the
 transaction around a move, keeping it in the library) is ``cardcore.services.table_service``'s,
 the same service the table on a player's own machine runs. What is the server's own is
-here: the seats' secrets and connections, the grace period before a stand-in bot plays
-for someone away, the bots' pacing and their thread, and telling every connection. An
-action from a connection is checked (seat, turn counter, legality) and applied, or
-refused with a ``TableError`` that goes to that connection alone, nothing changed.
+here: the seats' claims (``cardcore.services.net.seats``) and connections, the grace
+period before a stand-in bot plays for someone away, the bots' pacing and their thread,
+and telling every connection. An action from a connection is checked (seat, turn
+counter, legality) and applied, or refused with a ``TableError`` that goes to that
+connection alone, nothing changed.
 After every change each connection gets the update of its own seat
 (``cardcore.services.net.views``).
 """
@@ -14,15 +15,12 @@ After every change each connection gets the update of its own seat
 from __future__ import annotations
 
 import asyncio
-import hashlib
-import hmac
 import logging
-import secrets
 import time
 from collections.abc import Callable
 from concurrent.futures import Executor
-from dataclasses import dataclass, field
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any
 
 import orjson
 
@@ -30,10 +28,10 @@ from cardcore.engine.faults import describe
 from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
-from cardcore.engine.match_setup import HUMAN
 from cardcore.services.net import views
 from cardcore.services.net.persist import Writer
 from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
+from cardcore.services.net.seats import Peer, Seat, matches
 from cardcore.services.plugins import Registry
 from cardcore.services.table_service import MoveFailed, Refused, TableService
 
@@ -54,23 +52,6 @@ class WriterKeeper:
         self.writer.commit(self.match_id, events, snapshot)
 
 
-class Peer(Protocol):
-    """A connection as a table sees it."""
-
-    name: str | None
-
-    def send(self, frame: bytes) -> None:
-        """Queue one frame, its JSON as UTF-8 (never blocks)."""
-
-
-def hash_secret(secret: str) -> str:
-    return hashlib.sha256(secret.encode()).hexdigest()
-
-
-def new_secret() -> str:
-    return secrets.token_urlsafe(16)
-
-
 @dataclass
 class TableConfig:
     #: How long a dropped seat is held before a bot plays it (seconds).
@@ -81,22 +62,6 @@ class TableConfig:
     bot_delay: float = 0.6
     #: Spectators a table takes at most.
     max_watchers: int = 50
-
-
-@dataclass
-class Seat:
-    kind: str                      # "human" or a bot id
-    secret_hash: str | None = None  # SHA-256 of a human seat's secret
-    joined: bool = False           # a player has taken it at least once
-    peer: Peer | None = None
-    grace: asyncio.TimerHandle | None = field(default=None, repr=False)
-
-    @property
-    def human(self) -> bool:
-        return self.kind == HUMAN
-
-    def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind, "secret": self.secret_hash, "joined": self.joined}
 
 
 @dataclass
@@ -113,8 +78,15 @@ class Table:
     def __init__(self, code: str, service: TableService, seats: list[Seat], match_id: int, *,
                  registry: Registry, config: TableConfig, writer: Writer, bot_pool: Executor,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
-                 public: bool = False, chosen_seed: bool = False):
+                 public: bool = False, chosen_seed: bool = False, owner_hash: str | None = None,
+                 hot_seat: bool = False, standin_open: bool = False):
         self.code = code
+        #: The owner's key (SHA-256): it re-issues invites.
+        self.owner_hash = owner_hash
+        #: One connection may hold several human seats.
+        self.hot_seat = hot_seat
+        #: A stand-in bot plays every human seat nobody has claimed (else the table waits).
+        self.standin_open = standin_open
         self.service = service
         #: The match deals from a seed its creator chose (a server that allows it): every
         #: update says so, since whoever chose it can know every hand.
@@ -141,6 +113,7 @@ class Table:
         self._rematching = False
         self._bot_task: asyncio.Task[None] | None = None
         self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
+        self._stand_in_for_open()
 
     @property
     def match(self) -> Match:
@@ -150,31 +123,43 @@ class Table:
 
     @property
     def status(self) -> str:
+        """``waiting`` while a human seat nobody has claimed is not stood in for."""
         if self.match.over:
             return "over"
-        return "playing" if all(s.joined for s in self.seats if s.human) else "waiting"
+        if self.standin_open or all(s.claimed for s in self.seats if s.human):
+            return "playing"
+        return "waiting"
 
     def seat_of(self, peer: Peer) -> int | None:
-        """The peer's seat (None: a spectator); TableError when it is not at the table."""
+        """The seat the peer plays now (None: a spectator); TableError when it is not at the
+        table. A hot-seat connection plays the seat to play among those it holds."""
         if peer not in self.watchers:
             raise TableError("no_table", f"you are not at table {self.code}: join or watch it first")
-        return self.watchers[peer]
+        seat = self.watchers[peer]
+        if self.hot_seat and seat is not None:
+            to_play = self.match.to_play
+            if to_play is not None and self.seats[to_play].peer is peer:
+                return to_play
+        return seat
 
     def seats_json(self) -> list[dict[str, Any]]:
         names = self.match.seating.names
         return [{"seat": i, "name": names[i], "kind": s.kind, "connected": s.peer is not None,
-                 "bot_playing": i in self.service.away, "open": s.human and not s.joined}
+                 "bot_playing": i in self.service.away, "open": s.human and not s.claimed}
                 for i, s in enumerate(self.seats)]
 
     def info(self) -> dict[str, Any]:
         return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
                 "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
-                "public": self.public, "chosen_seed": self.chosen_seed}
+                "public": self.public, "chosen_seed": self.chosen_seed, "hot_seat": self.hot_seat,
+                "standin_open": self.standin_open}
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
         return {"seats": [s.to_json() for s in self.seats], "public": self.public,
-                "standin_turns": self.service.standin_turns, "chosen_seed": self.chosen_seed}
+                "standin_turns": self.service.standin_turns, "chosen_seed": self.chosen_seed,
+                "owner": self.owner_hash, "hot_seat": self.hot_seat,
+                "standin_open": self.standin_open}
 
     def save_row(self, status: str | None = None) -> None:
         self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
@@ -191,47 +176,74 @@ class Table:
         self.save_row("abandoned")
         self._release()
 
-    def join(self, peer: Peer, secret: str, name: str | None, request_id: int | None = None) -> int:
-        """Seat ``peer`` at the seat whose secret this is (a first join or a return)."""
-        given = hash_secret(secret)
-        seat = next((i for i, s in enumerate(self.seats)
-                     if s.secret_hash is not None and hmac.compare_digest(given, s.secret_hash)), None)
-        if seat is None:
-            raise TableError("bad_secret", f"that is not a secret of table {self.code}")
+    def join(self, peer: Peer, *, invite: str | None = None, token: str | None = None,
+             name: str | None = None, request_id: int | None = None) -> int:
+        """Seat ``peer``: claim a seat with its ``invite`` (once; ``name`` names the seat), or
+        come back to it with its ``token``. Nothing changes when it is refused."""
+        if not peer.open:
+            raise TableError("no_table", "the connection is closing")
+        seat = self._seat_for_key(invite, token)
         held = self.seats[seat]
+        if invite is not None and held.claimed:
+            raise TableError("seat_taken", f"seat {seat + 1}'s invite has been used: ask the table's "
+                             "owner for a new one")
         if held.peer is not None and held.peer is not peer:
             raise TableError("seat_taken", f"seat {seat + 1} is played from another connection")
-        if peer in self.watchers and self.watchers[peer] != seat:
-            raise TableError("seat_taken", f"you are already at table {self.code}")
-        first = not held.joined
-        held.peer, held.joined = peer, True
-        self.active = time.monotonic()
-        if held.grace is not None:
-            held.grace.cancel()
-            held.grace = None
-        self.service.set_away(seat, False)
-        if first and name:
-            self._rename(seat, name)
-        if first:
+        if peer in self.watchers:
+            present = self.watchers[peer]
+            if present is None:
+                raise TableError("seat_taken", f"you watch table {self.code}: leave it first")
+            if present != seat and not self.hot_seat:
+                raise TableError("seat_taken", f"you hold seat {present + 1} of table {self.code}: "
+                                 "one seat a connection (the table is not hot-seat)")
+        if invite is not None:
+            token = held.claim()
+            if name:
+                self.service.rename(seat, name)
+            self.service.set_away(seat, False)
             self.save_row()
-        self.watchers[peer] = seat
-        self._cursor[peer] = self._hand_log_start()
-        peer.send(_frame({"type": "joined", "code": self.code, "seat": seat,
+        assert token is not None
+        self._bind(peer, seat)
+        peer.send(_frame({"type": "joined", "code": self.code, "seat": seat, "token": token,
                           "name": self.match.seating.names[seat], "id": request_id}))
         self._seat_status(seat)
-        if first and self.status == "playing":  # the last seat taken: play starts, for everyone
+        if invite is not None and self.status == "playing":  # a claim may start play for everyone
             self.broadcast()
         else:
             self._send_update(peer)
         self.schedule()
         return seat
 
+    def _seat_for_key(self, invite: str | None, token: str | None) -> int:
+        for i, held in enumerate(self.seats):
+            if (matches(invite, held.invite_hash) if invite is not None
+                    else token is not None and matches(token, held.token_hash)):
+                return i
+        raise TableError("bad_secret", f"that is not an invite or a token of a seat of table {self.code}")
+
+    def _bind(self, peer: Peer, seat: int) -> None:
+        """The seat is played from ``peer`` (bindings end with the connection: ``leave``)."""
+        held = self.seats[seat]
+        held.peer = peer
+        if held.grace is not None:
+            held.grace.cancel()
+            held.grace = None
+        self.service.set_away(seat, False)
+        self.active = time.monotonic()
+        if peer not in self.watchers:
+            self.watchers[peer] = seat
+            self._cursor[peer] = self._hand_log_start()
+            peer.tables.add(self.code)
+
     def watch(self, peer: Peer, request_id: int | None = None) -> None:
+        if not peer.open:
+            raise TableError("no_table", "the connection is closing")
         if peer in self.watchers:
             raise TableError("seat_taken", f"you are already at table {self.code}")
         if sum(1 for s in self.watchers.values() if s is None) >= self.config.max_watchers:
             raise TableError("too_many", f"table {self.code} has as many spectators as it takes")
         self.watchers[peer] = None
+        peer.tables.add(self.code)
         self.active = time.monotonic()
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
@@ -239,26 +251,73 @@ class Table:
         self.schedule()
 
     def leave(self, peer: Peer) -> None:
-        """The peer leaves (or its connection dropped): a seat is held for the grace period."""
-        seat = self.watchers.pop(peer, None)
+        """The peer leaves (or its connection dropped): its seats are held for the grace period."""
+        self.watchers.pop(peer, None)
         self._cursor.pop(peer, None)
+        peer.tables.discard(self.code)
         self.active = time.monotonic()
-        if seat is not None and self.seats[seat].peer is peer:
-            held = self.seats[seat]
-            held.peer = None
-            if not self.match.over:
-                loop = asyncio.get_running_loop()
-                held.grace = loop.call_later(self.config.grace, self._grace_over, seat)
-            self._seat_status(seat)
+        for seat, held in enumerate(self.seats):
+            if held.peer is peer:
+                self._unbind(seat)
         if not self.watchers and self.match.over and self.on_empty is not None:
             self.on_empty(self)
 
+    def _unbind(self, seat: int) -> None:
+        held = self.seats[seat]
+        held.peer = None
+        if not self.match.over and held.claimed:
+            loop = asyncio.get_running_loop()
+            held.grace = loop.call_later(self.config.grace, self._grace_over, seat)
+        self._seat_status(seat)
+
+    def reissue(self, seat: int, owner: str) -> str:
+        """The owner's new invite for ``seat`` (returned): the seat is unclaimed, its old
+        invite and token void, and its player (if connected) leaves the table."""
+        if not matches(owner, self.owner_hash):
+            raise TableError("bad_secret", f"that is not the owner's key of table {self.code}")
+        if not 0 <= seat < len(self.seats) or not self.seats[seat].human:
+            raise TableError("bad_field", f"seat {seat + 1} is not a human seat of table {self.code}")
+        held = self.seats[seat]
+        peer = held.peer
+        invite = held.reissue()
+        if held.grace is not None:
+            held.grace.cancel()
+            held.grace = None
+        held.peer = None
+        self.service.set_away(seat, self.standin_open)
+        self.save_row()
+        if peer is not None:
+            self._evict(peer, seat)
+        self._seat_status(seat)
+        self.broadcast()
+        self.schedule()
+        return invite
+
+    def _evict(self, peer: Peer, seat: int) -> None:
+        """``peer`` no longer holds ``seat``; holding no other, it leaves the table (told so)."""
+        others = [i for i, s in enumerate(self.seats) if s.peer is peer]
+        if others:
+            self.watchers[peer] = others[0]
+            return
+        self.watchers.pop(peer, None)
+        self._cursor.pop(peer, None)
+        peer.tables.discard(self.code)
+        peer.send(_frame({"type": "left", "code": self.code,
+                          "reason": f"the table's owner gave seat {seat + 1} a new invite"}))
+
     def start_grace(self) -> None:
-        """After a restart: every seat a player had taken waits for them for the grace period."""
+        """After a restart: every claimed seat waits for its player for the grace period."""
         loop = asyncio.get_running_loop()
         for i, held in enumerate(self.seats):
-            if held.human and held.joined and held.peer is None and i not in self.service.away:
+            if held.human and held.claimed and held.peer is None and i not in self.service.away:
                 held.grace = loop.call_later(self.config.grace, self._grace_over, i)
+
+    def _stand_in_for_open(self) -> None:
+        """A table whose owner chose it: the stand-in plays each seat nobody has claimed."""
+        if self.standin_open and not self.match.over:
+            for i, held in enumerate(self.seats):
+                if held.human and not held.claimed:
+                    self.service.set_away(i, True)
 
     def _grace_over(self, seat: int) -> None:
         held = self.seats[seat]
@@ -267,9 +326,6 @@ class Table:
             self.service.set_away(seat, True)
             self._seat_status(seat)
             self.schedule()
-
-    def _rename(self, seat: int, name: str) -> None:
-        self.service.rename(seat, name)
 
     def _hand_log_start(self) -> int:
         hand = self.match.hand_no
@@ -323,12 +379,11 @@ class Table:
     def rematch(self, peer: Peer, request_id: int | None = None) -> None:
         """``peer``'s player asks for a rematch; the last human seat to ask starts it. A seat
         a stand-in bot plays does not ask for its absent player."""
-        seat = self.seat_of(peer)
-        if seat is None:
+        if self.seat_of(peer) is None:
             raise TableError("spectator", "spectators do not play")
         if not self.match.over:
             raise TableError("not_over", "a rematch comes once the match is over")
-        self.rematch_votes.add(seat)
+        self.rematch_votes.update(i for i, held in enumerate(self.seats) if held.peer is peer)
         waiting = self._rematch_waiting()
         started = not waiting and not self._rematching and self.on_rematch is not None
         status = {"type": "rematch", "code": self.code, "agreed": sorted(self.rematch_votes),
@@ -342,7 +397,8 @@ class Table:
             self.on_rematch(self)
 
     def _rematch_waiting(self) -> list[int]:
-        return [i for i, held in enumerate(self.seats) if held.human and i not in self.rematch_votes]
+        return [i for i, held in enumerate(self.seats)
+                if held.human and held.claimed and i not in self.rematch_votes]
 
     def begin(self, service: TableService, match_id: int, lock: Any) -> None:
         """The rematch is dealt: the same seats, links and connections, a new match."""
@@ -378,11 +434,17 @@ class Table:
     # --- bots -----------------------------------------------------------------------------
 
     def bot_seat(self) -> int | None:
-        """The seat to play when a bot plays it now (a bot seat, or a stand-in). Nobody at
-        the table (no player, no spectator): the table pauses, its bots too."""
-        if self.status != "playing" or not self.watchers:
+        """The seat to play when a bot plays it now (a bot seat, or a stand-in). No player
+        at the table: it pauses, its bots too."""
+        if self.status != "playing" or not self._attended():
             return None
         return self.service.bot_to_play()
+
+    def _attended(self) -> bool:
+        """A player of the table is here (at a table of bots only, anyone): stand-ins never
+        play out an absent table, whoever watches it."""
+        humans = [s for s in self.seats if s.human]
+        return any(s.peer is not None for s in humans) if humans else bool(self.watchers)
 
     def schedule(self) -> None:
         """Start the bot's move if a bot is to play and none is on its way."""
@@ -444,7 +506,7 @@ class Table:
         end = len(entries)
         playing = self.status == "playing"
         for peer in peers:
-            seat = self.watchers[peer]
+            seat = self.seat_of(peer)
             start = self._cursor.get(peer, end)
             self._cursor[peer] = end
             key = (seat, start)
@@ -473,7 +535,7 @@ class Table:
         held = self.seats[seat]
         self._tell(_frame({"type": "seat_status", "code": self.code, "seat": seat,
                            "connected": held.peer is not None, "bot_playing": seat in self.service.away,
-                           "name": self.match.seating.names[seat]}))
+                           "name": self.match.seating.names[seat], "open": held.human and not held.claimed}))
 
     def _tell(self, frame: bytes) -> None:
         """One frame to everyone at the table."""

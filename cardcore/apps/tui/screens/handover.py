@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Center, Middle
 from textual.screen import ModalScreen
 from textual.widgets import Static
+
+from cardcore.apps.tui.plain import plain
 
 
 class HandoverScreen(ModalScreen[None]):
@@ -24,9 +27,10 @@ class HandoverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
-            yield Static(f"[b]Pass the keyboard to {self.player}.[/b]\n\n"
-                         f"Every hand is hidden.\n{self.player}: press any key when you are ready.",
-                         id="handover-box")
+            text = Text.assemble(("Pass the keyboard to ", "bold"), plain(self.player, "bold"),
+                                 (".", "bold"), "\n\nEvery hand is hidden.\n", plain(self.player),
+                                 ": press any key when you are ready.")
+            yield Static(text, id="handover-box")
 
     def on_key(self, event: events.Key) -> None:
         event.stop()

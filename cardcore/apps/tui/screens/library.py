@@ -18,6 +18,7 @@ from textual.message import Message
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, ListItem, ListView, Static
 
+from cardcore.apps.tui.plain import plain
 from cardcore.services.store import MatchSummary, PlayerStats
 
 if TYPE_CHECKING:
@@ -50,16 +51,16 @@ class MatchItem(ListItem):
     def compose(self) -> ComposeResult:
         m = self.summary
         dim = "dim" if m.locked else ""
-        line = Text(f"{self.game_name}", style=f"bold {dim}".strip())
-        line.append(f"  {totals_text(m)}", style=dim)
+        line = plain(self.game_name, f"bold {dim}".strip())
+        line.append_text(plain(f"  {totals_text(m)}", dim))
         if m.finished:
             won = m.side_names[m.winner] if m.winner is not None and m.winner < len(m.side_names) \
                 else None
-            line.append(f"  won by {won}" if won else "  no winner", style="green" if won else dim)
+            line.append_text(plain(f"  won by {won}" if won else "  no winner", "green" if won else dim))
         else:
             line.append(f"  hand {m.hand}", style=dim)
         line.append(f"  {when(m.last_played)}", style="dim")
-        who = Text(f"  {m.players()}", style="dim")
+        who = plain(f"  {m.players()}", "dim")
         if m.locked:
             who.append(f"  ({LOCKED})", style="italic")
         yield Label(line)
@@ -89,7 +90,7 @@ class ConfirmScreen(ModalScreen[bool]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
-            yield Static(Text(self.question, style="bold"), id="confirm-text")
+            yield Static(plain(self.question, "bold"), id="confirm-text")
             with Horizontal(id="confirm-buttons"):
                 yield Button("Delete (y)", id="yes", variant="error", compact=True)
                 yield Button("Keep it (n)", id="no", compact=True)
@@ -253,9 +254,10 @@ class HistoryScreen(Screen[None]):
         text = Text(f"Match {m.id} · {len(rows)} hands · started {when(m.started)}\n", style="bold")
         for n, row in enumerate(rows[-5:], start=max(1, len(rows) - 4)):
             sides = row.get("sides") or []
-            text.append(f"  hand {n}: " + ", ".join(
+            text.append_text(plain(f"  hand {n}: " + ", ".join(
                 f"{name} {side.get('total', 0):+d}" for name, side in zip(m.side_names, sides, strict=False)
-                if isinstance(side, dict)) + "\n")
+                if isinstance(side, dict))))
+            text.append("\n")
         return text
 
     @on(ListView.Selected, "#matches")
@@ -309,18 +311,18 @@ class StatsScreen(Screen[None]):
         tables: list[Any] = []
         for (game_id, options), players in groups.items():
             game = self.app.registry.games.get(game_id)
-            tables.append(self.table(f"{game.name if game else game_id} ({options})", players))
+            tables.append(self.table(plain(f"{game.name if game else game_id} ({options})"), players))
         return Group(*tables)
 
-    def table(self, title: str, players: list[PlayerStats]) -> Table:
+    def table(self, title: Text, players: list[PlayerStats]) -> Table:
         counts = sorted({k for st in players for k in st.counts})
         table = Table(title=title, title_justify="left", title_style="bold", expand=False,
                       show_edge=False, pad_edge=False)
         table.add_column("player")
         for head in ("matches", "wins", "share", "mean hand", *counts):
-            table.add_column(head.replace("_", " "), justify="right")
+            table.add_column(plain(head.replace("_", " ")), justify="right")
         for st in players:
-            table.add_row(f"{st.player} (bot)" if st.bot else st.player, str(st.matches), str(st.wins),
+            table.add_row(plain(f"{st.player} (bot)" if st.bot else st.player), str(st.matches), str(st.wins),
                           f"{st.win_share:.0%}", f"{st.mean_hand_score:.1f}",
                           *(str(st.counts.get(k, 0)) for k in counts))
         return table

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -21,7 +22,8 @@ class LineScreen(ModalScreen[str | None]):
 
     BINDINGS = [Binding("escape", "drop", "Cancel", id="line.drop")]
 
-    def __init__(self, prompt: str, placeholder: str = "", max_length: int = 0) -> None:
+    def __init__(self, prompt: str | Text, placeholder: str = "", max_length: int = 0) -> None:
+        """``prompt``: markup (a str, the app's own words) or a Text (one that names data)."""
         super().__init__()
         self.prompt = prompt
         self.placeholder = placeholder

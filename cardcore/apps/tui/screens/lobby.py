@@ -3,6 +3,7 @@ list them, create one (the setup form, seats human or a bot), take a seat, watch
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
 from rich.text import Text
@@ -14,13 +15,14 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
+from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
-from cardcore.engine.names import MAX_NAME_CHARS
+from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, parse_target
 
@@ -151,7 +153,7 @@ class LobbyScreen(Screen[None]):
         row = widget.cursor_row
         widget.clear()
         for t in self.tables:
-            widget.add_row(t.code, t.game, t.status, str(t.hand_no), seats_text(t), key=t.code)
+            widget.add_row(*map(plain, (t.code, t.game, t.status, t.hand_no, seats_text(t))), key=t.code)
         if self.tables:
             widget.move_cursor(row=min(row, len(self.tables) - 1))
 
@@ -198,10 +200,11 @@ class LobbyScreen(Screen[None]):
             return
         created = self.created.get(table.code)
         if created is not None:
-            self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
+            self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
             return
-        self.app.push_screen(LineScreen(f"[b]Table {table.code}[/b]: paste your seat's link or its "
-                                        "secret (enter; esc: back; w in the list watches).",
+        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": paste your seat's link or its "
+                               "secret (enter; esc: back; w in the list watches).")
+        self.app.push_screen(LineScreen(prompt,
                                         "cardcore://…#SECRET or the secret"), self._secret_given)
 
     async def action_watch(self) -> None:
@@ -226,7 +229,7 @@ class LobbyScreen(Screen[None]):
         self.open_soon(code, secret)
 
     def _sit(self, created: p.TableCreated, seat: int | None) -> None:
-        secret = next((s.secret for s in created.seats if s.seat == seat), None)
+        secret = next((s.invite for s in created.seats if s.seat == seat), None)
         if secret is not None:
             self.open_soon(created.code, secret)
 
@@ -238,11 +241,16 @@ class LobbyScreen(Screen[None]):
 
     async def open(self, code: str, secret: str | None) -> None:
         """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
+        try:
+            name = self.name_typed and check_name(self.name_typed)
+        except ValueError as exc:
+            self.say(f"Your name: {exc}", error=True)
+            return
         if not await self.connect() or self.conn is None:
             return
         try:
             session = await RemoteSession.join(self.app.registry, self.conn, code, secret,
-                                               self.name_typed, own_connection=False)
+                                               name, own_connection=False)
         except ClientError as exc:
             self.say(f"{code}: {exc}", error=True)
             return
@@ -250,16 +258,17 @@ class LobbyScreen(Screen[None]):
         self.app.open_table(session)
 
     @work(exclusive=True, group="lobby-create")
-    async def create(self, setup: SessionSetup, public: bool = False) -> None:
-        """A new table on the server (``public``: listed for everyone); its links are shown,
-        and the creator picks a seat."""
+    async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False) -> None:
+        """A new table on the server (``public``: listed for everyone; ``standin_open``: a
+        bot plays the seats nobody has claimed yet); its links are shown, and the creator
+        picks a seat."""
         if not await self.connect() or self.conn is None:
             return
         message = p.CreateTable(game=setup.game.id, options=setup.options.model_dump(mode="json"),
                                 seats=list(setup.seats), names=setup.names or None,
                                 side_names=setup.side_names, draw_for_partners=setup.draw_for_partners,
                                 seed=None,  # the server's own: the form shows none
-                                public=public)
+                                public=public, standin_open=standin_open)
         try:
             created = await self.conn.call(message)
         except ClientError as exc:
@@ -272,7 +281,20 @@ class LobbyScreen(Screen[None]):
         if created.code in codes:
             widget.move_cursor(row=codes.index(created.code))
         self.say(f"Table {created.code} created.")
-        self.app.push_screen(LinksScreen(created), lambda seat: self._sit(created, seat))
+        self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
+
+    async def reissue(self, code: str, seat: int) -> p.Invite | str:
+        """A new invite for ``seat`` of a table made here (its holder is unseated), or why not."""
+        created = self.created.get(code)
+        if self.conn is None or created is None:
+            return "not connected to the server"
+        try:
+            invite: p.Invite = await self.conn.call(p.Reissue(code=code, seat=seat, owner=created.owner))
+        except ClientError as exc:
+            return str(exc)
+        created.seats = [p.SeatLink(seat=seat, invite=invite.invite, link=invite.link,
+                                    web_link=invite.web_link) if s.seat == seat else s for s in created.seats]
+        return invite
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action in ("join", "watch"):
@@ -297,7 +319,7 @@ class GameChoiceScreen(ModalScreen[Game | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box"):
             yield Static("[b]A new table: which game?[/b]")
-            yield OptionList(*(Option(g.name, id=g.id) for g in self.games), id="games")
+            yield OptionList(*(Option(plain(g.name), id=g.id) for g in self.games), id="games")
 
     @on(OptionList.OptionSelected, "#games")
     def _picked(self, event: OptionList.OptionSelected) -> None:
@@ -330,16 +352,22 @@ class RemoteSetupScreen(SetupScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#setup-title", Static).update(
-            Text(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
-                 style="bold"))
+            plain(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
+                  "bold"))
         self.query_one("#start", Button).label = "Create"
-        self.query_one("#setup-form").mount(
-            Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
-                     id="public", compact=True), before=self.query_one("#partners"))
+        form, partners = self.query_one("#setup-form"), self.query_one("#partners")
+        form.mount(Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
+                            id="public", compact=True), before=partners)
+        form.mount(Checkbox("A bot plays each seat until its player comes (else the table waits)",
+                            False, id="standin-open", compact=True), before=partners)
 
     @property
     def public(self) -> bool:
         return self.query_one("#public", Checkbox).value
+
+    @property
+    def standin_open(self) -> bool:
+        return self.query_one("#standin-open", Checkbox).value
 
 
 class LinksScreen(ModalScreen[int | None]):
@@ -350,39 +378,59 @@ class LinksScreen(ModalScreen[int | None]):
     LinksScreen #links-box { width: 95%; max-width: 110; height: auto; max-height: 95%;
                              border: round $accent; padding: 0 1; }
     LinksScreen #links { height: auto; max-height: 14; }
-    LinksScreen #links-buttons { height: auto; }
-    LinksScreen Button { margin-right: 1; }
+    LinksScreen .links-buttons { height: auto; }
+    LinksScreen .links-label { width: 11; }
+    LinksScreen Button { margin-right: 1; min-width: 8; width: auto; }
     """
     BINDINGS = [Binding("escape", "drop", "Back to the tables", id="links.drop")]
 
-    def __init__(self, created: p.TableCreated) -> None:
+    def __init__(self, created: p.TableCreated,
+                 reissue: Callable[[str, int], Awaitable[p.Invite | str]] | None = None) -> None:
         super().__init__()
         self.created = created
+        self.reissue = reissue
 
     def compose(self) -> ComposeResult:
+        with Vertical(id="links-box"):
+            with VerticalScroll(id="links"):
+                yield Static(self._links_text(), id="links-text")
+            with Horizontal(classes="links-buttons"):
+                yield Static("Sit at: ", classes="links-label")
+                for s in self.created.seats:
+                    yield Button(f"seat {s.seat + 1}", id=f"sit-{s.seat}", compact=True, variant="primary")
+                yield Button("Back (esc)", id="back", compact=True)
+            if self.reissue is not None:
+                with Horizontal(classes="links-buttons"):
+                    yield Static("New link: ", classes="links-label")
+                    for s in self.created.seats:
+                        yield Button(f"seat {s.seat + 1}", id=f"new-{s.seat}", compact=True)
+
+    def _links_text(self, note: str = "") -> Text:
         text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — send each player their own link (`cardcore join LINK`); whoever "
-                    "holds a link holds that seat.\n", style="dim")
+        text.append("  — send each player their own link (`cardcore join LINK`): the first "
+                    "to use a link claims its seat, once. A new link unseats whoever held "
+                    "that seat.\n", style="dim")
         for s in self.created.seats:
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(s.link)
             if s.web_link:
                 text.append(f"\n  in a browser: {s.web_link}", style="dim")
-        with Vertical(id="links-box"):
-            with VerticalScroll(id="links"):
-                yield Static(text, id="links-text")
-            with Horizontal(id="links-buttons"):
-                for s in self.created.seats:
-                    yield Button(f"Sit at seat {s.seat + 1}", id=f"sit-{s.seat}", compact=True,
-                                 variant="primary")
-                yield Button("Back (esc)", id="back", compact=True)
+        if note:
+            text.append(f"\n\n{note}", style="italic")
+        return text
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
 
     @on(Button.Pressed)
-    def _pressed(self, event: Button.Pressed) -> None:
+    async def _pressed(self, event: Button.Pressed) -> None:
         button = event.button.id or ""
+        if button.startswith("new-") and self.reissue is not None:
+            seat = int(button.removeprefix("new-"))
+            got = await self.reissue(self.created.code, seat)
+            note = f"Seat {seat + 1} has a new link." if isinstance(got, p.Invite) else f"No new link: {got}"
+            self.query_one("#links-text", Static).update(self._links_text(note))
+            return
         self.dismiss(int(button.removeprefix("sit-")) if button.startswith("sit-") else None)
 
     def action_drop(self) -> None:

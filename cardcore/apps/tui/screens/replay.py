@@ -15,6 +15,7 @@ from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Footer, OptionList, Static
 
+from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.apps.tui.session import Replay
 from cardcore.apps.tui.widgets.zones import ZonesView
@@ -89,7 +90,7 @@ class MatchPicker(ModalScreen[int | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
             yield Static(Text("The record's matches (enter: replay it)", style="bold"))
-            yield OptionList(*self.lines, id="picker")
+            yield OptionList(*map(plain, self.lines), id="picker")
 
     def on_mount(self) -> None:
         picker = self.query_one("#picker", OptionList)
@@ -153,14 +154,14 @@ class ReplayScreen(Screen[None]):
         frame = r.frames[self.index]
         info = r.table_info(self.index, self.app.palette)  # names and sides as the match had them
         self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
-        status = Text(f"Replay · {r.game.name} · {r.name}", style="bold")
+        status = plain(f"Replay · {r.game.name} · {r.name}", "bold")
         if self.matches is not None:
             status.append(f" · match {self.match + 1}/{len(self.matches)}")
         status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
         if frame.hand_over:
             status.append(" · hand over", style="bold")
         self.query_one("#status", Static).update(status)
-        self.query_one("#message", Static).update(Text(frame.text, style="italic"))
+        self.query_one("#message", Static).update(plain(frame.text, "italic"))
 
     def action_step(self, step: int) -> None:
         self.index += step

@@ -8,6 +8,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
+from cardcore.apps.tui.plain import plain
 from cardcore.engine.game import Game, GameOptions
 
 
@@ -21,7 +22,7 @@ class RulesScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules-box"):
-            yield Static(f"[b]{self.game.name}[/b]", id="rules-title")
+            yield Static(plain(self.game.name, "bold"), id="rules-title")
             yield Markdown(self.game.rules(self.options))
 
     def on_mount(self) -> None:

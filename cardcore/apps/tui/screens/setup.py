@@ -6,6 +6,7 @@ import re
 import time
 from typing import TYPE_CHECKING
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -14,10 +15,12 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
+from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.apps.tui.widgets.options_form import OptionsForm
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
+from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.engine.seating import Seating
 
 if TYPE_CHECKING:
@@ -72,8 +75,8 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Static(f"[b]New match — {game.name}[/b]   {game.description}", id="setup-title",
-                     markup=True)
+        yield Static(Text.assemble(plain(f"New match — {game.name}", "bold"), "   ",
+                                   plain(game.description)), id="setup-title")
         choices = self.bot_choices()
         default_bot = "greedy" if any(v == "greedy" for _, v in choices) else choices[-1][1]
         with VerticalScroll(id="setup-form"):
@@ -86,11 +89,12 @@ class SetupScreen(Screen[None]):
                     yield Label(f"Seat {i + 1}", classes="form-label")
                     yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
                                  id=f"who-{i}", compact=True, classes="form-control")
-                    yield Input(id=f"name-{i}", compact=True, classes="form-name")
+                    yield Input(id=f"name-{i}", compact=True, classes="form-name",
+                                max_length=MAX_NAME_CHARS)
             with Horizontal(classes="form-row", id="sides-row"):
                 yield Label("Side names", classes="form-label")
-                yield Input(id="side-0", compact=True, classes="form-name")
-                yield Input(id="side-1", compact=True, classes="form-name")
+                yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
+                yield Input(id="side-1", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
             yield Checkbox("Draw for partners", False, id="draw", compact=True)
             yield Static(id="partners")
             with Horizontal(classes="form-row"):
@@ -156,7 +160,7 @@ class SetupScreen(Screen[None]):
                 pairs = "; ".join(" with ".join(f"{seating.names[s]} (seat {s + 1})"
                                                 for s in seating.seats_of(side))
                                   for side in range(seating.sides))
-                partners.update(f"Partners sit opposite: {pairs}.")
+                partners.update(plain(f"Partners sit opposite: {pairs}."))
         else:
             partners.update("Each player for themselves." if n > 2 else "")
         self.check_valid()
@@ -172,11 +176,28 @@ class SetupScreen(Screen[None]):
         form = self.query_one("#options", OptionsForm)
         if form.options is None:
             problems.extend(sorted(form.errors) or ["options"])
+        problems += self.name_problems()
         self.valid = not problems
         self.query_one("#start", Button).disabled = not self.valid
         status = self.query_one("#setup-status", Static)
-        status.update("" if self.valid else f"[red]Fix: {', '.join(p or 'options' for p in problems)}[/red]")
+        fix = ", ".join(p or "options" for p in problems)
+        status.update("" if self.valid else plain(f"Fix: {fix}", "red"))
         self.refresh_bindings()
+
+    def name_problems(self) -> list[str]:
+        """Each name typed that is no name (``names.check_name``), with why, in one line."""
+        fields = [(f"#name-{i}", f"seat {i + 1}'s name") for i in range(self.players)]
+        if self.query_one("#sides-row").display:
+            fields += [(f"#side-{side}", f"side {side + 1}'s name") for side in range(2)]
+        out = []
+        for selector, what in fields:
+            typed = self.query_one(selector, Input).value.strip()
+            try:
+                if typed:
+                    check_name(typed)
+            except ValueError as exc:
+                out.append(f"{what} ({exc})")
+        return out
 
     @on(Select.Changed, "#players")
     @on(Checkbox.Changed, "#draw")

@@ -8,12 +8,14 @@ import typing
 from typing import Any
 
 import pydantic
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import Checkbox, Input, Label, Select, Static
 
+from cardcore.apps.tui.plain import plain
 from cardcore.engine.game import GameOptions
 
 
@@ -138,12 +140,12 @@ class OptionsForm(Vertical):
         for name in self.model.model_fields:
             message = errors.get(name, "")
             err = self.query_one(f"#err-{name}", Static)
-            err.update(message)
+            err.update(plain(message))
             err.display = bool(message)
             self.query_one(f"#help-{name}", Static).display = not message
             self.query_one(f"#opt-{name}").set_class(bool(message), "-invalid")
         general = [m for f, m in errors.items() if f not in self.model.model_fields]
-        self.query_one("#err-general", Static).update("\n".join(general))
+        self.query_one("#err-general", Static).update(Text("\n").join(map(plain, general)))
         self.query_one("#err-general", Static).display = bool(general)
         self.post_message(self.Changed(self, self.options, errors))
 

@@ -1,0 +1,83 @@
+"""The seats this client has claimed: each seat's token, by server and table.
+
+A seat link's invite claims the seat once; the server answers with the seat's own token,
+and the client comes back with it (docs/protocol.md, "Seats"). The terminal client keeps
+the tokens in one file under the data dir (``seats/tokens.json``, readable by its owner
+only); ``CARDCORE_SEATS_DIR`` names another directory (``cardcore web`` gives each browser
+its own, reached through a key kept in that browser's storage).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import json
+import os
+from pathlib import Path
+
+from cardcore.services.files import data_dir, write_atomic
+
+#: The environment variable naming the directory of the tokens (else the data dir's).
+SEATS_ENV = "CARDCORE_SEATS_DIR"
+#: Tables remembered at most (the oldest go first).
+MAX_SEATS = 500
+_FILE = "tokens.json"
+
+
+def seats_dir() -> Path:
+    given = os.environ.get(SEATS_ENV)
+    return Path(given) if given else data_dir() / "seats"
+
+
+class SeatBook:
+    """Tokens by server, table and the invite that claimed the seat (so one machine may
+    hold two seats of a table, as two players at one desk do). A file that cannot be read
+    is a book with nothing in it: the seat is claimed again with a re-issued invite."""
+
+    def __init__(self, root: Path | None = None) -> None:
+        self.path = (root or seats_dir()) / _FILE
+
+    def get(self, server: str, code: str, invite: str | None) -> str | None:
+        """The token of the seat ``invite`` claimed; invite None: of the table's only seat kept."""
+        tokens = self._read()
+        if invite is not None:
+            token = tokens.get(_key(server, code, invite))
+            return token if isinstance(token, str) else None
+        prefix = _key(server, code, "")
+        mine = [t for k, t in tokens.items() if k.startswith(prefix) and isinstance(t, str)]
+        return mine[0] if len(mine) == 1 else None
+
+    def put(self, server: str, code: str, invite: str, token: str) -> None:
+        tokens = self._read()
+        key = _key(server, code, invite)
+        tokens.pop(key, None)
+        tokens[key] = token
+        for old in list(tokens)[:-MAX_SEATS]:
+            del tokens[old]
+        self._write(tokens)
+
+    def forget(self, server: str, code: str, invite: str | None) -> None:
+        tokens = self._read()
+        keys = [k for k in tokens if k == _key(server, code, invite or "")
+                or (invite is None and k.startswith(_key(server, code, "")))]
+        for key in keys:
+            del tokens[key]
+        if keys:
+            self._write(tokens)
+
+    def _read(self) -> dict[str, object]:
+        try:
+            data = json.loads(self.path.read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return {}
+        return data if isinstance(data, dict) else {}
+
+    def _write(self, tokens: dict[str, object]) -> None:
+        with contextlib.suppress(OSError):  # not kept: a re-issued invite claims the seat anew
+            write_atomic(self.path, json.dumps(tokens, indent=0))
+
+
+def _key(server: str, code: str, invite: str) -> str:
+    """The invite itself is not written: its hash names the seat it claimed."""
+    seat = hashlib.sha256(invite.encode()).hexdigest()[:32] if invite else ""
+    return f"{server.rstrip('/')} {code} {seat}"
