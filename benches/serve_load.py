@@ -194,10 +194,14 @@ async def start_server(library: Path, home: Path, tree: Path | None = None
 
 
 def new_flags(tree: Path | None) -> list[str]:
-    """No limit of connections per address (every client is on 127.0.0.1), when the server
-    has that limit (an older tree's, with ``--server-tree``, may not)."""
-    cli = (tree or Path(__file__).resolve().parent.parent) / "cardcore" / "net" / "cli.py"
-    return ["--max-per-ip", "0"] if "--max-per-ip" in cli.read_text() else []
+    """No limits per address (every client is on 127.0.0.1), for the limits the server has
+    (an older tree's, with ``--server-tree``, may have fewer)."""
+    root = tree or Path(__file__).resolve().parent.parent
+    cli = next((p for p in (root / "cardcore" / "apps" / "serve_cli.py", root / "cardcore" / "net" / "cli.py")
+                if p.exists()), None)
+    text = cli.read_text() if cli is not None else ""
+    limits = ("--max-per-ip", "--max-tables-per-ip", "--max-handshakes-per-ip", "--max-handshakes")
+    return [flag for name in limits if f'"{name}"' in text for flag in (name, "0")]
 
 
 def rss_mb(pid: int) -> float:

@@ -46,14 +46,29 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    help="seconds a dropped seat is held before a bot plays it (default 60)")
     q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
     q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
-    q.add_argument("--bot-processes", type=number_type(int, 0, 256, "a whole number"), default=2, metavar="N",
+    whole = number_type(int, 0, 1_000_000, "a whole number")
+    q.add_argument("--max-tables", type=count, default=1000, help="tables the server holds at once "
+                   "(default 1000)")
+    q.add_argument("--bot-processes", type=whole, default=2, metavar="N",
                    help="worker processes for the searching bots (default 2; 0: threads of the server's "
                    "own, where a search slows every table: docs/hosting.md)")
-    q.add_argument("--max-tables", type=count, default=1000)
+    q.add_argument("--max-tables-per-ip", type=whole, default=20, metavar="N",
+                   help="tables not over that one address made and the server holds (default 20; "
+                   "0: no limit)")
     q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
-    q.add_argument("--max-per-ip", type=number_type(int, 0, 1_000_000, "a whole number"), default=20,
+    q.add_argument("--max-watchers", type=whole, default=50, metavar="N",
+                   help="spectators a table takes at most (default 50)")
+    q.add_argument("--max-per-ip", type=whole, default=20,
                    metavar="N", help="connections one address may hold at once (default 20; 0: no "
                    "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)")
+    q.add_argument("--max-handshakes-per-ip", type=whole, default=10, metavar="N",
+                   help="sockets one address may hold before its handshake is done (default 10; "
+                   "0: no limit); more are closed at once")
+    q.add_argument("--max-handshakes", type=whole, default=200, metavar="N",
+                   help="sockets all addresses together may hold before their handshake is done "
+                   "(default 200; 0: no limit)")
+    q.add_argument("--open-timeout", type=number_type(float, 0.1, 600, "seconds"), default=5.0,
+                   metavar="SECONDS", help="a handshake not done within this is dropped (default 5)")
     q.add_argument("--expire-after", type=number_type(float, 0, 365 * 86400, "seconds"),
                    default=48 * 3600.0, metavar="SECONDS",
                    help="abandon a table nobody has been at for this long (default 172800, two days; "
@@ -89,10 +104,13 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
             raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
     return ServerConfig(
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
-        table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay),
+        table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay,
+                          max_watchers=args.max_watchers),
         max_tables=args.max_tables, rate=float(args.rate), burst=2 * args.rate,
         public_url=args.public_url, web_url=args.web_url, compression=args.compression,
         max_connections_per_ip=args.max_per_ip, expire_after=args.expire_after,
+        max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
+        max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
         guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
         bot_processes=args.bot_processes)
 

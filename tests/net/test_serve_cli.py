@@ -31,6 +31,9 @@ from tests.net.helpers import Client, running
     ["--max-per-ip", "-1"],
     ["--expire-after", "soon"],
     ["--bot-processes", "-1"],
+    ["--max-tables-per-ip", "-1"],
+    ["--max-handshakes", "many"],
+    ["--open-timeout", "0"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, capsys):
     assert main(["serve", *args]) == 2
@@ -102,3 +105,11 @@ def test_the_limits_reach_the_server_settings():
     default = config_of(load_registry(), build_parser().parse_args(["serve"]))
     assert (default.max_connections_per_ip, default.expire_after, default.bot_processes) \
         == (20, 48 * 3600.0, 2)
+    quotas = ["--max-tables-per-ip", "3", "--max-handshakes-per-ip", "4", "--max-handshakes", "50",
+              "--open-timeout", "2.5", "--max-watchers", "7"]
+    config = config_of(load_registry(), build_parser().parse_args(["serve", *quotas]))
+    assert (config.max_tables_per_ip, config.max_handshakes_per_ip, config.max_handshakes,
+            config.open_timeout, config.table.max_watchers) == (3, 4, 50, 2.5, 7)
+    assert (default.max_tables, default.max_tables_per_ip, default.max_handshakes_per_ip,
+            default.max_handshakes, default.open_timeout, default.table.max_watchers) == \
+        (1000, 20, 10, 200, 5.0, 50)  # as docs/hosting.md says

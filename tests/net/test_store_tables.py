@@ -1,9 +1,11 @@
 """A server's tables in the match library: schema 2 (net_tables), a first-version library
-migrated, group commits, and a server's matches left to the server."""
+migrated, group commits, a server's matches left to the server, and held by claims."""
 
 from __future__ import annotations
 
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,7 +13,7 @@ import pytest
 from cardcore.engine.journal import Resume
 from cardcore.engine.match import Match
 from cardcore.services.plugins import load_registry
-from cardcore.services.store import StoreError
+from cardcore.services.store import MatchLocked, StoreError
 from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
@@ -75,3 +77,47 @@ def test_a_servers_matches_are_not_offered_to_a_local_table(tmp_path):
                        (local.id, local_events, local_match.snapshot())])
     assert [m.id for m in store.list_unfinished()] == [local.id]
     assert store.get(served.id).source == "server"
+
+
+def test_a_claim_and_a_local_lock_refuse_each_other_and_a_killed_holders_claims_die_with_it(tmp_path):
+    path = tmp_path / "library.sqlite"
+    store = SqliteStore(path)
+    play, match, events = started(store)
+    store.commit_many([(play.id, events, match.snapshot())])
+    play.close()
+    local = store.open(play.id)  # a local table holds it: no server may claim it
+    server = SqliteStore(path)
+    with pytest.raises(MatchLocked):
+        server.open(play.id, claim=True)
+    local.close()
+    held = server.open(play.id, claim=True)
+    with pytest.raises(MatchLocked, match="at a cardcore server"):
+        store.open(play.id)  # and the other way round
+    third = SqliteStore(path)
+    with pytest.raises(MatchLocked, match="another cardcore server"):
+        third.open(play.id, claim=True)
+    third.close()
+    assert store.get(play.id).locked
+    held.close()  # released: free for anyone
+    store.open(play.id).close()
+    server.close()
+    # a holder killed outright: its claim dies with it, its lock file is cleared away
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time\n"
+         "from cardcore.services.store.sqlite import SqliteStore\n"
+         f"SqliteStore(sys.argv[1]).open({play.id}, claim=True)\n"
+         "print('held', flush=True)\ntime.sleep(60)\n", str(path)],
+        stdout=subprocess.PIPE, text=True)
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        with pytest.raises(MatchLocked):
+            store.open(play.id)
+    finally:
+        holder.kill()
+        holder.wait(10)
+    assert not store.get(play.id).locked
+    again = store.open(play.id, claim=True)
+    assert [p.name for p in store.locks_dir.glob("holder-*")] == [f"holder-{store._holder()}.lock"]
+    again.close()
+    store.close()
+    assert not list(store.locks_dir.glob("holder-*"))

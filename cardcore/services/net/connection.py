@@ -7,7 +7,8 @@ queue per connection or per message. (websockets' asyncio server keeps a handler
 a keepalive task, futures and a message queue per connection and wakes a task for every
 message: at 200 tables, about half the server's CPU per action, and most of the objects
 its garbage collector walks; benches/RESULTS.md.) What that server did besides is done
-here: the opening handshake within ``OPEN_TIMEOUT``, the closing handshake within
+here: the opening handshake within ``OPEN_TIMEOUT`` (and a socket the server will not
+take now, ``Host.opening``, closed at once: no descriptor held), the closing handshake within
 ``CLOSE_TIMEOUT``, fragmented messages, keepalive pings (``Server`` sweeps every
 connection now and then: ``ping``), and a client that stops reading closed once
 ``MAX_UNSENT_BYTES`` wait for it.
@@ -16,6 +17,7 @@ connection now and then: ``ping``), and a client that stops reading closed once
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 import time
 from collections.abc import Sequence
@@ -29,16 +31,35 @@ from websockets.server import ServerProtocol
 
 #: Bytes waiting to reach a slow client before it is closed.
 MAX_UNSENT_BYTES = 4 * 1024 * 1024
-#: A connection must finish its opening handshake within this (seconds).
-OPEN_TIMEOUT = 10.0
+#: A connection must finish its opening handshake within this (seconds); a refused one
+#: must be closed by the client within it too.
+OPEN_TIMEOUT = 5.0
 #: After a close frame, how long the other side has to close before the socket is dropped.
 CLOSE_TIMEOUT = 10.0
 #: A connection silent this long is pinged; one silent for twice this is closed (seconds).
 PING_INTERVAL = 20.0
 
 
+def source_of(host: str) -> str:
+    """An address as the limits per address count it: an IPv4 address as it is (an IPv6
+    one mapping it too); an IPv6 address by its /64, the block one subscriber commonly
+    holds whole (counted one by one, a single client would have 2**64 addresses)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
 class Host(Interface):
     """What a connection asks of its server."""
+
+    def opening(self, conn: Connection) -> bool:
+        """A new socket (its ``address`` known): False to close it at once."""
 
     def admit(self, conn: Connection, request: Request) -> Response | None:
         """None: the handshake may go on; else the HTTP response that refuses it."""
@@ -64,6 +85,7 @@ class Connection(asyncio.Protocol):
         self.open_timeout = open_timeout
         self.ws = ServerProtocol(max_size=max_size, extensions=extensions, logger=logger)
         self.transport: asyncio.Transport | None = None
+        #: Where the client is, as the server's limits per address count it (``source_of``).
         self.address = ""
         self.closing = False
         #: When the client last sent anything (``time.monotonic()``): the keepalive's clock.
@@ -79,7 +101,11 @@ class Connection(asyncio.Protocol):
         assert isinstance(transport, asyncio.Transport)
         self.transport = transport
         peer = transport.get_extra_info("peername")
-        self.address = str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or "")
+        self.address = source_of(str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or ""))
+        if not self.host.opening(self):
+            self.closing = True
+            transport.abort()  # the descriptor goes now; connection_lost follows
+            return
         self._deadline(self.open_timeout)
 
     def data_received(self, data: bytes) -> None:
@@ -161,8 +187,8 @@ class Connection(asyncio.Protocol):
         self._flush()
         if self.ws.state is State.OPEN:
             self._cancel_deadline()
-        else:  # refused: the response is written, the socket closes after it
-            self._wind_down()
+        else:  # refused: the response is written; the client closes within the open deadline
+            self.closing = True
 
     def _frame(self, frame: Frame) -> None:
         opcode = frame.opcode

@@ -10,8 +10,10 @@ closed. Browsers are let in only from a configured origin (``origins``: never th
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
+import random
 import secrets
 import ssl
 import string
@@ -27,6 +29,7 @@ from websockets.frames import CloseCode
 from websockets.http11 import Request, Response
 
 from cardcore.engine import __version__
+from cardcore.engine.faults import describe
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
@@ -69,6 +72,10 @@ MAX_STRIKES = 20
 MAX_BAD_SECRETS = 3
 #: Tables a ``list_tables`` returns at most (the most recent first).
 MAX_LISTED = 200
+#: Codes drawn for a new table before giving up (each already used: drawn again).
+MAX_CODE_DRAWS = 10
+#: How long a table that could not be made waits for its writes before it is taken out.
+DISCARD_WAIT = 10.0
 #: The event loop's lag is sampled this often (seconds; 20 a second cost an idle server 0.4% of a core).
 LAG_TICK = 0.05
 
@@ -84,8 +91,12 @@ class ServerConfig:
     #: Messages a second per connection, and the burst it may send at once.
     rate: float = 20.0
     burst: int = 40
+    #: Tables the server holds at once (resumed ones too).
     max_tables: int = 1000
-    max_tables_per_connection: int = 20
+    #: Tables not over that one address made and the server still holds (0: no limit);
+    #: reconnecting does not reset it. Well under ``max_tables``, so one address cannot
+    #: fill the server.
+    max_tables_per_ip: int = 20
     #: The address players use (behind a proxy): ``wss://cards.example.org/play``.
     public_url: str | None = None
     #: The browser front end's address (``cardcore web``), for the seats' web links.
@@ -111,6 +122,10 @@ class ServerConfig:
     ping_interval: float = PING_INTERVAL
     #: A connection's opening handshake must be done within this (seconds).
     open_timeout: float = OPEN_TIMEOUT
+    #: Sockets whose handshake is not done (or was refused) one address may hold, and all
+    #: addresses together (0: no limit); one past either is closed at once.
+    max_handshakes_per_ip: int = 10
+    max_handshakes: int = 200
     #: Wrong codes and keys (``no_table``, ``bad_secret``) one address may send within
     #: ``guess_window`` seconds; past that it is refused for ``guess_lockout`` seconds.
     guess_limit: int = 30
@@ -146,7 +161,6 @@ class Client(Connection):
                          open_timeout=config.open_timeout)
         self.name: str | None = None
         self.tables: set[str] = set()
-        self.created = 0
         #: The codes of the tables this connection made (listed for it even when private).
         self.made: set[str] = set()
         self.bucket = TokenBucket(config.rate, config.burst)
@@ -177,6 +191,17 @@ class Server:
         self._keepalive_task: asyncio.Task[None] | None = None
         #: Open connections per remote address.
         self.per_ip: dict[str, int] = {}
+        #: Sockets not (yet) let in: their handshake is under way, or was refused.
+        self.handshaking: set[Connection] = set()
+        #: ... per remote address.
+        self.handshakes_per_ip: dict[str, int] = {}
+        self._refusal_logged = 0.0
+        #: The address that made each table of this server (for ``max_tables_per_ip``).
+        self.makers: dict[str, str] = {}
+        #: Table creations under way, per address (counted against the caps meanwhile).
+        self.creating: dict[str, int] = {}
+        #: Draws the codes of new tables (tests seed their own).
+        self.code_rng: random.Random = secrets.SystemRandom()
         #: The codes of the tables abandoned since the start.
         self.abandoned: list[str] = []
         self.guesses = Guesses(self.config.guess_limit, self.config.guess_window,
@@ -189,8 +214,9 @@ class Server:
         await self._resume_tables()
         config = self.config
         loop = asyncio.get_running_loop()
-        self._listener = await loop.create_server(lambda: Client(self), config.host, config.port,
-                                                  ssl=config.ssl)
+        self._listener = await loop.create_server(
+            lambda: Client(self), config.host, config.port, ssl=config.ssl,
+            ssl_handshake_timeout=config.open_timeout if config.ssl else None)
         self.port = self._listener.sockets[0].getsockname()[1]
         self._lag_task = asyncio.ensure_future(self._watch_lag())
         self._keepalive_task = asyncio.ensure_future(self._keepalive())
@@ -226,6 +252,7 @@ class Server:
         gone = [t for t in self.tables.values() if (idle := t.idle_for(now)) is not None and idle >= limit]
         for table in gone:
             del self.tables[table.code]
+            self.makers.pop(table.code, None)
             if table.match.over:
                 continue  # finished and kept: only its place on the server goes
             table.abandon()
@@ -278,7 +305,7 @@ class Server:
         if summary.game not in self.registry.games:
             raise StoreError(f"the game {summary.game!r} is not installed")
         game = self.registry.games[summary.game]
-        play = await writer.call(self.store.open, match_id)
+        play = await writer.call(functools.partial(self.store.open, match_id, claim=True))
         try:
             match = checks.resume(play, game, pm=self.registry.pm)
             await writer.call(play.save_snapshot, match.snapshot())
@@ -322,15 +349,13 @@ class Server:
         try:
             setup = table.service.rematch().check(self.registry)
             match = setup.new_match(pm=self.registry.pm)
-            play = await self._writer().call(
-                self.store.create, match.game.id, match.options.model_dump(mode="json"), match.seed,
-                list(match.seats), list(match.seating.names), list(match.seating.side_names), "server")
+            play = await self._writer().call(self._create_match, match)
         except (StoreError, SetupError) as exc:
             log.error("table %s: no rematch: %s", table.code, exc)
             table.rematch_failed()
             return
-        if self.tables.get(table.code) is not table:  # the table went meanwhile
-            await self._writer().call(play.close)
+        if self.tables.get(table.code) is not table:  # the table went meanwhile: no orphan
+            await self._discard(play)
             return
         table.begin(self._service(match, play.id, new=True), play.id, play)
         log.info("table %s: a rematch (match %d)", table.code, play.id)
@@ -338,6 +363,7 @@ class Server:
     def _forget(self, table: Table) -> None:
         if self.tables.get(table.code) is table:
             del self.tables[table.code]
+            self.makers.pop(table.code, None)
 
     def _writer(self) -> Writer:
         assert self.writer is not None, "the server has not started"
@@ -357,6 +383,27 @@ class Server:
     def server_header(self) -> str:
         return f"cardcore/{__version__}"
 
+    def opening(self, conn: Connection) -> bool:
+        """A new socket: counted among those not let in yet, or False (closed at once) when
+        its address, or everyone, has as many as ``max_handshakes_per_ip`` / ``max_handshakes``."""
+        config = self.config
+        held = self.handshakes_per_ip.get(conn.address, 0)
+        if ((config.max_handshakes_per_ip and held >= config.max_handshakes_per_ip)
+                or (config.max_handshakes and len(self.handshaking) >= config.max_handshakes)):
+            now = time.monotonic()
+            if now - self._refusal_logged >= 60:  # one line a minute, however many come
+                self._refusal_logged = now
+                log.info("refusing sockets: too many unfinished handshakes")
+            return False
+        self.handshaking.add(conn)
+        self.handshakes_per_ip[conn.address] = held + 1
+        return True
+
+    def _handshake_over(self, conn: Connection) -> None:
+        if conn in self.handshaking:
+            self.handshaking.discard(conn)
+            _uncount(self.handshakes_per_ip, conn.address)
+
     def admit(self, conn: Connection, request: Request) -> Response | None:
         """Not too many connections from one address; browsers only from this host."""
         assert isinstance(conn, Client)
@@ -370,6 +417,7 @@ class Server:
                                   "cardcore: too many connections from your address\n")
         refused = self._check_origin(conn, request)
         if refused is None:  # let in: counted among its address's connections
+            self._handshake_over(conn)
             self.per_ip[conn.address] = held + 1
             self.clients.add(conn)
         return refused
@@ -388,13 +436,10 @@ class Server:
     def lost(self, conn: Connection) -> None:
         """A client is gone: its seats are held for the grace period."""
         assert isinstance(conn, Client)
+        self._handshake_over(conn)
         if conn in self.clients:
             self.clients.discard(conn)
-            left = self.per_ip[conn.address] - 1
-            if left:
-                self.per_ip[conn.address] = left
-            else:
-                del self.per_ip[conn.address]
+            _uncount(self.per_ip, conn.address)
         for code in list(conn.tables):
             table = self.tables.get(code)
             if table is not None:
@@ -500,37 +545,97 @@ class Server:
         except TableError as exc:
             conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             return
-        except StoreError as exc:
-            conn.send(protocol.frame(protocol.error("server_error", str(exc), message.id)))
+        except Exception as exc:  # noqa: BLE001 - the library's, or anything: one line, no table
+            log.error("a new table failed: %s", describe(exc, self.registry.plugin_of_packages()))
+            text = str(exc) if isinstance(exc, StoreError) else "the table could not be made"
+            conn.send(protocol.frame(protocol.error("server_error", text, message.id)))
             return
         conn.send(self._reply(message, reply))
 
-    async def _new_table(self, conn: Client, message: CreateTable) -> dict[str, Any]:
-        if len(self.tables) >= self.config.max_tables:
+    def _check_room(self, address: str) -> None:
+        """``too_many`` when the server, or this address, holds as many tables as it may
+        (the creations under way counted in)."""
+        config = self.config
+        if len(self.tables) + sum(self.creating.values()) >= config.max_tables:
             raise TableError("too_many", "this server holds as many tables as it may")
-        if conn.created >= self.config.max_tables_per_connection:
-            raise TableError("too_many", "you have made as many tables as one connection may")
+        if not config.max_tables_per_ip:
+            return
+        live = sum(1 for code, maker in self.makers.items()
+                   if maker == address and (t := self.tables.get(code)) is not None and not t.match.over)
+        if live + self.creating.get(address, 0) >= config.max_tables_per_ip:
+            raise TableError("too_many", "your address has as many tables here as one may; "
+                             "finish one, or wait for one to expire")
+
+    async def _new_table(self, conn: Client, message: CreateTable) -> dict[str, Any]:
+        address = conn.address
+        self._check_room(address)
         match = self._new_match(message)
-        conn.created += 1
-        writer = self._writer()
-        play = await writer.call(self.store.create, match.game.id, match.options.model_dump(mode="json"),
-                                 match.seed, list(match.seats), list(match.seating.names),
-                                 list(match.seating.side_names), "server")
-        service = self._service(match, play.id, new=True)
-        code = self._new_code()
-        seats, invites = new_seats(list(match.seats))
-        owner = new_secret()
-        chosen = self.config.allow_seed and message.seed is not None
-        table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen,
-                            owner_hash=hash_secret(owner), hot_seat=message.hot_seat,
-                            standin_open=message.standin_open)
+        self.creating[address] = self.creating.get(address, 0) + 1
+        try:
+            table, made = await self._open_table(match, message)
+        finally:
+            _uncount(self.creating, address)
+        code = table.code
         self.tables[code] = table
+        self.makers[code] = address
         conn.made.add(code)
-        table.save_row()
         table.schedule()
-        log.info("table %s: %s for %d", code, match.game.id, len(seats))
+        log.info("table %s: %s for %d", code, match.game.id, len(table.seats))
+        return {"type": "table_created", "code": code, **made}
+
+    async def _open_table(self, match: Match, message: CreateTable) -> tuple[Table, dict[str, Any]]:
+        """The new table, and its ``table_created`` fields: its match, a row under a code no
+        table of the library has (``add_table``, filled in with the seats once dealt), the
+        deal. Anything failing on the way takes the match and row out of the library again
+        (``_discard``): no orphans."""
+        writer = self._writer()
+        play = await writer.call(self._create_match, match)
+        try:
+            code = await self._free_code(play.id)
+            service = self._service(match, play.id, new=True)  # dealt (a draw for partners moves seats)
+            seats, invites = new_seats(list(match.seats))
+            owner = new_secret()
+            chosen = self.config.allow_seed and message.seed is not None
+            table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen,
+                                owner_hash=hash_secret(owner), hot_seat=message.hot_seat,
+                                standin_open=message.standin_open)
+            table.save_row()  # written with the deal, in one transaction
+        except BaseException:
+            await self._discard(play)
+            raise
         links = [{"seat": i, "invite": invite, **self._links(code, invite)} for i, invite in invites.items()]
-        return {"type": "table_created", "code": code, "seats": links, "owner": owner}
+        return table, {"seats": links, "owner": owner}
+
+    async def _free_code(self, match_id: int) -> str:
+        """A code no table of the library has, its row added for ``match_id`` in the same
+        transaction as the check (another server on the library draws from the same codes)."""
+        for _ in range(MAX_CODE_DRAWS):
+            code = self._new_code()
+            if code not in self.tables and await self._writer().call(
+                    self.store.add_table, code, match_id, "waiting", {}):
+                return code
+        raise StoreError(f"no free table code in {MAX_CODE_DRAWS} draws; try again")
+
+    def _create_match(self, match: Match) -> Any:
+        """The match's row in the library, claimed by this server (on the writer thread)."""
+        return self.store.create(match.game.id, match.options.model_dump(mode="json"), match.seed,
+                                 list(match.seats), list(match.seating.names),
+                                 list(match.seating.side_names), "server", claim=True)
+
+    async def _discard(self, play: Any) -> None:
+        """A table that could not be made: its match, and its row if it had one, leave the
+        library (or, if the library cannot be written, a line says which match stays)."""
+        writer = self._writer()
+        try:
+            await asyncio.wait_for(writer.drain(), DISCARD_WAIT)  # the deal's commit, if queued
+            await writer.call(play.close)
+            await writer.call(self.store.delete, play.id)
+        except TimeoutError:
+            log.error("match %d of a table that could not be made stays in the library: "
+                      "the library is not written", play.id)
+        except StoreError as exc:
+            log.error("match %d of a table that could not be made stays in the library: %s",
+                      play.id, exc)
 
     def _new_match(self, message: CreateTable) -> Match:
         """The match ``create_table`` asks for, checked as every setup is (``MatchSetup``)."""
@@ -544,11 +649,9 @@ class Server:
             raise TableError("bad_game", str(exc)) from None
 
     def _new_code(self) -> str:
-        while True:
-            letters = "".join(secrets.choice(string.ascii_uppercase) for _ in range(3))
-            code = f"{letters}-{secrets.randbelow(1000):03d}"
-            if code not in self.tables:
-                return code
+        """A table code, ``ABC-123`` (17.5 million); whether it is free is the caller's."""
+        rng = self.code_rng
+        return f"{''.join(rng.choice(string.ascii_uppercase) for _ in range(3))}-{rng.randrange(1000):03d}"
 
     def _links(self, code: str, secret: str) -> dict[str, str]:
         config = self.config
@@ -572,6 +675,15 @@ def _background(coro: Any) -> None:
     task = asyncio.ensure_future(coro)
     _TASKS.add(task)
     task.add_done_callback(_TASKS.discard)
+
+
+def _uncount(counts: dict[str, int], key: str) -> None:
+    """One fewer for ``key`` (its entry goes at zero)."""
+    left = counts[key] - 1
+    if left:
+        counts[key] = left
+    else:
+        del counts[key]
 
 
 def _id_of(raw: str) -> int | None:

@@ -134,12 +134,15 @@ class MatchStore(Protocol):
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
                names: list[str] | None = None, side_names: list[str] | None = None,
-               source: str = "table") -> OpenMatch:
+               source: str = "table", *, claim: bool = False) -> OpenMatch:
         """A new match, held for play. Nothing else in the library changes. ``source``:
-        where it is played ("table": here, "server": at a server's table)."""
+        where it is played ("table": here, "server": at a server's table). ``claim``: held
+        as ``open`` says."""
 
-    def open(self, match_id: int) -> OpenMatch:
-        """An unfinished match, held for play (MatchLocked if another process holds it)."""
+    def open(self, match_id: int, *, claim: bool = False) -> OpenMatch:
+        """An unfinished match, held for play (MatchLocked if another process holds it).
+        ``claim``: held by a row of the library (a server holding many matches) rather than
+        by an open file each; either kind of hold refuses the other."""
 
     def get(self, match_id: int) -> MatchSummary:
         """NoSuchMatch if there is none."""
@@ -158,7 +161,8 @@ class MatchStore(Protocol):
         """The snapshot to continue from (check it with ``Match.from_snapshot``)."""
 
     def delete(self, match_id: int) -> None:
-        """Remove a match and its events (MatchLocked if it is being played)."""
+        """Remove a match, its events and any server table row naming it (MatchLocked if it
+        is being played)."""
 
     def export_record(self, match_id: int) -> str:
         """The match's record, byte for byte what the table writes."""
@@ -184,6 +188,10 @@ class MatchStore(Protocol):
 
     def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
         """Add or replace the row of a server's table ``code`` (``data``: its seats, as JSON)."""
+
+    def add_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> bool:
+        """The row of a new table, only if no table in the library has ``code`` (checked and
+        written in one transaction): False, nothing written, if one has."""
 
     def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                    ) -> list[tuple[str, int, str, dict[str, Any]]]:

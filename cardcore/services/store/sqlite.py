@@ -17,17 +17,25 @@ Layout (schema version 3, ``PRAGMA user_version``; ``application_id`` marks the 
   A version 1 library gains it when opened (``_migrate``).
 - version 3: ``matches`` rebuilt with AUTOINCREMENT; the snapshots an earlier version stored
   with sorted keys put back in the record's order (``_reorder_v2``).
+- ``claims`` (version 4): the matches a server holds, one row a match naming its holder.
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
 A match held for play is locked with ``flock`` on ``<library>.locks/<id>.lock``: the kernel
 drops the lock when its holder dies, even by ``kill -9``, so a dead holder never blocks.
+A server holds its matches by a row instead (``claims``: held with ``claim=True``), so a
+thousand tables hold no thousand descriptors: the row names a holder, one per open store,
+alive while ``<library>.locks/holder-<token>.lock`` is flocked (one descriptor a process;
+the kernel drops it too, so a killed server's claims are dead at once). Either kind of
+hold refuses the other: a claim is written while the match's own lock file is flocked, and
+a local table that has flocked it reads the claims before it plays.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import secrets
 import sqlite3
 import threading
 import time
@@ -59,7 +67,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 #: ``PRAGMA application_id``: "cdcr". A SQLite file with another id is not a library.
 APPLICATION_ID = 0x63646372
 #: How long a writer waits for another one before giving up (ms).
@@ -107,6 +115,11 @@ CREATE TABLE net_tables (
     created  REAL    NOT NULL,
     updated  REAL    NOT NULL)"""
 
+CLAIMS = """
+CREATE TABLE claims (
+    match_id INTEGER PRIMARY KEY,
+    holder   TEXT    NOT NULL)"""
+
 Step = str | Callable[[sqlite3.Cursor], None]
 
 #: What a library of version N needs to become version N + 1 (statements, or functions of
@@ -121,6 +134,7 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         "ALTER TABLE matches_v3 RENAME TO matches",
         *INDEXES,
         lambda cur: _reorder_v2(cur)),  # (defined below)
+    3: (CLAIMS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent: it is new
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -137,6 +151,7 @@ SCHEMA: tuple[str, ...] = (
     match_id INTEGER NOT NULL, seq INTEGER NOT NULL, hand INTEGER NOT NULL, row TEXT NOT NULL,
     PRIMARY KEY (match_id, seq)) WITHOUT ROWID""",
     NET_TABLES,
+    CLAIMS,
 )
 #: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}
@@ -238,6 +253,8 @@ class SqliteStore:
         except OSError as exc:
             raise StoreUnavailable(f"{self._unavailable}: {exc.strerror or exc}") from None
         self.locks_dir = self.path.with_name(self.path.name + ".locks")
+        #: This store's holder of claims (``_holder``): its token and its flocked file.
+        self._holder_lock: tuple[str, int] | None = None
         try:
             self._foreign_header()
             self.conn = self._connect()
@@ -365,6 +382,11 @@ class SqliteStore:
     def close(self) -> None:
         with self._mutex:
             self.conn.close()
+            if self._holder_lock is not None:  # every claim of this store is dead from now
+                token, fd = self._holder_lock
+                self._holder_lock = None
+                self._holder_path(token).unlink(missing_ok=True)
+                _unlock(fd)
 
     # --- transactions ------------------------------------------------------------------
 
@@ -400,7 +422,7 @@ class SqliteStore:
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
                names: list[str] | None = None, side_names: list[str] | None = None,
-               source: str = "table") -> SqliteMatch:
+               source: str = "table", *, claim: bool = False) -> SqliteMatch:
         now = time.time()
         with self._transaction() as cur:
             cur.execute(
@@ -409,17 +431,29 @@ class SqliteStore:
                 (game, _json(options), _json(seed), _json(seats), _json(names or []),
                  _json(side_names or []), now, now, source))
             match_id = cur.lastrowid
+            if claim:  # nobody else can know the id yet: the row goes in with the match
+                cur.execute("INSERT INTO claims (match_id, holder) VALUES (?, ?)",
+                            (match_id, self._holder()))
         assert match_id is not None
-        return SqliteMatch(self, match_id, self._lock(match_id), None)
-
-    def open(self, match_id: int) -> SqliteMatch:
+        if claim:
+            return SqliteMatch(self, match_id, lambda: self._unclaim(match_id), None)
         fd = self._lock(match_id)
+        return SqliteMatch(self, match_id, lambda: _unlock(fd), None)
+
+    def open(self, match_id: int, *, claim: bool = False) -> SqliteMatch:
+        """``claim``: held by a row of ``claims`` (no descriptor kept), else by its lock file."""
+        if claim:
+            self._claim(match_id)
+            release: Callable[[], None] = lambda: self._unclaim(match_id)  # noqa: E731
+        else:
+            fd = self._hold(match_id)
+            release = lambda: _unlock(fd)  # noqa: E731
         try:
             snapshot = self.load(match_id)
         except BaseException:
-            _unlock(fd)
+            release()
             raise
-        return SqliteMatch(self, match_id, fd, snapshot)
+        return SqliteMatch(self, match_id, release, snapshot)
 
     def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         """The events an action produced and the snapshot after it: one transaction."""
@@ -465,6 +499,16 @@ class SqliteStore:
                     "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
                     "match_id = excluded.match_id, status = excluded.status, data = excluded.data, "
                     "updated = excluded.updated", (code, match_id, status, _json(data), now, now))
+
+    def add_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> bool:
+        """The row of a new table ``code``, only if no table of the library has that code
+        (whichever server made it): False, and nothing written, if one has."""
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
+                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
+                        (code, match_id, status, _json(data), now, now))
+            return cur.rowcount == 1
 
     def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                    ) -> list[tuple[str, int, str, dict[str, Any]]]:
@@ -530,6 +574,9 @@ class SqliteStore:
         return fd
 
     def is_locked(self, match_id: int) -> bool:
+        """Held for play: its lock file flocked, or claimed by a live holder (this one too)."""
+        if self._claimed_by(match_id) is not None:
+            return True
         if fcntl is None:  # pragma: no cover
             return False
         try:
@@ -543,6 +590,85 @@ class SqliteStore:
         finally:
             os.close(fd)  # closing drops our probe's lock
         return False
+
+    def _hold(self, match_id: int) -> int:
+        """The match's lock file flocked, for a local table: refused (MatchLocked) if a
+        live holder claims it (read after the flock, so a claim cannot come in between)."""
+        fd = self._lock(match_id)
+        holder = self._claimed_by(match_id)
+        if holder is not None:
+            _unlock(fd)
+            raise MatchLocked(f"match {match_id} is being played at a cardcore server; "
+                              "finish or close it there first")
+        return fd
+
+    # --- claims: a server's hold on its matches ------------------------------------------
+
+    def _holder(self) -> str:
+        """This store's holder token, its file flocked from the first claim to ``close``."""
+        with self._mutex:
+            if self._holder_lock is None:
+                token = secrets.token_hex(8)
+                try:
+                    self.locks_dir.mkdir(exist_ok=True)
+                    fd = os.open(self._holder_path(token), os.O_RDWR | os.O_CREAT | os.O_EXCL, 0o644)
+                except OSError as exc:
+                    raise StoreUnavailable(f"{self._unavailable}: {exc.strerror or exc}") from None
+                if fcntl is not None:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # a new file: nobody holds it
+                os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+                self._holder_lock = (token, fd)
+            return self._holder_lock[0]
+
+    def _holder_path(self, token: str) -> Path:
+        return self.locks_dir / f"holder-{token}.lock"
+
+    def _alive(self, token: str) -> bool:
+        """The holder's file is flocked (by this store, or a live process)."""
+        if self._holder_lock is not None and self._holder_lock[0] == token:
+            return True
+        if fcntl is None or not all(c in "0123456789abcdef" for c in token):  # pragma: no cover
+            return False
+        try:
+            fd = os.open(self._holder_path(token), os.O_RDONLY)
+        except OSError:
+            return False
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(fd)
+            return True
+        self._holder_path(token).unlink(missing_ok=True)  # a dead holder's: its token never comes back
+        os.close(fd)
+        return False
+
+    def _claimed_by(self, match_id: int) -> str | None:
+        """The live holder that claims the match, if any."""
+        row = self._read(lambda c: c.execute("SELECT holder FROM claims WHERE match_id = ?",
+                                             (match_id,)).fetchone())
+        return str(row[0]) if row is not None and self._alive(str(row[0])) else None
+
+    def _claim(self, match_id: int) -> None:
+        """Claim the match for this store (MatchLocked if a local table or another live
+        holder has it). Written while its lock file is flocked: see ``_hold``."""
+        mine = self._holder()
+        fd = self._lock(match_id)
+        try:
+            with self._transaction() as cur:
+                row = cur.execute("SELECT holder FROM claims WHERE match_id = ?", (match_id,)).fetchone()
+                if row is not None and row[0] != mine and self._alive(str(row[0])):
+                    raise MatchLocked(f"match {match_id} is being played at another cardcore server")
+                cur.execute("INSERT OR REPLACE INTO claims (match_id, holder) VALUES (?, ?)",
+                            (match_id, mine))
+        finally:
+            _unlock(fd)
+
+    def _unclaim(self, match_id: int) -> None:
+        if self._holder_lock is None:
+            return  # closed: its claims died with it
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM claims WHERE match_id = ? AND holder = ?",
+                        (match_id, self._holder_lock[0]))
 
     # --- reading ------------------------------------------------------------------------
 
@@ -622,12 +748,14 @@ class SqliteStore:
 
     def delete(self, match_id: int) -> None:
         self.get(match_id)
-        fd = self._lock(match_id)
+        fd = self._hold(match_id)
         try:
             with self._transaction() as cur:
                 for table in ("events", "chunks", "scores"):
                     cur.execute(f"DELETE FROM {table} WHERE match_id = ?", (match_id,))
                 cur.execute("DELETE FROM matches WHERE id = ?", (match_id,))
+                cur.execute("DELETE FROM claims WHERE match_id = ?", (match_id,))
+                cur.execute("DELETE FROM net_tables WHERE match_id = ?", (match_id,))
             self._lock_path(match_id).unlink(missing_ok=True)
         finally:
             _unlock(fd)
@@ -748,11 +876,12 @@ class SqliteStore:
 class SqliteMatch:
     """A match held for play: events are buffered until ``save_snapshot`` commits them."""
 
-    def __init__(self, store: SqliteStore, match_id: int, lock_fd: int,
+    def __init__(self, store: SqliteStore, match_id: int, release: Callable[[], None],
                  snapshot: dict[str, Any] | None):
         self.store = store
         self.id = match_id
-        self._fd: int | None = lock_fd
+        #: Lets the match go (its lock file's descriptor closed, or its claim deleted).
+        self._release: Callable[[], None] | None = release
         self._snapshot = snapshot
         self._pending: list[MatchEvent] = []
 
@@ -760,7 +889,7 @@ class SqliteMatch:
         self._pending.append(event)
 
     def save_snapshot(self, snapshot: dict[str, Any]) -> None:
-        if self._fd is None:
+        if self._release is None:
             raise StoreError(f"match {self.id} is closed")
         self.store.commit(self.id, self._pending, snapshot)
         self._pending = []
@@ -774,9 +903,9 @@ class SqliteMatch:
 
     def close(self) -> None:
         self._pending = []
-        if self._fd is not None:
-            _unlock(self._fd)
-            self._fd = None
+        if self._release is not None:
+            release, self._release = self._release, None
+            release()
 
     def __enter__(self) -> SqliteMatch:
         return self
