@@ -9,6 +9,7 @@ from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 import pytest
+from textual.widgets import Button
 
 from cardcore.apps.tui.app import CardcoreApp, JoinTable, Lobby
 from cardcore.apps.tui.remote import RemoteSession
@@ -271,9 +272,13 @@ async def test_the_lobby_makes_a_stood_in_table_and_gives_a_seat_a_new_link(tmp_
             table = server.tables[links.created.code]
             assert table.standin_open and table.status == "playing"
             old = links.created.seats[1].link
-            await pilot.click("#new-1")
-            await until(pilot, lambda: links.created.seats[1].link != old, "a new link for seat 2")
-            assert "Seat 2 has a new link" in str(links.query_one("#links-text").render())
+            links.query_one("#new-1", Button).press()
+            def note() -> str | None:
+                last = str(links.query_one("#links-text").render()).split("\n")[-1]
+                return last if last.startswith(("Seat 2 has", "No new link")) else None
+
+            said = await until(pilot, note, "the new link's note")
+            assert said == "Seat 2 has a new link." and links.created.seats[1].link != old
             new_invite = links.created.seats[1].invite
             assert old.rsplit("#", 1)[1] != new_invite
             from cardcore.services.net.seats import hash_secret
