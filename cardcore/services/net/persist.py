@@ -1,18 +1,25 @@
-"""The server's writes to the match library, off the event loop.
+"""The server's writes to the match library, off the event loop, and the frames that wait
+for them.
 
 One writer thread owns every call into the library. Actions queue their events and
-snapshot with ``commit`` (never blocking); they gather for ``delay`` seconds (and while
-the previous transaction is being written), and each batch goes in as one transaction
-(a group commit), with only the last snapshot of each match in it: one hand-over to the
-thread and one transaction for many actions, not one each. A killed server loses at
-most the actions of the last ``delay``. ``call`` runs anything else on the same thread,
-in order, and awaits its result (creating a match, opening one at start-up).
+snapshot with ``commit`` (never blocking); what is queued while a transaction is being
+written gathers, and each batch goes in as one transaction (a group commit), with only
+the last snapshot of each match in it: one hand-over to the thread and one transaction
+for many actions, not one each. ``call`` runs anything else on the same thread, in
+order, and awaits its result (creating a match, opening one at start-up).
+
+Nothing is shown before it is kept: every write is numbered, and a frame a table sends
+after a change waits in its connection's ``Gate`` until the writes of that match queued
+before it are committed (``needs``). One wake of the event loop per batch written sends
+every frame it freed; each connection gets its frames in the order they were sent. So a
+server killed outright (``kill -9``) loses only moves nobody was shown.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -25,15 +32,65 @@ log = logging.getLogger("cardcore.serve")
 
 #: After a failed write, wait this long before trying the batch again (seconds).
 RETRY_AFTER = 1.0
-#: How long commits gather before they are written (seconds).
-COMMIT_DELAY = 0.02
+#: How long writes gather before a batch starts while the thread is idle (seconds). 0: at
+#: once (players wait for the commit before they see a move; while a batch is being
+#: written, the next one gathers anyway).
+COMMIT_DELAY = 0.0
+#: Bytes of frames one connection may have waiting for the library (an outage) before it
+#: is closed (``Gate.overflow``).
+MAX_HELD_BYTES = 4 * 1024 * 1024
+
+
+class Gate:
+    """One connection's frames, each sent once the library holds the writes it shows, and
+    in the order they were sent (a frame needing nothing still waits behind a held one)."""
+
+    def __init__(self, writer: Writer, deliver: Callable[[bytes], None], overflow: Callable[[], None]):
+        self.writer = writer
+        self._deliver = deliver
+        self._overflow = overflow
+        self._held: deque[tuple[int, bytes]] = deque()
+        self._bytes = 0
+
+    def send(self, frame: bytes, after: int = 0) -> None:
+        """``frame`` once every write numbered up to ``after`` is committed (0: nothing)."""
+        if not self._held and after <= self.writer.written:
+            self._deliver(frame)
+            return
+        self._held.append((after, frame))
+        self._bytes += len(frame)
+        self.writer.hold(self)
+        if self._bytes > MAX_HELD_BYTES:
+            self._held.clear()
+            self._bytes = 0
+            self._overflow()
+
+    def release(self, written: int) -> bool:
+        """Send the frames the library now holds (in order); True once none waits."""
+        held = self._held
+        while held and held[0][0] <= written:
+            frame = held.popleft()[1]
+            self._bytes -= len(frame)
+            self._deliver(frame)
+        return not held
 
 
 class Writer:
-    def __init__(self, store: MatchStore, delay: float = COMMIT_DELAY):
+    def __init__(self, store: MatchStore, delay: float = COMMIT_DELAY, retry: float = RETRY_AFTER):
         self.store = store
         self.delay = delay
-        self._timer: asyncio.TimerHandle | None = None
+        self.retry = retry
+        #: The number of the last write queued, and every write up to ``written`` is committed.
+        self.queued = 0
+        self.written = 0
+        #: Each match's last write queued (its events or its table's row), until committed.
+        self._last: dict[int, int] = {}
+        #: The gates holding frames until a batch is written.
+        self._gates: set[Gate] = set()
+        #: Set while writes work; cleared while the library cannot be written (``problem``).
+        self.working = asyncio.Event()
+        self.working.set()
+        self._timer: asyncio.Handle | None = None
         #: Match locks to close once the batch that holds the match's last commit is written.
         self._locks: list[Any] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardcore-store")
@@ -51,11 +108,25 @@ class Writer:
         """Queue an action's events and the snapshot after it (written soon, in order)."""
         self._events.setdefault(match_id, []).extend(events)
         self._snapshots[match_id] = snapshot
-        self._soon()
+        self._number(match_id)
 
     def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
         """Queue a table's row (the last one queued for a code wins)."""
         self._tables[code] = (code, match_id, status, data)
+        self._number(match_id)
+
+    def needs(self, match_id: int) -> int:
+        """The write a frame about this match waits for: its last one queued (0: none
+        waits to be committed)."""
+        return self._last.get(match_id, 0)
+
+    def hold(self, gate: Gate) -> None:
+        """``gate`` holds frames: it is released after each batch until it holds none."""
+        self._gates.add(gate)
+
+    def _number(self, match_id: int) -> None:
+        self.queued += 1
+        self._last[match_id] = self.queued
         self._soon()
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
@@ -86,7 +157,9 @@ class Writer:
     def _soon(self) -> None:
         """Write what is queued ``delay`` from now (what comes meanwhile joins the batch)."""
         if self._timer is None and not self._busy:
-            self._timer = asyncio.get_running_loop().call_later(self.delay, self._kick)
+            loop = asyncio.get_running_loop()
+            delay = self.delay
+            self._timer = loop.call_later(delay, self._kick) if delay else loop.call_soon(self._kick)
 
     def _kick(self) -> None:
         if self._timer is not None:
@@ -100,9 +173,10 @@ class Writer:
         tables = list(self._tables.values())
         locks, self._locks = self._locks, []
         self._snapshots, self._tables = {}, {}
+        upto = self.queued
         loop = asyncio.get_running_loop()
         future = loop.run_in_executor(self._pool, self._write, matches, tables, locks)
-        future.add_done_callback(lambda f: self._done(f, matches, tables, locks))
+        future.add_done_callback(lambda f: self._done(f, matches, tables, locks, upto))
 
     def _write(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
                tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
@@ -114,7 +188,7 @@ class Writer:
                 log.warning("cannot release a match's lock: %s", exc)
 
     def _done(self, future: asyncio.Future[None], matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
-              tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
+              tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any], upto: int) -> None:
         self._busy = False
         exc = future.exception()
         if exc is None:
@@ -122,6 +196,8 @@ class Writer:
             if self.problem is not None:
                 log.warning("the match library is written again")
             self.problem = None
+            self.working.set()
+            self._written(upto, [m for m, _, _ in matches] + [row[1] for row in tables])
             if self._pending():
                 self._soon()
         else:
@@ -131,9 +207,22 @@ class Writer:
                 log.warning("cannot write the match library (%s); retrying",
                             exc if isinstance(exc, StoreError) else type(exc).__name__)
             self.problem = str(exc)
-            asyncio.get_running_loop().call_later(RETRY_AFTER, self._kick)
+            self.working.clear()
+            self._timer = asyncio.get_running_loop().call_later(self.retry, self._kick)
         if not self._busy:
             self._idle.set()
+
+    def _written(self, upto: int, match_ids: list[int]) -> None:
+        """Every write up to ``upto`` is committed: the frames waiting for them go."""
+        self.written = upto
+        last = self._last
+        for match_id in match_ids:
+            if last.get(match_id, upto + 1) <= upto:
+                del last[match_id]
+        gates, self._gates = self._gates, set()
+        for gate in gates:
+            if not gate.release(upto):
+                self._gates.add(gate)
 
     def _requeue(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
                  tables: list[tuple[str, int, str, dict[str, Any]]]) -> None:

@@ -33,7 +33,7 @@ from cardcore.engine.match_setup import HUMAN, MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.net import protocol
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
-from cardcore.services.net.persist import Writer
+from cardcore.services.net.persist import Gate, Writer
 from cardcore.services.net.protocol import (
     CLOSE_POLICY,
     MAX_MESSAGE_BYTES,
@@ -147,6 +147,14 @@ class Client(Connection):
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
+        #: What it is sent waits for the library to hold what it shows (``persist.Gate``).
+        self.gate = Gate(server._writer(), super().send, self._overflow)
+
+    def send(self, frame: bytes, after: int = 0) -> None:
+        self.gate.send(frame, after)
+
+    def _overflow(self) -> None:
+        self.close(CloseCode.TRY_AGAIN_LATER, "the server cannot save moves just now")
 
 
 class Server:
@@ -482,7 +490,8 @@ class Server:
         except StoreError as exc:
             conn.send(protocol.frame(protocol.error("server_error", str(exc), message.id)))
             return
-        conn.send(self._reply(message, reply))
+        table = self.tables.get(reply["code"])  # its row in the library before anyone has its links
+        conn.send(self._reply(message, reply), table.after() if table is not None else 0)
 
     async def _new_table(self, conn: Client, message: CreateTable) -> dict[str, Any]:
         if len(self.tables) >= self.config.max_tables:

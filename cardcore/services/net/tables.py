@@ -59,8 +59,9 @@ class Peer(Protocol):
 
     name: str | None
 
-    def send(self, frame: bytes) -> None:
-        """Queue one frame, its JSON as UTF-8 (never blocks)."""
+    def send(self, frame: bytes, after: int = 0) -> None:
+        """Queue one frame, its JSON as UTF-8, to go once the library holds the writes
+        numbered up to ``after`` (``persist.Gate``; never blocks)."""
 
 
 def hash_secret(secret: str) -> str:
@@ -217,7 +218,7 @@ class Table:
         self.watchers[peer] = seat
         self._cursor[peer] = self._hand_log_start()
         peer.send(_frame({"type": "joined", "code": self.code, "seat": seat,
-                          "name": self.match.seating.names[seat], "id": request_id}))
+                          "name": self.match.seating.names[seat], "id": request_id}), self.after())
         self._seat_status(seat)
         if first and self.status == "playing":  # the last seat taken: play starts, for everyone
             self.broadcast()
@@ -234,7 +235,7 @@ class Table:
         self.watchers[peer] = None
         self.active = time.monotonic()
         self._cursor[peer] = self._hand_log_start()
-        peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
+        peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}), self.after())
         self._send_update(peer)
         self.schedule()
 
@@ -287,6 +288,9 @@ class Table:
             raise TableError("spectator", "spectators do not play")
         if self.status == "waiting":
             raise TableError("waiting", "waiting for every player to join")
+        if self.writer.problem is not None:
+            raise TableError("server_error", "the server cannot save moves just now (its match "
+                             "library cannot be written); nothing changed: try again in a moment")
         self._moved(seat, lambda: self.service.act(seat, data, turn))
 
     def play(self, seat: int, action: Action, *, bot: bool) -> None:
@@ -334,8 +338,9 @@ class Table:
         status = {"type": "rematch", "code": self.code, "agreed": sorted(self.rematch_votes),
                   "waiting": waiting, "started": False}
         everyone, reply = _frame(dict(status)), _frame({**status, "id": request_id})
+        after = self.after()
         for other in self.watchers:
-            other.send(reply if other is peer else everyone)
+            other.send(reply if other is peer else everyone, after)
         if started:
             self._rematching = True
             assert self.on_rematch is not None
@@ -395,6 +400,7 @@ class Table:
                 turn = self.match.decisions
                 if self.config.bot_delay > 0:
                     await asyncio.sleep(self.config.bot_delay)
+                await self.writer.working.wait()  # no move the library cannot keep
                 if self.bot_seat() != seat or self.match.decisions != turn:
                     continue
                 action = await self._choose(seat)
@@ -433,6 +439,11 @@ class Table:
     def _send_update(self, peer: Peer) -> None:
         self._send([peer], self.shown())
 
+    def after(self) -> int:
+        """The write a frame sent now waits for: this match's last one queued (every
+        frame after a change waits until the change is in the library)."""
+        return self.writer.needs(self.match_id)
+
     def _send(self, peers: list[Peer], shown: Shown) -> None:
         common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
                               hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
@@ -443,6 +454,7 @@ class Table:
         entries = self.service.log
         end = len(entries)
         playing = self.status == "playing"
+        after = self.after()
         for peer in peers:
             seat = self.watchers[peer]
             start = self._cursor.get(peer, end)
@@ -455,7 +467,7 @@ class Table:
                 if start not in logs:
                     logs[start] = frame([e.to_json() for e in entries[start:end]])
                 built[key] = views.update(seat, common, mine[seat], logs[start])
-            peer.send(built[key])
+            peer.send(built[key], after)
 
     def _here(self, seat: int | None) -> bool:
         """The seat's player is here to play it (its update carries its actions)."""
@@ -477,8 +489,9 @@ class Table:
 
     def _tell(self, frame: bytes) -> None:
         """One frame to everyone at the table."""
+        after = self.after()
         for peer in self.watchers:
-            peer.send(frame)
+            peer.send(frame, after)
 
     def chat(self, peer: Peer, text: str) -> None:
         seat = self.seat_of(peer)
