@@ -196,8 +196,9 @@ async def start_server(library: Path, home: Path, tree: Path | None = None
 def new_flags(tree: Path | None) -> list[str]:
     """No limit of connections per address (every client is on 127.0.0.1), when the server
     has that limit (an older tree's, with ``--server-tree``, may not)."""
-    cli = (tree or Path(__file__).resolve().parent.parent) / "cardcore" / "net" / "cli.py"
-    return ["--max-per-ip", "0"] if "--max-per-ip" in cli.read_text() else []
+    root = tree or Path(__file__).resolve().parent.parent
+    clis = [root / "cardcore" / "apps" / "serve_cli.py", root / "cardcore" / "net" / "cli.py"]
+    return ["--max-per-ip", "0"] if any(c.exists() and "--max-per-ip" in c.read_text() for c in clis) else []
 
 
 def rss_mb(pid: int) -> float:

@@ -83,3 +83,28 @@ async def test_frames_that_change_nothing_go_at_once(tmp_path):
         assert (await watcher.request({"type": "watch", "code": code}))["type"] == "watching"
         assert (await watcher.update())["turn"] == 0
         await read_only(server, False)
+
+
+@pytest.mark.asyncio
+async def test_a_connection_with_too_much_waiting_for_the_library_is_closed_alone(tmp_path, monkeypatch):
+    from cardcore.services.net import persist
+
+    monkeypatch.setattr(persist, "MAX_HELD_BYTES", 20_000)  # 4 MiB in service: a smaller cap here
+    async with running(tmp_path / "library.sqlite") as server:
+        code, links, (first, second) = await make_table(server.port)
+        other, _, (third, fourth) = await make_table(server.port)
+        await read_only(server, True)
+        mover = first if server.tables[code].match.to_play == 0 else second
+        update = [m for m in mover.received if m["type"] == "update"][-1]
+        await mover.send({"type": "act", "code": code, "action": update["actions"][0]["action"], "turn": 0})
+        for _ in range(100):  # each line waits behind the move, for both players
+            await mover.send({"type": "chat", "code": code, "text": "x" * 200})
+        assert (await first.wait_closed())[0] == 1013
+        assert (await second.wait_closed())[0] == 1013
+        await read_only(server, False)
+        await third.send({"type": "chat", "code": other, "text": "still here"})  # the other table goes on
+        assert (await fourth.next(lambda m: m["type"] == "chat"))["text"] == "still here"
+        back = await Client.connect(server.port)  # the move was kept: its player comes back to it
+        joined = await back.request({"type": "join", "code": code, "secret": links[0]["secret"]})
+        assert joined["type"] == "joined"
+        assert (await back.update())["turn"] == 1
