@@ -3,8 +3,9 @@
 Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.services.net.connection``):
 its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
 errors), and handed to the table they name, in the call that read them. What it is sent
-is written at once, so a table never waits on a client; one that falls too far behind is
-closed. Browsers are let in only from the server's own host or a configured origin.
+is written at once, or once the library holds what it shows (``persist.Gate``), so a
+table never waits on a client; one that falls too far behind is closed. Browsers are let
+in only from the server's own host or a configured origin.
 """
 
 from __future__ import annotations

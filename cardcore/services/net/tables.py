@@ -8,7 +8,8 @@ for someone away, the bots' pacing and their thread, and telling every connectio
 action from a connection is checked (seat, turn counter, legality) and applied, or
 refused with a ``TableError`` that goes to that connection alone, nothing changed.
 After every change each connection gets the update of its own seat
-(``cardcore.services.net.views``).
+(``cardcore.services.net.views``), once the library holds the change: every frame sent
+here waits for this match's writes queued before it (``after``; ``persist.Gate``).
 """
 
 from __future__ import annotations
@@ -310,12 +311,12 @@ class Table:
             raise TableError("server_error", str(exc)) from None
         self.active = time.monotonic()
         match = self.match
+        if match.over or len(self.service.standin_turns) != standins:
+            self.save_row()  # before anything is sent: what is shown waits for the row too
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
             self.broadcast(before)
-        if match.over or len(self.service.standin_turns) != standins:
-            self.save_row()
         if match.over:
             self._release()
         else:
