@@ -21,7 +21,8 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardcore.engine.journal import MatchEvent
@@ -32,10 +33,16 @@ log = logging.getLogger("cardcore.serve")
 
 #: After a failed write, wait this long before trying the batch again (seconds).
 RETRY_AFTER = 1.0
-#: How long writes gather before a batch starts while the thread is idle (seconds). 0: at
+#: How long writes gather before a batch starts while the thread is free (seconds). 0: at
 #: once (players wait for the commit before they see a move; while a batch is being
 #: written, the next one gathers anyway).
 COMMIT_DELAY = 0.0
+#: How long the event loop waits for the batch it handed to the writer thread (seconds).
+#: A commit takes a fraction of a millisecond when the thread holds the interpreter alone
+#: (it shares it with the loop otherwise, and its frames wait for it), and what waits for
+#: it goes at once. A slower one (a checkpoint, another process's write lock) finishes on
+#: its own and wakes the loop; its frames go then, or at the next write if that is sooner.
+COMMIT_WAIT = 0.02
 #: Bytes of frames one connection may have waiting for the library (an outage) before it
 #: is closed (``Gate.overflow``).
 MAX_HELD_BYTES = 4 * 1024 * 1024
@@ -75,6 +82,17 @@ class Gate:
         return not held
 
 
+@dataclass
+class _Batch:
+    """A transaction handed to the writer thread: what it holds, the last write in it."""
+
+    future: Future[None]
+    matches: list[tuple[int, list[MatchEvent], dict[str, Any]]]
+    tables: list[tuple[str, int, str, dict[str, Any]]]
+    locks: list[Any]
+    upto: int
+
+
 class Writer:
     def __init__(self, store: MatchStore, delay: float = COMMIT_DELAY, retry: float = RETRY_AFTER):
         self.store = store
@@ -91,6 +109,7 @@ class Writer:
         self.working = asyncio.Event()
         self.working.set()
         self._timer: asyncio.Handle | None = None
+        self._batch: _Batch | None = None
         #: Match locks to close once the batch that holds the match's last commit is written.
         self._locks: list[Any] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardcore-store")
@@ -155,11 +174,20 @@ class Writer:
         return bool(self._snapshots or self._tables or self._locks)
 
     def _soon(self) -> None:
-        """Write what is queued ``delay`` from now (what comes meanwhile joins the batch)."""
+        """Write what is queued once the loop has read what came with it (or ``delay`` from
+        now), or once the batch being written is done (what comes meanwhile joins the next)."""
+        self._poll()
         if self._timer is None and not self._busy:
             loop = asyncio.get_running_loop()
             delay = self.delay
             self._timer = loop.call_later(delay, self._kick) if delay else loop.call_soon(self._kick)
+
+    def _poll(self) -> None:
+        """If the batch being written is done, its frames go now: at the next write, not
+        only when the thread's wake-up gets its turn on the loop (after a burst of messages)."""
+        batch = self._batch
+        if batch is not None and batch.future.done():
+            self._done(batch)
 
     def _kick(self) -> None:
         if self._timer is not None:
@@ -173,10 +201,15 @@ class Writer:
         tables = list(self._tables.values())
         locks, self._locks = self._locks, []
         self._snapshots, self._tables = {}, {}
-        upto = self.queued
-        loop = asyncio.get_running_loop()
-        future = loop.run_in_executor(self._pool, self._write, matches, tables, locks)
-        future.add_done_callback(lambda f: self._done(f, matches, tables, locks, upto))
+        future = self._pool.submit(self._write, matches, tables, locks)
+        self._batch = batch = _Batch(future, matches, tables, locks, self.queued)
+        try:
+            future.exception(timeout=COMMIT_WAIT)  # the thread has the interpreter to itself
+        except TimeoutError:  # slow: the loop goes on, and the batch's end wakes it (once)
+            loop = asyncio.get_running_loop()
+            future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._done, batch))
+            return
+        self._done(batch)
 
     def _write(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
                tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
@@ -187,22 +220,24 @@ class Writer:
             except Exception as exc:  # the batch is written: never written twice for a lock
                 log.warning("cannot release a match's lock: %s", exc)
 
-    def _done(self, future: asyncio.Future[None], matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
-              tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any], upto: int) -> None:
+    def _done(self, batch: _Batch) -> None:
+        if self._batch is not batch:
+            return  # finished already (``_poll``)
+        self._batch = None
         self._busy = False
-        exc = future.exception()
+        exc = batch.future.exception()
         if exc is None:
             self.batches += 1
             if self.problem is not None:
                 log.warning("the match library is written again")
             self.problem = None
             self.working.set()
-            self._written(upto, [m for m, _, _ in matches] + [row[1] for row in tables])
+            self._written(batch.upto, [m for m, _, _ in batch.matches] + [row[1] for row in batch.tables])
             if self._pending():
                 self._soon()
         else:
-            self._locks[:0] = locks
-            self._requeue(matches, tables)
+            self._locks[:0] = batch.locks
+            self._requeue(batch.matches, batch.tables)
             if self.problem is None:
                 log.warning("cannot write the match library (%s); retrying",
                             exc if isinstance(exc, StoreError) else type(exc).__name__)
