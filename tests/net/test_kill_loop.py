@@ -104,7 +104,8 @@ async def test_kill_9_loses_no_move_any_client_was_shown(tmp_path):
     for seats in SEATS:
         if len(made) % 20 == 19:  # one connection makes at most 20 tables
             host = await Client.connect(port)
-        made.append(await host.request({"type": "create_table", "game": "casino", "seats": seats}))
+        made.append(await host.request({"type": "create_table", "game": "casino", "seats": seats,
+                                        "options": {"target": 400}}))  # outlasts the kills
     assert all(m["type"] == "table_created" for m in made), made
     seen: dict[str, list[dict[str, Any]]] = {m["code"]: [] for m in made}
     report = []
@@ -132,4 +133,4 @@ async def test_kill_9_loses_no_move_any_client_was_shown(tmp_path):
             proc.send_signal(signal.SIGTERM)
             await asyncio.wait_for(proc.wait(), 20)
     print(f"\n{TABLES} tables, {KILLS} kills: (kill, updates received, moves shown, lost) {report}")
-    assert sum(r[1] for r in report) > 20 * KILLS * TABLES // 4  # the tables were busy
+    assert all(r[1] > 10 * TABLES for r in report)  # every round, the tables were busy

@@ -1,18 +1,20 @@
-"""The server's writes to the match library, off the event loop, and the frames that wait
-for them.
+"""The server's writes to the match library, on a thread of their own, and the frames that
+wait for them.
 
 One writer thread owns every call into the library. Actions queue their events and
-snapshot with ``commit`` (never blocking); what is queued while a transaction is being
-written gathers, and each batch goes in as one transaction (a group commit), with only
-the last snapshot of each match in it: one hand-over to the thread and one transaction
-for many actions, not one each. ``call`` runs anything else on the same thread, in
-order, and awaits its result (creating a match, opening one at start-up).
+snapshot with ``commit`` (never blocking). Once the event loop has dealt with what it
+read (and the thread is free), what is queued goes in as one transaction (a group
+commit), with only the last snapshot of each match in it; what comes while it is being
+written joins the next. The loop waits for the batch up to ``COMMIT_WAIT`` (the thread
+then has the interpreter to itself); a slower batch finishes on its own and wakes the
+loop once. ``call`` runs anything else on the same thread, in order, and awaits its
+result (creating a match, opening one at start-up).
 
 Nothing is shown before it is kept: every write is numbered, and a frame a table sends
 after a change waits in its connection's ``Gate`` until the writes of that match queued
-before it are committed (``needs``). One wake of the event loop per batch written sends
-every frame it freed; each connection gets its frames in the order they were sent. So a
-server killed outright (``kill -9``) loses only moves nobody was shown.
+before it are committed (``needs``). When a batch is in, every frame it freed goes; each
+connection gets its frames in the order they were sent. So a server killed outright
+(``kill -9``) loses only moves nobody was shown.
 """
 
 from __future__ import annotations
@@ -33,9 +35,9 @@ log = logging.getLogger("cardcore.serve")
 
 #: After a failed write, wait this long before trying the batch again (seconds).
 RETRY_AFTER = 1.0
-#: How long writes gather before a batch starts while the thread is free (seconds). 0: at
-#: once (players wait for the commit before they see a move; while a batch is being
-#: written, the next one gathers anyway).
+#: How long writes gather before a batch starts while the thread is free (seconds). 0: once
+#: the loop has dealt with what it read (players wait for the commit before they see a
+#: move; while a batch is being written, the next one gathers anyway).
 COMMIT_DELAY = 0.0
 #: How long the event loop waits for the batch it handed to the writer thread (seconds).
 #: A commit takes a fraction of a millisecond when the thread holds the interpreter alone
