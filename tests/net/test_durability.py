@@ -108,3 +108,24 @@ async def test_a_connection_with_too_much_waiting_for_the_library_is_closed_alon
         joined = await back.request({"type": "join", "code": code, "secret": links[0]["secret"]})
         assert joined["type"] == "joined"
         assert (await back.update())["turn"] == 1
+
+
+@pytest.mark.asyncio
+async def test_bots_wait_while_the_library_cannot_be_written(tmp_path):
+    async with running(tmp_path / "library.sqlite") as server:
+        host = await Client.connect(server.port)
+        made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "random"],
+                                   "seed": 4})
+        code, player = made["code"], await Client.connect(server.port)
+        assert (await player.request({"type": "join", "code": code,
+                                      "secret": made["seats"][0]["secret"]}))["type"] == "joined"
+        update = await player.update(lambda m: bool(m["actions"]))
+        table = server.tables[code]
+        await read_only(server, True)
+        await player.send({"type": "act", "code": code, "action": update["actions"][0]["action"],
+                           "turn": update["turn"]})
+        await nothing_comes([player])
+        assert table.match.decisions == update["turn"] + 1  # the player's move; the bot waits
+        await read_only(server, False)
+        await player.update(lambda m: m["turn"] >= update["turn"] + 2)  # the bot plays on
+        assert table.match.decisions >= update["turn"] + 2
