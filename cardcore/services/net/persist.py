@@ -161,11 +161,13 @@ class Writer:
         self._soon()
 
     async def drain(self) -> None:
-        """Until everything queued so far is written (or has failed)."""
+        """Until everything queued so far is written (tried again while it fails)."""
         while self._busy or self._pending():
-            self._kick()
-            self._idle.clear()
-            await self._idle.wait()
+            self._kick()  # a batch done at once, or handed over (busy)
+            if self._busy:
+                await self._idle.wait()
+            elif self._pending():  # it failed
+                await asyncio.sleep(0.05)
 
     def close(self) -> None:
         if self._timer is not None:
