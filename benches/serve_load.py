@@ -1,11 +1,13 @@
 """Load on one ``cardcore serve`` process: many tables of four client connections each.
 
-    python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--game casino]
-                                 [--saturation-tables 50] [--saturation-seconds 20] [--server-tree DIR]
+    python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--jitter 0]
+                                 [--game casino] [--saturation-tables 50]
+                                 [--saturation-seconds 20] [--server-tree DIR]
 
 Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
-client answers ``--think`` seconds after an update asks it to play, with a random legal
-action. Measured: the latency from sending an action to the last of the table's four
+client answers ``--think`` seconds after an update asks it to play (``--jitter J``: a
+think time drawn from ``think * (1 ± J)``, as people vary), with a random legal action.
+Measured: the latency from sending an action to the last of the table's four
 clients receiving the update it caused (p50, p99, max), the server's memory per table
 (its RSS with the tables and their connections, less its RSS before them, over the tables),
 and nothing lost: once the server has stopped, every table's record in the library holds
@@ -61,15 +63,22 @@ TARGET = 400  # casino: matches last far longer than a run
 class TableRun:
     """One table: its code, its clients, the send time of each action awaiting its update."""
 
-    def __init__(self, code: str, think: float, latencies: list[float]):
+    def __init__(self, code: str, think: float, latencies: list[float], jitter: float = 0.0):
         self.code = code
         self.think = think
+        self.jitter = jitter
         self.latencies = latencies
         self.sent: dict[int, float] = {}      # turn after the action -> send time
         self.seen: dict[int, int] = {}        # turn -> clients that got an update with it
         self.turn = 0                         # the last turn every client saw
         self.actions = 0
         self.rng = random.Random(code)
+
+    def pause(self) -> float:
+        """How long a client thinks before it answers."""
+        if not self.jitter:
+            return self.think
+        return self.think * (1 + self.jitter * (2 * self.rng.random() - 1))
 
     def arrived(self, turn: int, now: float) -> None:
         count = self.seen.get(turn, 0) + 1
@@ -130,7 +139,7 @@ class SeatClient(asyncio.Protocol):
             if not msg["hand_over"]:
                 table.arrived(msg["turn"], now)
             if msg["actions"]:
-                self.loop.call_later(table.think, self.act, msg)
+                self.loop.call_later(table.pause(), self.act, msg)
         elif msg["type"] == "error":
             self.errors.append(f"table {table.code}: {msg}")
 
@@ -218,14 +227,14 @@ def cpu_s(pid: int) -> tuple[float, float]:
 
 
 async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path,
-                    tree: Path | None = None) -> dict[str, Any]:
+                    tree: Path | None = None, jitter: float = 0.0) -> dict[str, Any]:
     library = workdir / "library.sqlite"
     proc, port = await start_server(library, workdir / "home", tree)
     base_rss = rss_mb(proc.pid)
     latencies: list[float] = []
     stop = asyncio.Event()
     made = await make_tables(port, tables, game)
-    runs = [TableRun(code, think, latencies) for code, _ in made]
+    runs = [TableRun(code, think, latencies, jitter) for code, _ in made]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
     clients = []
@@ -262,7 +271,8 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     lost = check_records(library, {r.code: r.turn for r in runs})
     lat = sorted(latencies)
     return {
-        "tables": tables, "clients": 4 * tables, "think_s": think, "seconds": round(elapsed, 1),
+        "tables": tables, "clients": 4 * tables, "think_s": think, "jitter": jitter,
+        "seconds": round(elapsed, 1),
         "actions": actions, "actions_per_s": round(actions / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
         "server_cpu_ms_per_action": {"user": round(1000 * user / max(actions, 1), 3),
@@ -319,6 +329,7 @@ async def main() -> None:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--think", type=float, default=0.25)
+    p.add_argument("--jitter", type=float, default=0.0, help="think times vary by this share (0-1)")
     p.add_argument("--game", default="casino")
     p.add_argument("--saturation-tables", type=int, default=50)
     p.add_argument("--saturation-seconds", type=float, default=20)
@@ -329,7 +340,7 @@ async def main() -> None:
     with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
         (Path(tmp) / "a").mkdir()
         out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a",
-                                        args.server_tree)
+                                        args.server_tree, args.jitter)
         out["load_between"] = load()
         if args.saturation_tables:
             (Path(tmp) / "b").mkdir()

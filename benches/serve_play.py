@@ -43,7 +43,7 @@ class Peer:
         self.tables: set[str] = set()
         self.frames: list[bytes] = []
 
-    def send(self, frame: bytes) -> None:
+    def send(self, frame: bytes, after: int = 0) -> None:
         self.frames.append(frame)
 
 

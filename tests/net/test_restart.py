@@ -24,11 +24,11 @@ TABLES = [("casino", ["human", "human"], {}), ("canasta", ["human", "greedy", "h
                                                {"target": 100})]
 
 
-async def serve(library: Path, home: Path) -> tuple[asyncio.subprocess.Process, int]:
+async def serve(library: Path, home: Path, *more: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {**os.environ, "CARDCORE_HOME": str(home)}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
-        "--grace", "30", "--bot-delay", "0", "--rate", "1000",
+        "--grace", "30", "--bot-delay", "0", "--rate", "1000", *more,
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env)
     assert proc.stdout is not None
     line = (await asyncio.wait_for(proc.stdout.readline(), 30)).decode()

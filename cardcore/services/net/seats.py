@@ -30,8 +30,9 @@ class Peer(Protocol):
     def open(self) -> bool:
         """The connection can still be written to."""
 
-    def send(self, frame: bytes) -> None:
-        """Queue one frame, its JSON as UTF-8 (never blocks)."""
+    def send(self, frame: bytes, after: int = 0) -> None:
+        """Queue one frame, its JSON as UTF-8, to go once the library holds the writes
+        numbered up to ``after`` (``persist.Gate``; never blocks)."""
 
 
 def new_secret() -> str:

@@ -3,8 +3,9 @@
 Each client is a ``Client`` (a WebSocket on a plain transport, ``cardcore.services.net.connection``):
 its messages are rate limited (a token bucket), decoded (``protocol.decode``: one-line
 errors), and handed to the table they name, in the call that read them. What it is sent
-is written at once, so a table never waits on a client; one that falls too far behind is
-closed. Browsers are let in only from a configured origin (``origins``: never the Host header).
+is written at once, or once the library holds what it shows (``persist.Gate``), so a
+table never waits on a client; one that falls too far behind is closed. Browsers are let
+in only from a configured origin (``origins``: never the Host header).
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.services.net.guesses import Guesses
 from cardcore.services.net.origins import Origins, is_loopback
-from cardcore.services.net.persist import Writer
+from cardcore.services.net.persist import Gate, Writer
 from cardcore.services.net.protocol import (
     CLOSE_POLICY,
     MAX_MESSAGE_BYTES,
@@ -166,6 +167,14 @@ class Client(Connection):
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
+        #: What it is sent waits for the library to hold what it shows (``persist.Gate``).
+        self.gate = Gate(server._writer(), super().send, self._overflow)
+
+    def send(self, frame: bytes, after: int = 0) -> None:
+        self.gate.send(frame, after)
+
+    def _overflow(self) -> None:
+        self.close(CloseCode.TRY_AGAIN_LATER, "the server cannot save moves just now")
 
 
 class Server:
@@ -497,9 +506,11 @@ class Server:
             self._table_for(message.code).join(conn, invite=message.invite, token=message.token,
                                                name=message.name or conn.name, request_id=message.id)
         elif isinstance(message, Reissue):
-            invite = self._table_for(message.code).reissue(message.seat, message.owner)
+            table = self._table_for(message.code)
+            invite = table.reissue(message.seat, message.owner)
             conn.send(self._reply(message, {"type": "invite", "code": message.code, "seat": message.seat,
-                                            "invite": invite, **self._links(message.code, invite)}))
+                                            "invite": invite, **self._links(message.code, invite)}),
+                      table.after())  # a link that works once the library has it
         elif isinstance(message, Watch):
             self._table_for(message.code).watch(conn, message.id)
         elif isinstance(message, Act):
@@ -550,7 +561,8 @@ class Server:
             text = str(exc) if isinstance(exc, StoreError) else "the table could not be made"
             conn.send(protocol.frame(protocol.error("server_error", text, message.id)))
             return
-        conn.send(self._reply(message, reply))
+        table = self.tables.get(reply["code"])  # its row in the library before anyone has its links
+        conn.send(self._reply(message, reply), table.after() if table is not None else 0)
 
     def _check_room(self, address: str) -> None:
         """``too_many`` when the server, or this address, holds as many tables as it may

@@ -5,11 +5,12 @@ transaction around a move, keeping it in the library) is ``cardcore.services.tab
 the same service the table on a player's own machine runs. What is the server's own is
 here: the seats' claims (``cardcore.services.net.seats``) and connections, the grace
 period before a stand-in bot plays for someone away, the bots' pacing (``bot_work``
-chooses their moves), and telling every connection. An action from a connection is checked (seat, turn
-counter, legality) and applied, or refused with a ``TableError`` that goes to that
-connection alone, nothing changed.
+chooses their moves), and telling every connection. An action from a connection is
+checked (seat, turn counter, legality) and applied, or refused with a ``TableError`` that
+goes to that connection alone, nothing changed.
 After every change each connection gets the update of its own seat
-(``cardcore.services.net.views``).
+(``cardcore.services.net.views``), once the library holds the change: every frame sent
+here waits for this match's writes queued before it (``after``; ``persist.Gate``).
 """
 
 from __future__ import annotations
@@ -204,7 +205,7 @@ class Table:
         assert token is not None
         self._bind(peer, seat)
         peer.send(_frame({"type": "joined", "code": self.code, "seat": seat, "token": token,
-                          "name": self.match.seating.names[seat], "id": request_id}))
+                          "name": self.match.seating.names[seat], "id": request_id}), self.after())
         self._seat_status(seat)
         if invite is not None and self.status == "playing":  # a claim may start play for everyone
             self.broadcast()
@@ -245,7 +246,7 @@ class Table:
         peer.tables.add(self.code)
         self.active = time.monotonic()
         self._cursor[peer] = self._hand_log_start()
-        peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}))
+        peer.send(_frame({"type": "watching", "code": self.code, "id": request_id}), self.after())
         self._send_update(peer)
         self.schedule()
 
@@ -302,7 +303,7 @@ class Table:
         self._cursor.pop(peer, None)
         peer.tables.discard(self.code)
         peer.send(_frame({"type": "left", "code": self.code,
-                          "reason": f"the table's owner gave seat {seat + 1} a new invite"}))
+                          "reason": f"the table's owner gave seat {seat + 1} a new invite"}), self.after())
 
     def start_grace(self) -> None:
         """After a restart: every claimed seat waits for its player for the grace period."""
@@ -342,6 +343,9 @@ class Table:
             raise TableError("spectator", "spectators do not play")
         if self.status == "waiting":
             raise TableError("waiting", "waiting for every player to join")
+        if self.writer.problem is not None:
+            raise TableError("server_error", "the server cannot save moves just now (its match "
+                             "library cannot be written); nothing changed: try again in a moment")
         self._moved(seat, lambda: self.service.act(seat, data, turn))
 
     def play(self, seat: int, action: Action, *, bot: bool) -> None:
@@ -361,12 +365,12 @@ class Table:
             raise TableError("server_error", str(exc)) from None
         self.active = time.monotonic()
         match = self.match
+        if match.over or len(self.service.standin_turns) != standins:
+            self.save_row()  # before anything is sent: what is shown waits for the row too
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
             self.broadcast(before)
-        if match.over or len(self.service.standin_turns) != standins:
-            self.save_row()
         if match.over:
             self._release()
         else:
@@ -388,8 +392,9 @@ class Table:
         status = {"type": "rematch", "code": self.code, "agreed": sorted(self.rematch_votes),
                   "waiting": waiting, "started": False}
         everyone, reply = _frame(dict(status)), _frame({**status, "id": request_id})
+        after = self.after()
         for other in self.watchers:
-            other.send(reply if other is peer else everyone)
+            other.send(reply if other is peer else everyone, after)
         if started:
             self._rematching = True
             assert self.on_rematch is not None
@@ -456,6 +461,7 @@ class Table:
                 turn = self.match.decisions
                 if self.config.bot_delay > 0:
                     await asyncio.sleep(self.config.bot_delay)
+                await self.writer.working.wait()  # no move the library cannot keep
                 if self.bot_seat() != seat or self.match.decisions != turn:
                     continue
                 action = await self._choose(seat)
@@ -501,6 +507,11 @@ class Table:
     def _send_update(self, peer: Peer) -> None:
         self._send([peer], self.shown())
 
+    def after(self) -> int:
+        """The write a frame sent now waits for: this match's last one queued (every
+        frame after a change waits until the change is in the library)."""
+        return self.writer.needs(self.match_id)
+
     def _send(self, peers: list[Peer], shown: Shown) -> None:
         common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
                               hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
@@ -511,6 +522,7 @@ class Table:
         entries = self.service.log
         end = len(entries)
         playing = self.status == "playing"
+        after = self.after()
         for peer in peers:
             seat = self.seat_of(peer)
             start = self._cursor.get(peer, end)
@@ -523,7 +535,7 @@ class Table:
                 if start not in logs:
                     logs[start] = frame([e.to_json() for e in entries[start:end]])
                 built[key] = views.update(seat, common, mine[seat], logs[start])
-            peer.send(built[key])
+            peer.send(built[key], after)
 
     def _here(self, seat: int | None) -> bool:
         """The seat's player is here to play it (its update carries its actions)."""
@@ -545,8 +557,9 @@ class Table:
 
     def _tell(self, frame: bytes) -> None:
         """One frame to everyone at the table."""
+        after = self.after()
         for peer in self.watchers:
-            peer.send(frame)
+            peer.send(frame, after)
 
     def chat(self, peer: Peer, text: str) -> None:
         seat = self.seat_of(peer)
