@@ -237,8 +237,7 @@ async def test_a_table_whose_bot_raises_plays_its_first_legal_action_and_says_so
         made = await player.request({"type": "create_table", "game": "casino", "seats": ["human", "boom"],
                                      "seed": 5})
         code, seat = made["code"], made["seats"][0]
-        key = "invite"
-        await player.request({"type": "join", "code": code, key: seat[key]})
+        await player.sit(code, seat)
         update = await player.update(lambda m: m["to_play"] == 1 or bool(m["actions"]))
         while update["to_play"] != 1:  # play until it is the bot's turn
             turn = update["turn"]
@@ -275,7 +274,7 @@ async def test_a_greedy_bot_answers_at_once_while_one_client_runs_twenty_hard_ca
             return sum(server.tables[c].match.decisions for c in codes)
 
         await until(lambda: hard_moves() >= 3, "the hard tables playing", 120)
-        victim = await Client.connect(server.port)
+        victim = await Client.connect(server.port, local_addr=("127.0.0.2", 0))  # another player
         before = hard_moves()
         replies = await greedy_replies(victim, count=40, least=4.0)
         hard_meanwhile = hard_moves() - before
@@ -297,8 +296,7 @@ async def greedy_replies(client: Client, count: int, least: float) -> list[float
     made = await client.request({"type": "create_table", "game": "canasta", "seats": ["human", "greedy"],
                                  "options": {"target": 100_000}, "seed": 3})
     code, seat = made["code"], made["seats"][0]
-    key = "invite"
-    await client.request({"type": "join", "code": code, key: seat[key]})
+    await client.sit(code, seat)
     rng, replies, asked = random.Random(1), [], None
     start = time.perf_counter()
     while (len(replies) < count or time.perf_counter() - start < least) and len(replies) < 1000:
