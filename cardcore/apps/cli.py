@@ -153,8 +153,14 @@ def _new_game(name: str) -> int:
 
 
 def _rules(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.engine.faults import PluginFault
+
     game = _game(registry, args.game)
-    print(game.rules(parse_options(game, args.option)))
+    try:
+        text = registry.rules(game, parse_options(game, args.option))
+    except PluginFault as exc:
+        raise UsageError(str(exc)) from None
+    print(text)
 
 
 def _tournament(registry: Registry, args: argparse.Namespace) -> int:

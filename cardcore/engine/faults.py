@@ -1,8 +1,14 @@
-"""Naming the plugin code that failed: one line for the command line and the screen."""
+"""Naming the plugin code that failed: one line for the command line and the screen; plugin
+code called with a time limit (``call_limited``)."""
 
 from __future__ import annotations
 
+import threading
+from collections.abc import Callable
 from types import TracebackType
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 
 def _is_core(module: str) -> bool:
@@ -35,3 +41,39 @@ def describe(exc: BaseException, plugin_of: dict[str, str] | None = None) -> str
     package = module.split(".")[0]
     plugin = (plugin_of or {}).get(package, package)
     return f"plugin {plugin}: {function} raised {type(exc).__name__}: {message}"
+
+
+class PluginFault(Exception):
+    """Plugin code raised (``__cause__``: its exception, whatever it was) or did not return
+    within its time limit (no cause). ``str()``: one line naming the plugin."""
+
+
+def call_limited(fn: Callable[[], T], seconds: float, what: str,
+                 plugin_of: dict[str, str] | None = None) -> T:
+    """``fn()`` on a thread of its own, waited for at most ``seconds``: its result, or
+    PluginFault (``what``, e.g. "plugin casino: Casino.rules", names it if it did not return).
+
+    A thread stuck in a plugin cannot be stopped: it is a daemon, so it never keeps the
+    process alive, and it is left to itself while the caller refuses the plugin (a command
+    line then ends with status 2). Ctrl+C while waiting is the user's: it goes up as it is.
+    """
+    outcome: list[tuple[bool, Any]] = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, fn()))
+        except BaseException as exc:  # the plugin's own SystemExit or Ctrl+C included
+            outcome.append((False, exc))
+
+    thread = threading.Thread(target=run, name=what, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if not outcome:
+        raise PluginFault(f"{what} did not return within {seconds:g} s")
+    ok, value = outcome[0]
+    if not ok:
+        line = describe(value, plugin_of)
+        if not line.startswith("plugin "):  # no frame of the plugin's (a SystemExit, a core call)
+            line = f"{what} raised {line}"
+        raise PluginFault(line) from value
+    return value

@@ -146,7 +146,11 @@ def _score_row(value: Any) -> ScoreRow:
     sides = value.get("sides")
     if not isinstance(sides, list) or not all(isinstance(s, dict) for s in sides):
         raise ValueError("a score row needs sides: a list of objects")
-    for i, side in enumerate(sides):
+    for i, side in enumerate(sides):  # what replay does not compare (replay.SHOWN_ONLY): drawn as given
+        if not isinstance(side.get("counts", {}), dict):
+            raise ValueError(f"sides.{i}.counts: an object (what was counted, by name)")
+        if not isinstance(side.get("note", ""), str):
+            raise ValueError(f"sides.{i}.note: text")
         for key in ("counts", "note"):
             try:
                 shown_json(side.get(key))

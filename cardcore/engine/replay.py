@@ -76,7 +76,7 @@ class Rebuild:
         if isinstance(event, Played):
             self.action(match, event)
         elif isinstance(event, Undo):
-            match = self.undo(event)
+            match = self.undo(match, event)
         elif isinstance(event, SeatChange):
             self.seat_change(match, event)
         elif isinstance(event, Resume):
@@ -113,7 +113,9 @@ class Rebuild:
         match.rename(event.seat, event.name)
         self.i += 1
 
-    def undo(self, event: Undo) -> Match:
+    def undo(self, match: Match, event: Undo) -> Match:
+        if not 0 <= event.seat < len(match.seats):
+            raise self.refuse("undo by a seat this match does not have")
         snap = self.snapshots.get(event.decisions)
         if snap is None or snap["state"] != event.state or snap["hand"] != event.hand:
             raise self.refuse("undo to a position this hand never had")

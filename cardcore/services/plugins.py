@@ -2,11 +2,15 @@
 
 Built-in games and bots load first and win any clash of ids. A plugin that raises
 anything at import (SystemExit included) is a load error; one still importing after
-``SLOW_SECONDS`` is named on stderr, and Ctrl+C then ends cardcore naming it.
+``SLOW_SECONDS`` is named on stderr, and Ctrl+C then ends cardcore naming it. Plugin code
+called at load (the import, the register hooks) and for a game's rules must return within
+``PLUGIN_SECONDS`` (``CARDCORE_PLUGIN_SECONDS`` sets it): past it the plugin is refused, named
+in one line (``cardcore.engine.faults.call_limited``: the thread stuck in it is a daemon).
 """
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 import sys
@@ -20,15 +24,28 @@ from typing import TYPE_CHECKING, Any
 import pluggy
 
 from cardcore.engine import hookspecs
+from cardcore.engine.faults import PluginFault, call_limited
 
 if TYPE_CHECKING:
     from cardcore.engine.bots.base import Bot
-    from cardcore.engine.game import Game
+    from cardcore.engine.game import Game, GameOptions
 
 GROUP = "cardcore"
 #: The distribution whose entry points are the built-in games.
 BUILTIN_DIST = "cardcore"
 SLOW_SECONDS = 2.0
+
+
+def _limit() -> float:
+    try:
+        seconds = float(os.environ.get("CARDCORE_PLUGIN_SECONDS", "10"))
+    except ValueError:
+        return 10.0
+    return seconds if 0 < seconds < 1e6 else 10.0
+
+
+#: How long plugin code called at load or for a game's rules may run (seconds).
+PLUGIN_SECONDS = _limit()
 GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
 
 
@@ -63,6 +80,8 @@ class Registry:
     #: game or bot id -> (plugin name, distribution name, distribution version)
     origin: dict[str, tuple[str, str | None, str | None]] = field(default_factory=dict)
     errors: list[LoadError] = field(default_factory=list)
+    #: Games whose rules() did not return in time: not called again (its thread is stuck).
+    stuck: dict[str, str] = field(default_factory=dict)
 
     def plugin_of_packages(self) -> dict[str, str]:
         """Top-level package -> plugin name, for naming the plugin in an error."""
@@ -72,6 +91,24 @@ class Registry:
             module = thing.__module__ if isinstance(thing, type) else type(thing).__module__
             found[module.split(".")[0]] = plugin
         return found
+
+    def rules(self, game: Game, options: GameOptions) -> str:
+        """``game.rules(options)`` within ``PLUGIN_SECONDS``: PluginFault (one line naming
+        the plugin) if it raises, gives no text or has not returned by then."""
+        if game.id in self.stuck:
+            raise PluginFault(self.stuck[game.id])
+        plugin = self.origin.get(game.id, (type(game).__module__.split(".")[0],))[0]
+        what = f"plugin {plugin}: {type(game).__name__}.rules"
+        try:
+            text = call_limited(lambda: game.rules(options), PLUGIN_SECONDS, what,
+                                self.plugin_of_packages())
+        except PluginFault as exc:
+            if exc.__cause__ is None:
+                self.stuck[game.id] = str(exc)
+            raise
+        if not isinstance(text, str):
+            raise PluginFault(f"{what} gave {type(text).__name__}, not text")
+        return text
 
     def game(self, game_id: str) -> Game:
         try:
@@ -118,7 +155,7 @@ def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
         except PluginLoadInterrupted:
             raise
         except BaseException as exc:  # a broken plugin must not take the others down
-            registry.errors.append(LoadError(ep.name, dist[0], f"{type(exc).__name__}: {exc}"))
+            registry.errors.append(LoadError(ep.name, dist[0], _load_error(exc)))
             continue
         _register(registry, ep.name, module, dist)
     for name, plugin in extra_plugins:
@@ -136,18 +173,24 @@ def _to_stderr(message: str) -> None:
 
 
 def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
-    """``ep.load()``, naming the plugin if it takes long; Ctrl+C after that names it too."""
+    """``ep.load()`` within ``PLUGIN_SECONDS``, naming the plugin if it takes long; Ctrl+C
+    after that names it too. The plugin's own exception goes up as it was raised."""
     started = time.monotonic()
     timer = threading.Timer(SLOW_SECONDS, notify,
                             [f"loading plugin {ep.name}… (Ctrl+C to stop)"])
     timer.daemon = True
     timer.start()
     try:
-        return ep.load()
-    except KeyboardInterrupt:
+        return call_limited(ep.load, PLUGIN_SECONDS, f"plugin {ep.name}: its import")
+    except PluginFault as exc:
+        if exc.__cause__ is None:
+            notify(f"cardcore: {exc}: skipped")
+            raise
+        raise exc.__cause__ from None
+    except KeyboardInterrupt:  # the user's (the plugin's own comes as the cause above)
         if time.monotonic() - started >= SLOW_SECONDS:
             raise PluginLoadInterrupted(ep.name) from None
-        raise  # the plugin's own: a load error like any other
+        raise
     finally:
         timer.cancel()
 
@@ -157,14 +200,14 @@ def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | N
     bots: list[type[Bot]] = []
     try:
         registry.pm.register(plugin, name=name)
-        _call(registry.pm, plugin, "cardcore_register_games", games.append)
-        _call(registry.pm, plugin, "cardcore_register_bots", bots.append)
+        _call(registry.pm, plugin, name, "cardcore_register_games", games.append)
+        _call(registry.pm, plugin, name, "cardcore_register_bots", bots.append)
         for game in games:
             _check_game(game)
     except Exception as exc:
         if registry.pm.is_registered(plugin):
             registry.pm.unregister(plugin)
-        registry.errors.append(LoadError(name, dist[0], f"{type(exc).__name__}: {exc}"))
+        registry.errors.append(LoadError(name, dist[0], _load_error(exc)))
         return
     for game in games:
         if game.id in registry.games:
@@ -186,11 +229,23 @@ def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | N
         registry.origin["bot:" + bot.id] = (name, *dist)
 
 
-def _call(pm: pluggy.PluginManager, plugin: object, hook: str, register: Callable[[Any], None]) -> None:
-    """Call one plugin's implementation of ``hook`` alone (so errors name that plugin)."""
+def _load_error(exc: BaseException) -> str:
+    """What a load error says: the plugin's exception (``Type: message``), or that it did not
+    return in time."""
+    if isinstance(exc, PluginFault):
+        cause = exc.__cause__
+        return f"{type(cause).__name__}: {cause}" if cause is not None else str(exc).partition(": ")[2]
+    return f"{type(exc).__name__}: {exc}"
+
+
+def _call(pm: pluggy.PluginManager, plugin: object, name: str, hook: str,
+          register: Callable[[Any], None]) -> None:
+    """Call one plugin's implementation of ``hook`` alone (so errors name that plugin),
+    within ``PLUGIN_SECONDS`` (PluginFault)."""
     for impl in getattr(pm.hook, hook).get_hookimpls():
         if impl.plugin is plugin:
-            impl.function(**{name: register for name in impl.argnames})
+            call = functools.partial(impl.function, **{arg: register for arg in impl.argnames})
+            call_limited(call, PLUGIN_SECONDS, f"plugin {name}: {hook}")
 
 
 def _check_game(game: Any) -> None:

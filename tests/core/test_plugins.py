@@ -1,5 +1,6 @@
 import inspect
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -164,7 +165,7 @@ def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
     import time
 
     _fake_dist(tmp_path, "sleeper", "import time\ntime.sleep(120)\n")
-    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "CARDCORE_PLUGIN_SECONDS": "60"}
     proc = subprocess.Popen([sys.executable, "-m", "cardcore", "plugins"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
@@ -179,6 +180,18 @@ def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
         proc.kill()
     assert proc.returncode == 130
     assert err.strip() == "cardcore: interrupted while loading plugin 'sleeper'"
+
+
+def test_a_plugin_still_importing_past_the_time_limit_is_skipped_naming_it(tmp_path):
+    # its import never returns: past CARDCORE_PLUGIN_SECONDS it is a load error, the
+    # command goes on (the thread stuck in it is a daemon: the process still ends)
+    _fake_dist(tmp_path, "sleeper", "import time\nwhile True:\n    time.sleep(1)\n")
+    out = _run(["-m", "cardcore", "plugins"], [tmp_path], CARDCORE_PLUGIN_SECONDS="3")
+    assert out.returncode == 0, out.stderr
+    assert "sleeper (sleeper-plugin): its import did not return within 3 s" in out.stdout
+    assert "cardcore: plugin sleeper: its import did not return within 3 s: skipped" in out.stderr
+    assert "casino" in _games_listed(out.stdout)
+    assert "Traceback" not in out.stderr
 
 
 SHADOW = """
@@ -256,3 +269,132 @@ def test_more_broken_registrations_are_refused_naming_the_mistake(crazy_eights):
         Options = game_class.Options
 
     assert _refusal(Duck()) == "TypeError: duck: Duck does not derive from cardcore.Game"
+
+
+# --- plugin code called at load and for the rules: one line, a time limit -------------
+
+
+def _waiting_plugin(release, game=None, hook="cardcore_register_games"):
+    """A plugin whose ``hook`` waits for ``release`` (at most 5 s: bounded on any version)."""
+
+    class Plugin:
+        pass
+
+    def waits(self, register):
+        release.wait(5)
+        if game is not None:
+            register(game)
+
+    setattr(Plugin, hook, hookimpl(waits))
+    return Plugin()
+
+
+@pytest.mark.parametrize("hook", ["cardcore_register_games", "cardcore_register_bots"])
+def test_a_register_hook_that_does_not_return_in_time_is_a_load_error(monkeypatch, crazy_eights, hook):
+    import threading
+
+    from cardcore.services import plugins
+
+    monkeypatch.setattr(plugins, "PLUGIN_SECONDS", 0.2)
+    release = threading.Event()
+    try:
+        game = _renamed(crazy_eights, "late_game") if hook.endswith("games") else None
+        registry = load_registry(extra_plugins=[("late", _waiting_plugin(release, game, hook))])
+    finally:
+        release.set()
+    assert [(e.plugin, e.error) for e in registry.errors if e.plugin == "late"] == [
+        ("late", f"{hook} did not return within 0.2 s")]
+    assert "late_game" not in registry.games and "casino" in registry.games
+    assert registry.pm.get_plugin("late") is None
+
+
+def test_a_register_hook_exiting_is_a_load_error_not_the_end_of_cardcore(crazy_eights):
+    class Quitter:
+        @hookimpl
+        def cardcore_register_games(self, register):
+            raise SystemExit(4)
+
+    registry = load_registry(extra_plugins=[("quits", Quitter())])
+    assert [(e.plugin, e.error) for e in registry.errors] == [("quits", "SystemExit: 4")]
+    assert "casino" in registry.games
+
+
+def _troubled(crazy_eights, game_id, rules):
+    """A game whose rules() raise or wait (at most 5 s) for the test to let them go."""
+
+    class Troubled(type(crazy_eights)):
+        pass
+
+    Troubled.id, Troubled.rules = game_id, rules
+    return Troubled()
+
+
+def _rules_cli(monkeypatch, capsys, game, *argv):
+    from cardcore.apps import cli
+
+    monkeypatch.setattr(cli, "load_registry",
+                        lambda: load_registry(extra_plugins=[("troubled", _game_plugin(game))]))
+    status = cli.main(["rules", game.id, *argv])
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+def test_cardcore_rules_says_in_one_line_which_plugin_raised(monkeypatch, capsys, crazy_eights):
+    def rules(self, options):
+        return 1 / 0
+
+    game = _troubled(crazy_eights, "raising_rules", rules)
+    status, out, err = _rules_cli(monkeypatch, capsys, game)
+    assert (status, out) == (2, "")
+    assert re.fullmatch(r"cardcore: error: plugin troubled: \S*\.rules raised "
+                        r"ZeroDivisionError: division by zero\n", err)
+
+
+def test_cardcore_rules_gives_up_on_rules_that_do_not_return(monkeypatch, capsys, crazy_eights):
+    import threading
+
+    from cardcore.services import plugins
+
+    release = threading.Event()
+    calls = []
+
+    def rules(self, options):
+        calls.append(1)
+        release.wait(5)
+        return "# the rules, late"
+
+    monkeypatch.setattr(plugins, "PLUGIN_SECONDS", 0.2)
+    game = _troubled(crazy_eights, "slow_rules", rules)
+    try:
+        status, out, err = _rules_cli(monkeypatch, capsys, game)
+        assert (status, out) == (2, "")
+        assert err == "cardcore: error: plugin troubled: Troubled.rules did not return within 0.2 s\n"
+    finally:
+        release.set()
+
+
+def test_a_game_whose_rules_hung_is_not_asked_again(monkeypatch, crazy_eights):
+    import threading
+
+    from cardcore.engine.faults import PluginFault
+    from cardcore.services import plugins
+
+    release = threading.Event()
+    calls = []
+
+    def rules(self, options):
+        calls.append(1)
+        release.wait(5)
+        return "late"
+
+    monkeypatch.setattr(plugins, "PLUGIN_SECONDS", 0.2)
+    game = _troubled(crazy_eights, "stuck_rules", rules)
+    registry = load_registry(extra_plugins=[("troubled", _game_plugin(game))])
+    try:
+        for _ in range(2):
+            with pytest.raises(PluginFault, match=r"^plugin troubled: Troubled.rules did not return"):
+                registry.rules(game, game.Options())
+    finally:
+        release.set()
+    assert len(calls) == 1  # the launcher showing it twice does not wait twice
+    assert registry.rules(registry.games["casino"], registry.games["casino"].Options()).strip()

@@ -278,7 +278,7 @@ async def test_a_full_disk_shows_a_status_and_play_goes_on(make_app, registry, m
     from cardcore.services.store import StoreUnavailable
     from cardcore.services.store.sqlite import SqliteStore
 
-    def full(self, match_id, events, snapshot):
+    def full(self, match_id, events, snapshot, wait=None):
         raise StoreUnavailable("the match library cannot be written: database or disk is full")
 
     app = make_app(start=Play(setup_of(registry)))

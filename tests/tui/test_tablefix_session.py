@@ -171,7 +171,7 @@ def full_disk(monkeypatch):
     from cardcore.services.store import StoreUnavailable
     from cardcore.services.store.sqlite import SqliteStore
 
-    def full(self, match_id, events, snapshot):
+    def full(self, match_id, events, snapshot, wait=None):
         raise StoreUnavailable("the match library cannot be written: database or disk is full")
 
     monkeypatch.setattr(SqliteStore, "commit", full)

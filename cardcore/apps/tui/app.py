@@ -506,7 +506,7 @@ class CardcoreApp(App[None]):
 
         table = self.current_table()
         if table is not None:
-            self.push_screen(RulesScreen(table.session.game, table.session.options))
+            self.push_screen(RulesScreen(self.registry, table.session.game, table.session.options))
             return
         launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
         game = launcher.selected_game() if launcher is not None else None
@@ -516,7 +516,7 @@ class CardcoreApp(App[None]):
         if game is None:
             self.notify("No game chosen.", severity="warning")
             return
-        self.push_screen(RulesScreen(game))
+        self.push_screen(RulesScreen(self.registry, game))
 
     def command_sheet(self) -> None:
         table = self.current_table()

@@ -414,7 +414,11 @@ class Session:
         raise RuntimeError("there is no one to chat with at a table on this machine")
 
     def listen(self, callback: Listener | None) -> None:
-        """A local match changes only when the screen moves: nothing to listen to."""
+        """A local match changes only when the screen moves; beside it, ``save_problem``
+        changes when a write starts or stops waiting for another cardcore (``callback``
+        hears False then, from the keeper's thread)."""
+        if self.keeper is not None:
+            self.keeper.on_change = None if callback is None else functools.partial(callback, False)
 
     def hint(self) -> Action | None:
         """The search's best action for the human to play (see ``hints``)."""

@@ -48,6 +48,10 @@ class StoreUnavailable(StoreError):
     from a newer cardcore, a full disk). The table shows it and plays on without saving."""
 
 
+class LibraryBusy(StoreError):
+    """Another process is writing the library and did not finish within the wait asked."""
+
+
 class MatchLocked(StoreError):
     """The match is open for play in another cardcore (another terminal)."""
 
@@ -113,8 +117,10 @@ class OpenMatch(Protocol):
     def append_event(self, event: MatchEvent) -> None:
         """Buffer one event (a ``Match.on_event`` event, or the table's undo / resume)."""
 
-    def save_snapshot(self, snapshot: dict[str, Any]) -> None:
-        """Commit the buffered events and ``Match.snapshot()`` in one transaction."""
+    def save_snapshot(self, snapshot: dict[str, Any], wait: float | None = None) -> None:
+        """Commit the buffered events and ``Match.snapshot()`` in one transaction (``wait``:
+        at most this long for another process writing, LibraryBusy after; the events stay
+        buffered)."""
 
     def snapshot(self) -> dict[str, Any] | None:
         """The last committed snapshot (None before the first)."""
@@ -168,8 +174,9 @@ class MatchStore(Protocol):
         """The match's record, byte for byte what the table writes."""
 
     def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
-                      source: str = "import") -> int:
-        """Add a match from its events (checked by the caller: ``import_checked``)."""
+                      source: str = "import", wait: float | None = None) -> int:
+        """Add a match from its events (checked by the caller: ``import_checked``); ``wait``
+        as ``OpenMatch.save_snapshot``'s."""
 
     def find_record(self, events: list[MatchEvent]) -> int | None:
         """The id of a match whose record is these events (``record_digest``), or None."""

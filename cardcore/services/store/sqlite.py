@@ -49,6 +49,7 @@ from cardcore.engine import records
 from cardcore.engine.journal import HandEnd, MatchEnd, MatchEvent, MatchStart, parse_events, start_of
 from cardcore.services import files
 from cardcore.services.store import (
+    LibraryBusy,
     MatchLocked,
     MatchSummary,
     NoSuchMatch,
@@ -391,11 +392,18 @@ class SqliteStore:
     # --- transactions ------------------------------------------------------------------
 
     @contextmanager
-    def _transaction(self) -> Iterator[sqlite3.Cursor]:
+    def _transaction(self, wait: float | None = None) -> Iterator[sqlite3.Cursor]:
+        """One write; ``wait``: at most this long (s) for another writer, not BUSY_TIMEOUT_MS."""
         with self._mutex:
             cur = self.conn.cursor()
             try:
-                cur.execute("BEGIN IMMEDIATE")
+                if wait is not None:
+                    cur.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
+                try:
+                    cur.execute("BEGIN IMMEDIATE")
+                finally:
+                    if wait is not None:
+                        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
                 try:
                     yield cur
                     cur.execute("COMMIT")
@@ -415,7 +423,7 @@ class SqliteStore:
 
     def _error(self, exc: sqlite3.Error) -> StoreError:
         if isinstance(exc, sqlite3.OperationalError) and "locked" in str(exc):
-            return StoreError(f"the match library is busy ({exc}); try again")
+            return LibraryBusy(f"the match library is busy ({exc}); try again")
         return StoreUnavailable(f"{self._unavailable}: {exc}")
 
     # --- playing ------------------------------------------------------------------------
@@ -455,9 +463,10 @@ class SqliteStore:
             raise
         return SqliteMatch(self, match_id, release, snapshot)
 
-    def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
+    def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any],
+               wait: float | None = None) -> None:
         """The events an action produced and the snapshot after it: one transaction."""
-        with self._transaction() as cur:
+        with self._transaction(wait) as cur:
             self._commit(cur, match_id, events, snapshot)
 
     def commit_many(self, matches: Iterable[tuple[int, list[MatchEvent], dict[str, Any]]],
@@ -763,10 +772,10 @@ class SqliteStore:
     # --- importing ------------------------------------------------------------------------
 
     def import_record(self, events: list[MatchEvent], snapshot: dict[str, Any] | None = None,
-                      source: str = "import") -> int:
+                      source: str = "import", wait: float | None = None) -> int:
         """Add a match from its events (the caller checked them: ``import_checked``);
         ``snapshot``: the match after them (names, totals, and where to resume)."""
-        with self._transaction() as cur:
+        with self._transaction(wait) as cur:
             return self._insert_match(cur, events, snapshot, source)
 
     def _insert_match(self, cur: sqlite3.Cursor, events: list[MatchEvent],
@@ -888,10 +897,10 @@ class SqliteMatch:
     def append_event(self, event: MatchEvent) -> None:
         self._pending.append(event)
 
-    def save_snapshot(self, snapshot: dict[str, Any]) -> None:
+    def save_snapshot(self, snapshot: dict[str, Any], wait: float | None = None) -> None:
         if self._release is None:
             raise StoreError(f"match {self.id} is closed")
-        self.store.commit(self.id, self._pending, snapshot)
+        self.store.commit(self.id, self._pending, snapshot, wait)
         self._pending = []
         self._snapshot = snapshot
 

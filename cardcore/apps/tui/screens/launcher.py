@@ -14,6 +14,7 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.widgets import Button, Footer, Label, ListItem, ListView, Markdown, Static
 
+from cardcore.apps.tui.screens.rules import rules_or_fault
 from cardcore.engine.game import Game
 
 if TYPE_CHECKING:
@@ -130,10 +131,7 @@ class LauncherScreen(Screen[None]):
         if dist:
             head.append(f" ({dist} {version or ''})".rstrip(), style="dim")
         self.query_one("#game-head", Static).update(head)
-        try:
-            rules = game.rules(game.Options())
-        except Exception as exc:  # a plugin's bug must not take the launcher down
-            rules = f"(the rules could not be produced: {type(exc).__name__}: {exc})"
+        rules = rules_or_fault(self.app.registry, game, game.Options())
         self.query_one("#rules", Markdown).update(rules)
         self.query_one("#rules-scroll", VerticalScroll).scroll_home(animate=False)
 

@@ -9,21 +9,32 @@ from textual.screen import ModalScreen
 from textual.widgets import Markdown, Static
 
 from cardcore.apps.tui.plain import plain
+from cardcore.engine.faults import PluginFault
 from cardcore.engine.game import Game, GameOptions
+from cardcore.services.plugins import Registry
+
+
+def rules_or_fault(registry: Registry, game: Game, options: GameOptions) -> str:
+    """The game's rules (Markdown), or one line saying why a plugin's bug gave none."""
+    try:
+        return registry.rules(game, options)
+    except PluginFault as exc:
+        return f"(the rules could not be produced: {exc})"
 
 
 class RulesScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q", "close", "Close", id="rules.close")]
 
-    def __init__(self, game: Game, options: GameOptions | None = None) -> None:
+    def __init__(self, registry: Registry, game: Game, options: GameOptions | None = None) -> None:
         super().__init__()
+        self.registry = registry
         self.game = game
         self.options = options if options is not None else game.Options()
 
     def compose(self) -> ComposeResult:
         with VerticalScroll(id="rules-box"):
             yield Static(plain(self.game.name, "bold"), id="rules-title")
-            yield Markdown(self.game.rules(self.options))
+            yield Markdown(rules_or_fault(self.registry, self.game, self.options))
 
     def on_mount(self) -> None:
         self.query_one("#rules-box").focus()
