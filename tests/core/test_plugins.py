@@ -182,6 +182,7 @@ def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
     assert err.strip() == "cardcore: interrupted while loading plugin 'sleeper'"
 
 
+@pytest.mark.slow  # a cardcore process waits out the limit (the in-process hooks: quick)
 def test_a_plugin_still_importing_past_the_time_limit_is_skipped_naming_it(tmp_path):
     # its import never returns: past CARDCORE_PLUGIN_SECONDS it is a load error, the
     # command goes on (the thread stuck in it is a daemon: the process still ends)

@@ -98,16 +98,17 @@ async def seat_everyone(port: int, made: list[dict[str, Any]], rng: random.Rando
 async def test_kill_9_loses_no_move_any_client_was_shown(tmp_path):
     library, home = tmp_path / "library.sqlite", tmp_path / "home"
     rng = random.Random(9)
-    proc, port = await serve(library, home, "--max-per-ip", "0", "--max-tables-per-ip", "0")
-    host = await Client.connect(port)
-    made = []
-    for seats in SEATS:
-        made.append(await host.request({"type": "create_table", "game": "casino", "seats": seats,
-                                        "options": {"target": 400}}))  # outlasts the kills
-    assert all(m["type"] == "table_created" for m in made), made
-    seen: dict[str, list[dict[str, Any]]] = {m["code"]: [] for m in made}
+    flags = ("--max-per-ip", "0", "--max-tables-per-ip", "0")  # every client is on 127.0.0.1
+    proc, port = await serve(library, home, *flags)
     report = []
     try:
+        host = await Client.connect(port)
+        made = []
+        for seats in SEATS:
+            made.append(await host.request({"type": "create_table", "game": "casino", "seats": seats,
+                                            "options": {"target": 400}}))  # outlasts the kills
+        assert all(m["type"] == "table_created" for m in made), made
+        seen: dict[str, list[dict[str, Any]]] = {m["code"]: [] for m in made}
         for kill in range(KILLS):
             store = SqliteStore(library)
             live = {code for code, _, _, _ in store.net_tables()}  # not over
@@ -125,10 +126,14 @@ async def test_kill_9_loses_no_move_any_client_was_shown(tmp_path):
             moves, missing, lost = lost_moves(library, seen)
             report.append((kill + 1, this_round, moves, missing))
             assert not lost, f"kill {kill + 1}: {missing} moves shown and lost: {lost[:5]}"
-            proc, port = await serve(library, home, "--max-per-ip", "0")
+            proc, port = await serve(library, home, *flags)
     finally:
         if proc.returncode is None:
             proc.send_signal(signal.SIGTERM)
-            await asyncio.wait_for(proc.wait(), 20)
+            try:
+                await asyncio.wait_for(proc.wait(), 20)
+            finally:
+                if proc.returncode is None:
+                    proc.kill()
     print(f"\n{TABLES} tables, {KILLS} kills: (kill, updates received, moves shown, lost) {report}")
     assert all(r[1] > 10 * TABLES for r in report)  # every round, the tables were busy

@@ -392,6 +392,7 @@ async def test_a_remote_table_asks_for_a_rematch_and_plays_the_new_match(tmp_pat
         assert any("rematch" in e.text for e in session.drain_events() if e.event == "note")
 
 
+@pytest.mark.slow  # a whole match played at the table screen
 async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_path, cardcore_home, registry):
     from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 
@@ -422,7 +423,6 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
     finally:
         await conn.close()
         await stop_server(server)
-
 
 
 async def test_the_same_link_twice_brings_the_player_back_with_the_token_kept_here(tmp_path, cardcore_home,
