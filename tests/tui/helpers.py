@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from textual.widgets import Static
@@ -66,3 +67,13 @@ async def play_to_the_sheet(pilot: Any, limit: int = 600) -> None:
         await pilot.press("1")
         await pilot.pause()
     raise AssertionError("the hand never ended")
+
+
+async def until(pilot: Any, condition: Callable[[], Any], what: str, pauses: int = 400) -> Any:
+    """Pause (a bounded number of times) until ``condition()`` is true; its value."""
+    for _ in range(pauses):
+        value = condition()
+        if value:
+            return value
+        await pilot.pause(0.01)
+    raise AssertionError(f"never: {what}")

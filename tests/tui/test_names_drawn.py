@@ -28,20 +28,11 @@ from cardcore.engine.match import Match
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.services.store import open_library
 
-from .helpers import play_to_the_sheet, screen_lines, your_turn
+from .helpers import play_to_the_sheet, screen_lines, until, your_turn
 
 SIZE = (120, 36)
 NAMES = ["[/]", "[reverse]x"]
 SIDES = ["[bold red]x[/]", "[@click=app.quit]y[/]"]
-
-
-async def until(pilot: Any, condition: Any, what: str, pauses: int = 300) -> Any:
-    for _ in range(pauses):
-        value = condition()
-        if value:
-            return value
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
 
 
 def shown(app: Any) -> str:

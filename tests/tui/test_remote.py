@@ -21,18 +21,9 @@ from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, Target, parse_target
 
 from ..net.helpers import start_server, stop_server
+from .helpers import until
 
 SIZE = (80, 24)
-
-
-async def until(pilot: Any, condition: Callable[[], Any], what: str, pauses: int = 400) -> Any:
-    """Pause (a bounded number of times) until ``condition()`` is true."""
-    for _ in range(pauses):
-        value = condition()
-        if value:
-            return value
-        await pilot.pause(0.01)
-    raise AssertionError(f"never: {what}")
 
 
 async def new_table(port: int, game: str = "casino", seats: tuple[str, ...] = ("human", "greedy"),

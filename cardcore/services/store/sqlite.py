@@ -586,19 +586,7 @@ class SqliteStore:
         """Held for play: its lock file flocked, or claimed by a live holder (this one too)."""
         if self._claimed_by(match_id) is not None:
             return True
-        if fcntl is None:  # pragma: no cover
-            return False
-        try:
-            fd = os.open(self._lock_path(match_id), os.O_RDONLY)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return True
-        finally:
-            os.close(fd)  # closing drops our probe's lock
-        return False
+        return _flocked(self._lock_path(match_id))
 
     def _hold(self, match_id: int) -> int:
         """The match's lock file flocked, for a local table: refused (MatchLocked) if a
@@ -636,20 +624,9 @@ class SqliteStore:
         """The holder's file is flocked (by this store, or a live process)."""
         if self._holder_lock is not None and self._holder_lock[0] == token:
             return True
-        if fcntl is None or not all(c in "0123456789abcdef" for c in token):  # pragma: no cover
+        if not all(c in "0123456789abcdef" for c in token):  # pragma: no cover
             return False
-        try:
-            fd = os.open(self._holder_path(token), os.O_RDONLY)
-        except OSError:
-            return False
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            return True
-        self._holder_path(token).unlink(missing_ok=True)  # a dead holder's: its token never comes back
-        os.close(fd)
-        return False
+        return _flocked(self._holder_path(token), drop_if_free=True)  # a dead holder's token never returns
 
     def _claimed_by(self, match_id: int) -> str | None:
         """The live holder that claims the match, if any."""
@@ -942,3 +919,24 @@ def _from_snapshot(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int]:
 def _legacy_events(save: records.SaveFile) -> list[MatchEvent]:
     """The events of the old autosave's record (``files.save_events``)."""
     return files.save_events(save)
+
+
+def _flocked(path: Path, *, drop_if_free: bool = False) -> bool:
+    """Whether a live process holds ``path``'s flock (no file: nobody does). ``drop_if_free``:
+    a file nobody holds is removed, while this probe holds it."""
+    if fcntl is None:  # pragma: no cover
+        return False
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            return True
+        if drop_if_free:
+            path.unlink(missing_ok=True)
+        return False
+    finally:
+        os.close(fd)  # closing drops the probe's lock
