@@ -9,13 +9,20 @@ before the rule, or sent by a server that does not keep it) is drawn as U+FFFD.
 
 from __future__ import annotations
 
+from rich.markup import escape
 from rich.text import Text
 
 from cardcore.engine.names import shown
 
-__all__ = ["plain"]
+__all__ = ["literal", "plain"]
 
 
 def plain(text: object, style: str = "") -> Text:
     """``text`` (``str()`` of anything) as a ``Text`` in ``style``, every character drawn as it is."""
     return Text(shown(str(text)), style=style, end="")
+
+
+def literal(text: object) -> str:
+    """``text`` as markup that draws as itself (``[/]`` escaped), for a place built of markup
+    (the score sheet's rich Table keeps its own alignment and styles that way)."""
+    return escape(shown(str(text)))

@@ -1,15 +1,14 @@
 """The score sheet drawn: hands down, sides across, each hand's items and the game's extras,
-its total, the running total. Every cell is a ``Text``: side names, notes and what a record
-counted are drawn as they are, never read as markup."""
+its total, the running total. Side names, notes and what a record counted are drawn as
+they are (``literal``), never read as markup."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
 from rich.table import Table
-from rich.text import Text
 
-from cardcore.apps.tui.plain import plain
+from cardcore.apps.tui.plain import literal
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import ExtraValue, ScoreExtra
 from cardcore.engine.scoresheet import ScoreSheet, extra_label, shown_extras
@@ -20,12 +19,12 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
     """The sheet as a rich Table; the ``winner`` side's column is starred; ``extras``: the
     game's (``Game.score_extras``), each a row under a hand's items where it says something."""
     variant = f" — {sheet.variant}" if sheet.variant else ""
-    table = Table(title=plain(f"Score sheet — target {sheet.target}{variant}"), expand=False)
+    table = Table(title=literal(f"Score sheet — target {sheet.target}{variant}"), expand=False)
     table.add_column("Hand", justify="right")
     table.add_column("")
     for i, name in enumerate(sheet.side_names):
         mark = " ★" if winner == i else ""
-        table.add_column(plain(name + mark), justify="right")
+        table.add_column(literal(name + mark), justify="right")
     keys = sheet.item_keys()
     notes: list[str] = []
     for h, (row, run) in enumerate(zip(sheet.hands, sheet.running(), strict=True), start=1):
@@ -34,46 +33,42 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
             counts = [side.get("counts", {}).get(k) for side in row["sides"]]
             # a row shows when it scored, or when something was counted (a 26-26 tie)
             if any(values) or any(c for c in counts if c is not None):
-                table.add_row("", plain(k.replace("_", " ")),
+                table.add_row("", literal(k.replace("_", " ")),
                               *(cell(v, c) for v, c in zip(values, counts, strict=True)))
         for extra, said in shown_extras(row, extras):
-            table.add_row("", plain(extra_label(extra)), *(extra_cell(extra, v) for v in said))
-        table.add_row(str(h), bold("hand"), *(bold(s["total"]) for s in row["sides"]))
-        table.add_row("", bold("total"), *(bold(t) for t in run), end_section=True)
-        notes += [f"hand {h}, {name}: {side['note']}"
+            table.add_row("", literal(extra_label(extra)), *(extra_cell(extra, v) for v in said))
+        table.add_row(str(h), "[b]hand[/b]", *(f"[b]{literal(s['total'])}[/b]" for s in row["sides"]))
+        table.add_row("", "[b]total[/b]", *(f"[b]{literal(t)}[/b]" for t in run), end_section=True)
+        notes += [literal(f"hand {h}, {name}: {side['note']}")
                   for name, side in zip(sheet.side_names, row["sides"], strict=False)
                   if side.get("note")]
     if notes:
-        table.caption = Text("\n").join(map(plain, notes[-4:]))
+        table.caption = "\n".join(notes[-4:])
     return table
 
 
-def bold(value: object) -> Text:
-    return plain(value, "bold")
-
-
-def cell(points: int, count: object) -> Text:
+def cell(points: int, count: object) -> str:
     """``3 (31)``: the points and, dim, what was counted (``1 (A♠)`` for the aces)."""
     if count is None or isinstance(count, bool):
-        return plain(points)
+        return literal(points)
     shown = listed(count) if isinstance(count, list) else str(count)
     if shown == str(points):
-        return plain(points)
-    return Text.assemble(f"{points} ", plain(f"({shown})", "dim"))
+        return literal(points)
+    return f"{literal(points)} [dim]({literal(shown)})[/dim]"
 
 
-def extra_cell(extra: ScoreExtra, value: ExtraValue) -> Text:
+def extra_cell(extra: ScoreExtra, value: ExtraValue) -> str:
     """An extra's cell: the game's ``show`` if it has one, else an int as it is (True: ✓),
     a list as cards, a str as it is; nothing for None."""
     if extra.show is not None:
-        return plain(extra.show(value))
+        return literal(extra.show(value))
     if value is None or value is False:
-        return plain("")
+        return ""
     if value is True:
-        return plain("✓")
+        return "✓"
     if isinstance(value, list):
-        return plain(listed(value))
-    return plain(value)
+        return literal(listed(value))
+    return literal(value)
 
 
 def listed(values: list) -> str:
