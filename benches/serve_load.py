@@ -96,10 +96,11 @@ class SeatClient(asyncio.Protocol):
     plain transport (no task or future per frame). Frames are read as bytes, most with a
     look for their turn only; an answer is a timer and a frame written at once."""
 
-    def __init__(self, port: int, table: TableRun, secret: str, stop: asyncio.Event,
+    def __init__(self, port: int, table: TableRun, key: str, field: str, stop: asyncio.Event,
                  errors: list[str]):
         self.ws = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=2**20)
-        self.table, self.secret, self.stop, self.errors = table, secret, stop, errors
+        self.table, self.stop, self.errors = table, stop, errors
+        self.join = {"v": 1, "type": "join", "code": table.code, field: key}
         self.transport: asyncio.Transport | None = None
         self.loop = asyncio.get_running_loop()
 
@@ -117,7 +118,7 @@ class SeatClient(asyncio.Protocol):
                 if self.ws.handshake_exc is not None:
                     self.errors.append(f"handshake: {self.ws.handshake_exc}")
                     continue
-                self.send({"v": 1, "type": "join", "code": self.table.code, "invite": self.secret})
+                self.send(self.join)
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 self.frame(bytes(event.data), now)
         self._flush()
@@ -167,8 +168,9 @@ class SeatClient(asyncio.Protocol):
             self.transport.close()
 
 
-async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]]]:
-    """``n`` tables of four human seats: (code, secrets)."""
+async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str], str]]:
+    """``n`` tables of four human seats: (code, the seats' keys, what ``join`` calls them:
+    ``invite``, or ``secret`` at a server from before invites)."""
     made = []
     for start in range(0, n, 20):  # one connection makes at most 20 tables
         async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
@@ -177,7 +179,8 @@ async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]
                                           "options": {"target": TARGET}, "seats": ["human"] * 4}))
                 reply = json.loads(await ws.recv())
                 assert reply["type"] == "table_created", reply
-                made.append((reply["code"], [s["invite"] for s in reply["seats"]]))
+                field = "invite" if "invite" in reply["seats"][0] else "secret"
+                made.append((reply["code"], [s[field] for s in reply["seats"]], field))
     return made
 
 
@@ -234,13 +237,13 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     latencies: list[float] = []
     stop = asyncio.Event()
     made = await make_tables(port, tables, game)
-    runs = [TableRun(code, think, latencies, jitter) for code, _ in made]
+    runs = [TableRun(code, think, latencies, jitter) for code, _, _ in made]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
     clients = []
-    for run, (_, secrets) in zip(runs, made, strict=True):
-        for secret in secrets:
-            seat = SeatClient(port, run, secret, stop, errors)
+    for run, (_, keys, field) in zip(runs, made, strict=True):
+        for key in keys:
+            seat = SeatClient(port, run, key, field, stop, errors)
             await loop.create_connection(lambda: seat, "127.0.0.1", port)  # noqa: B023 - called at once
             clients.append(seat)
     await asyncio.sleep(min(5.0, seconds / 4))  # everyone seated and playing
