@@ -107,7 +107,9 @@ async def victim(port: int, latencies: list[float], stop: asyncio.Event) -> floa
     asked; each greedy decision timed from the update asking for it to the one with it.
     Returned: how long the bot's last decision had been awaited when the run stopped."""
     rng = random.Random(7)
-    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**22) as ws:
+    # another player: another address (one address makes at most 20 tables, all the hog's)
+    async with websockets.connect(f"ws://127.0.0.1:{port}/", max_size=2**22,
+                                  local_addr=("127.0.0.2", 0)) as ws:
         reader = Reader(ws)
         await ws.send(json.dumps({"v": 1, "type": "create_table", "game": "canasta",
                                   "options": {"target": TARGET}, "seats": ["human", "greedy"]}))
