@@ -26,7 +26,7 @@ def _registry_with(game):
     return load_registry(extra_plugins=[("troubled", Plugin())])
 
 
-@pytest.mark.slow  # waits out a hanging rules(); `cardcore rules` is tested quick (tests/core/test_plugins.py)
+@pytest.mark.slow  # waits out a hanging rules(); `cardcore rules` is quick in tests/core/test_plugins.py
 async def test_rules_that_raise_or_hang_are_one_line_on_the_rules_screen(make_app, crazy_eights,
                                                                          monkeypatch):
     release = threading.Event()
