@@ -160,6 +160,7 @@ def test_a_plugin_exiting_or_interrupting_at_import_is_a_load_error(tmp_path):
     assert "casino" in _games_listed(out.stdout)
 
 
+@pytest.mark.slow  # a cardcore process started and interrupted (the in-process limits: quick)
 def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
     import signal
     import time
