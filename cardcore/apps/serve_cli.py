@@ -73,7 +73,7 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    default=48 * 3600.0, metavar="SECONDS",
                    help="abandon a table nobody has been at for this long (default 172800, two days; "
                    "0: never); its match stays in the library, unfinished")
-    q.add_argument("--guess-limit", type=number_type(int, 0, 1_000_000, "a whole number"), default=30,
+    q.add_argument("--guess-limit", type=whole, default=30,
                    metavar="N", help="wrong table codes and keys one address may send in --guess-window "
                    "before it is refused for --guess-lockout (default 30; 0: no limit)")
     q.add_argument("--guess-window", type=number_type(float, 1, 86400, "seconds"), default=60.0,

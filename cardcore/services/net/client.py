@@ -178,7 +178,7 @@ class Connection:
             raise ClientError(reply.code, reply.message)
         return reply
 
-    async def join(self, code: str, invite: str | None, name: str | None = None,
+    async def join(self, code: str, invite: str, name: str | None = None,
                    book: SeatBook | None = None) -> p.Joined:
         """Take a seat at ``code``: with the token kept for it if there is one (coming
         back), else by claiming it with ``invite``; the token the server gives is kept."""
@@ -189,12 +189,9 @@ class Connection:
                 joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
                 return joined
             except ClientError as exc:
-                if exc.code != "bad_secret" or invite is None:
+                if exc.code != "bad_secret":
                     raise
                 book.forget(self.url, code, invite)  # the seat was re-issued since
-        if invite is None:
-            raise ClientError("bad_secret", f"no seat of table {code} is kept here: join with "
-                              "your seat's link")
         joined = await self.call(p.Join(code=code, invite=invite, name=name))
         book.put(self.url, code, invite, joined.token)
         return joined

@@ -37,15 +37,10 @@ class SeatBook:
     def __init__(self, root: Path | None = None) -> None:
         self.path = (root or seats_dir()) / _FILE
 
-    def get(self, server: str, code: str, invite: str | None) -> str | None:
-        """The token of the seat ``invite`` claimed; invite None: of the table's only seat kept."""
-        tokens = self._read()
-        if invite is not None:
-            token = tokens.get(_key(server, code, invite))
-            return token if isinstance(token, str) else None
-        prefix = _key(server, code, "")
-        mine = [t for k, t in tokens.items() if k.startswith(prefix) and isinstance(t, str)]
-        return mine[0] if len(mine) == 1 else None
+    def get(self, server: str, code: str, invite: str) -> str | None:
+        """The token of the seat ``invite`` claimed, if it is kept here."""
+        token = self._read().get(_key(server, code, invite))
+        return token if isinstance(token, str) else None
 
     def put(self, server: str, code: str, invite: str, token: str) -> None:
         tokens = self._read()
@@ -56,13 +51,9 @@ class SeatBook:
             del tokens[old]
         self._write(tokens)
 
-    def forget(self, server: str, code: str, invite: str | None) -> None:
+    def forget(self, server: str, code: str, invite: str) -> None:
         tokens = self._read()
-        keys = [k for k in tokens if k == _key(server, code, invite or "")
-                or (invite is None and k.startswith(_key(server, code, "")))]
-        for key in keys:
-            del tokens[key]
-        if keys:
+        if tokens.pop(_key(server, code, invite), None) is not None:
             self._write(tokens)
 
     def _read(self) -> dict[str, object]:
@@ -79,5 +70,4 @@ class SeatBook:
 
 def _key(server: str, code: str, invite: str) -> str:
     """The invite itself is not written: its hash names the seat it claimed."""
-    seat = hashlib.sha256(invite.encode()).hexdigest()[:32] if invite else ""
-    return f"{server.rstrip('/')} {code} {seat}"
+    return f"{server.rstrip('/')} {code} {hashlib.sha256(invite.encode()).hexdigest()[:32]}"

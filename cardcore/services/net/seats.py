@@ -64,6 +64,12 @@ class Seat:
     def claimed(self) -> bool:
         return self.token_hash is not None
 
+    def stop_grace(self) -> None:
+        """The seat no longer waits for its player (back, re-issued, or the server stops)."""
+        if self.grace is not None:
+            self.grace.cancel()
+            self.grace = None
+
     def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind, "invite": self.invite_hash, "token": self.token_hash}
 

@@ -200,7 +200,6 @@ class Table:
             token = held.claim()
             if name:
                 self.service.rename(seat, name)
-            self.service.set_away(seat, False)
             self.save_row()
         assert token is not None
         self._bind(peer, seat)
@@ -225,9 +224,7 @@ class Table:
         """The seat is played from ``peer`` (bindings end with the connection: ``leave``)."""
         held = self.seats[seat]
         held.peer = peer
-        if held.grace is not None:
-            held.grace.cancel()
-            held.grace = None
+        held.stop_grace()
         self.service.set_away(seat, False)
         self.active = time.monotonic()
         if peer not in self.watchers:
@@ -252,9 +249,7 @@ class Table:
 
     def leave(self, peer: Peer) -> None:
         """The peer leaves (or its connection dropped): its seats are held for the grace period."""
-        self.watchers.pop(peer, None)
-        self._cursor.pop(peer, None)
-        peer.tables.discard(self.code)
+        self._forget(peer)
         self.active = time.monotonic()
         for seat, held in enumerate(self.seats):
             if held.peer is peer:
@@ -280,9 +275,7 @@ class Table:
         held = self.seats[seat]
         peer = held.peer
         invite = held.reissue()
-        if held.grace is not None:
-            held.grace.cancel()
-            held.grace = None
+        held.stop_grace()
         held.peer = None
         self.service.set_away(seat, self.standin_open)
         self.save_row()
@@ -299,11 +292,15 @@ class Table:
         if others:
             self.watchers[peer] = others[0]
             return
+        self._forget(peer)
+        peer.send(_frame({"type": "left", "code": self.code,
+                          "reason": f"the table's owner gave seat {seat + 1} a new invite"}), self.after())
+
+    def _forget(self, peer: Peer) -> None:
+        """``peer`` is no longer at the table (what it held is the caller's to free)."""
         self.watchers.pop(peer, None)
         self._cursor.pop(peer, None)
         peer.tables.discard(self.code)
-        peer.send(_frame({"type": "left", "code": self.code,
-                          "reason": f"the table's owner gave seat {seat + 1} a new invite"}), self.after())
 
     def start_grace(self) -> None:
         """After a restart: every claimed seat waits for its player for the grace period."""
@@ -569,8 +566,7 @@ class Table:
     def close(self) -> None:
         """The server stops: timers and the bot's move are dropped (the library keeps all)."""
         for held in self.seats:
-            if held.grace is not None:
-                held.grace.cancel()
+            held.stop_grace()
         if self._bot_task is not None:
             self._bot_task.cancel()
 
