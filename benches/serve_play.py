@@ -37,6 +37,7 @@ from cardcore.services.table_service import TableService
 
 class Peer:
     open = True
+    address = "127.0.0.1"
 
     def __init__(self) -> None:
         self.name: str | None = None

@@ -22,6 +22,8 @@ class Peer(Protocol):
     """A connection as a table sees it."""
 
     name: str | None
+    #: Where it connects from, as the limits per address count it (its bots' share of work).
+    address: str
     #: The codes of the tables this connection is at: a table adds and removes its own, so
     #: whatever ends the connection leaves every one of them (``Server.lost``).
     tables: set[str]

@@ -485,7 +485,7 @@ class Table:
         a table of bots alone)."""
         first = next((p for p, seat in self.watchers.items() if seat is not None), None) \
             or next(iter(self.watchers), None)
-        return getattr(first, "address", None), first
+        return (first.address if first is not None else None), first
 
     # --- telling everyone ----------------------------------------------------------------
 
