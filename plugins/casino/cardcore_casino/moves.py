@@ -9,6 +9,7 @@ captures, builds and trail in turn.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -54,7 +55,7 @@ class FishingAction(Action):
         kind = self.kind
         if kind == TRAIL:
             return f"Trail {card}"
-        on = " ".join(glyph(NAMES[c]) for c in _display_order(self.key[-1]))
+        on = _glyphs(self.key[-1])
         if kind == CAPTURE:
             how = " as 14" if self.value == 14 else ""
             return f"Capture {on} with {card}{how}"
@@ -78,7 +79,7 @@ class FishingAction(Action):
         the zone "table" holds both); a trail uses none."""
         if self.kind == TRAIL:
             return ()
-        return tuple((NAMES[c], "table") for c in _display_order(self.key[-1]))
+        return tuple((name, "table") for name in _names(self.key[-1]))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_json()}>"
@@ -93,8 +94,15 @@ def trail(card: int) -> FishingAction:
     return _TRAILS[card]
 
 
-def _display_order(bits: int) -> list[int]:
-    return sorted(ids_of(bits), key=lambda c: (RANK[c], NAMES[c][-1]))
+@functools.lru_cache(maxsize=4096)
+def _names(bits: int) -> tuple[str, ...]:
+    """The cards of a mask as shown (by rank, then suit): a label's, a table_cards'."""
+    return tuple(NAMES[c] for c in sorted(ids_of(bits), key=lambda c: (RANK[c], NAMES[c][-1])))
+
+
+@functools.lru_cache(maxsize=4096)
+def _glyphs(bits: int) -> str:
+    return " ".join(glyph(name) for name in _names(bits))
 
 
 class Build(NamedTuple):

@@ -8,6 +8,7 @@ partners whom and who plays next is the core's ``Seating``, asked once (``Seats`
 from __future__ import annotations
 
 import random
+from dataclasses import replace
 from typing import Any
 
 from cardcore.engine.cards import glyph
@@ -66,7 +67,7 @@ def seats_of(seating: Seating) -> Seats:
 class FishingState(GameState):
     __slots__ = ("rules", "seats", "to_play", "hands", "loose", "builds",
                  "captured", "sweeps", "stock", "last_capture", "totals_before",
-                 "_legal", "_keys")
+                 "_legal", "_keys", "_shown", "_public")
 
     def __init__(self, rules: Rules, seating: Seating, to_play: int | None,
                  hands: list[list[int]], loose: list[int], builds: list[Build],
@@ -85,6 +86,11 @@ class FishingState(GameState):
         self.totals_before = totals_before
         self._legal: list[FishingAction] | None = None
         self._keys: dict[Any, FishingAction] | None = None
+        #: The zones every seat sees alike (stock face down, table, captures), made at the
+        #: first ``zones`` call after a change: a server draws the table for every seat.
+        self._shown: tuple[Zone, Zone, list[Zone], list[Zone], list[Zone]] | None = None
+        #: The same for ``export`` and ``view``: the table and the captures, as JSON.
+        self._public: tuple[dict[str, Any], list[list[str]]] | None = None
 
     @property
     def seating(self) -> Seating:
@@ -187,7 +193,7 @@ class FishingState(GameState):
                 self.sweeps[seat] += 1
         else:
             self._build(act, seat, c)
-        self._legal = self._keys = None
+        self._legal = self._keys = self._shown = self._public = None
         self._advance()
 
     def _build(self, act: FishingAction, seat: int, c: int) -> None:
@@ -343,6 +349,7 @@ class FishingState(GameState):
         s.totals_before = self.totals_before
         s._legal = self._legal
         s._keys = self._keys
+        s._shown = s._public = None
         return s
 
     # --- the outside world ---------------------------------------------------------
@@ -358,19 +365,21 @@ class FishingState(GameState):
 
     def _data(self, hands: list[list[Any]], stock: list[Any]) -> dict[str, Any]:
         """The export with these hands and stock (the export's, or a view's hidden ones)."""
+        public = self._public
+        if public is None:
+            table = {"loose": [NAMES[c] for c in self.loose],
+                     "builds": [{"value": b.value, "owner": b.owner,
+                                 "groups": [[NAMES[c] for c in g] for g in b.groups]}
+                                for b in self.builds]}
+            public = self._public = (table, [[NAMES[c] for c in p] for p in self.captured])
         return {
             "game": self.rules.game_id,
             "players": self.players,
             "dealer": self.dealer,
             "to_play": self.to_play,
             "hands": hands,
-            "table": {
-                "loose": [NAMES[c] for c in self.loose],
-                "builds": [{"value": b.value, "owner": b.owner,
-                            "groups": [[NAMES[c] for c in g] for g in b.groups]}
-                           for b in self.builds],
-            },
-            "captured": [[NAMES[c] for c in p] for p in self.captured],
+            "table": public[0],
+            "captured": public[1],
             "sweeps": list(self.sweeps),
             "stock": stock,
             "last_capture": self.last_capture,
@@ -409,15 +418,15 @@ class FishingState(GameState):
     def score(self) -> ScoreRow:
         return scoring.score_row(self)
 
-    def _captured_zone(self, view: dict[str, Any], seats: tuple[int, ...]) -> Zone:
+    def _captured_zone(self, seats: tuple[int, ...]) -> Zone:
         """What a side captured: partners pool their captures (D19), so a side of two has
         one zone ("captured-side-N": both piles, the counts that score); a player alone,
         "captured-S"."""
-        pile = [c for p in seats for c in view["captured"][p]]
-        sweeps = sum(view["sweeps"][p] for p in seats)
+        pile = [NAMES[c] for p in seats for c in self.captured[p]]
+        sweeps = sum(self.sweeps[p] for p in seats)
         badges = [f"cards {len(pile)}", f"spades {sum(1 for c in pile if c.endswith('S'))}",
                   f"sweeps {sweeps}"]
-        if view["last_capture"] in seats:
+        if self.last_capture in seats:
             badges.append("last capture")
         side = self.seats.side[seats[0]]
         if len(seats) > 1:
@@ -428,32 +437,46 @@ class FishingState(GameState):
 
     def zones(self, seat: int | None) -> list[Zone]:
         """The table as ``seat`` sees it; ``None``: the open table (every card shown)."""
-        view = self.export() if seat is None else self.view(seat)
-        n = view["players"]
-        side_of = self.seats.side
-        zones: list[Zone] = []
+        shown = self._shown
+        if shown is None:
+            shown = self._shown = self._shared_zones()
+        stock, table, open_hands, hidden_hands, captured = shown
+        if seat is None:
+            stock = replace(stock, cards=[NAMES[c] for c in self.stock])
+            hands = open_hands
+        else:
+            hands = [*hidden_hands]
+            hands[seat] = open_hands[seat]
+        return [stock, table, *hands, *captured]
+
+    def _shared_zones(self) -> tuple[Zone, Zone, list[Zone], list[Zone], list[Zone]]:
+        """The stock (face down), the table, the hands face up and face down, the
+        captures: what ``zones`` puts together for a seat."""
         last = self.last_deal
-        stock_badges = [f"stock {len(view['stock'])}"] + (["last"] if last else [])
-        zones.append(Zone("stock", "pile", "Stock", cards=view["stock"], badges=stock_badges))
+        stock = Zone("stock", "pile", "Stock", cards=[None] * len(self.stock),
+                     badges=[f"stock {len(self.stock)}"] + (["last"] if last else []))
         groups = []
-        for i, b in enumerate(view["table"]["builds"]):
-            badges = [str(b["value"]), "multiple" if len(b["groups"]) > 1 else "single"]
-            parts = [len(g) for g in b["groups"]] if len(b["groups"]) > 1 else []
-            groups.append(Group(f"build-{i}", [c for g in b["groups"] for c in g], badges,
-                                seat=b["owner"], parts=parts))
+        for i, b in enumerate(self.builds):
+            badges = [str(b.value), "multiple" if len(b.groups) > 1 else "single"]
+            parts = [len(g) for g in b.groups] if len(b.groups) > 1 else []
+            groups.append(Group(f"build-{i}", [NAMES[c] for g in b.groups for c in g], badges,
+                                seat=b.owner, parts=parts))
         table_badges = ["last"] if last else []
         if self.to_play is None:
             table_badges.append("hand over")
-        zones.append(Zone("table", "row", "Table", cards=view["table"]["loose"], groups=groups,
-                          badges=table_badges))
-        for s in range(n):
+        table = Zone("table", "row", "Table", cards=[NAMES[c] for c in self.loose], groups=groups,
+                     badges=table_badges)
+        open_hands, hidden_hands = [], []
+        for s, hand in enumerate(self.hands):
             badges = []
-            if view["dealer"] == s:
+            if self.dealer == s:
                 badges.append("dealer")
-            if view["to_play"] == s:
+            if self.to_play == s:
                 badges.append("to play")
-            zones.append(Zone(f"hand-{s}", "hand", f"Seat {s}", seat=s, side=side_of[s],
-                              cards=view["hands"][s], badges=badges))
-        for seats in self.seats.side_seats:
-            zones.append(self._captured_zone(view, seats))
-        return zones
+            zone_id, title, side = f"hand-{s}", f"Seat {s}", self.seats.side[s]
+            open_hands.append(Zone(zone_id, "hand", title, s, side, [NAMES[c] for c in hand],
+                                   badges=badges))
+            hidden_hands.append(Zone(zone_id, "hand", title, s, side, [None] * len(hand),
+                                     badges=badges))
+        return (stock, table, open_hands, hidden_hands,
+                [self._captured_zone(seats) for seats in self.seats.side_seats])
