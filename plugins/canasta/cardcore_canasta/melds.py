@@ -83,21 +83,25 @@ def first_meld_sets(rank_counts: list[int], need: int, classic: bool,
                     if t - r2 < need:
                         found.append(chosen + ((slot, k, j, d),))
                 else:
-                    extend(idx + 1, t, r2, jk - j, du - d, chosen + ((slot, k, j, d),))
+                    more = chosen + ((slot, k, j, d),)
+                    extend(idx + 1, t, r2, jk - j, du - d, more)  # noqa: F821 (see the del)
 
-    if top < 0:
-        extend(0, 0, 10_000, jokers, deuces, ())
+    try:
+        if top < 0:
+            extend(0, 0, 10_000, jokers, deuces, ())
+            return found
+        if rank_counts[top] < 2:
+            return found
+        for k, j, d, value, r in options(top, rank_counts[top], jokers, deuces, classic, True):
+            spec = ((top, k, j, d),)
+            if value >= need:
+                if value - r < need:
+                    found.append(spec)
+            else:
+                extend(0, value, r, jokers - j, deuces - d, spec)
         return found
-    if rank_counts[top] < 2:
-        return found
-    for k, j, d, value, r in options(top, rank_counts[top], jokers, deuces, classic, True):
-        spec = ((top, k, j, d),)
-        if value >= need:
-            if value - r < need:
-                found.append(spec)
-        else:
-            extend(0, value, r, jokers - j, deuces - d, spec)
-    return found
+    finally:
+        del extend  # a recursive closure is a cycle: freed now, not by the collector
 
 
 def going_out_sets(rank_counts: list[int], classic: bool, top: int = -1,
@@ -155,10 +159,11 @@ def _spread(nat: list[int], cnt: list[int], top: int, jokers: int, deuces: int,
             for d in range(min(du, 3 - j) + 1):
                 if valid[n][j + d]:
                     acc.append((j, d))
-                    go(i + 1, jk - j, du - d, acc)
+                    go(i + 1, jk - j, du - d, acc)  # noqa: F821 (see the del)
                     acc.pop()
 
     go(0, jokers, deuces, [])
+    del go  # a recursive closure is a cycle: freed now, not by the collector
     return out
 
 
@@ -175,19 +180,22 @@ def best_first_meld(rank_counts: list[int], classic: bool, top: int = -1) -> int
         key = (i, jk, du)
         if key in memo:
             return memo[key]
-        found = best(i + 1, jk, du) if i < len(slots) else 0
+        found = best(i + 1, jk, du) if i < len(slots) else 0  # noqa: F821 (see the del)
         if i < len(slots):
             for _k, j, d, value, _r in options(slots[i], rank_counts[slots[i]], jk, du, classic,
                                               False):
                 if j <= jk and d <= du:
-                    found = max(found, value + best(i + 1, jk - j, du - d))
+                    found = max(found, value + best(i + 1, jk - j, du - d))  # noqa: F821 (see the del)
         memo[key] = found
         return found
 
-    if top < 0:
-        return best(0, jokers, deuces)
-    if rank_counts[top] < 2:
-        return 0
-    return max((value + best(0, jokers - j, deuces - d)
-                for _k, j, d, value, _r in options(top, rank_counts[top], jokers, deuces, classic,
-                                                  True) if j <= jokers and d <= deuces), default=0)
+    try:
+        if top < 0:
+            return best(0, jokers, deuces)
+        if rank_counts[top] < 2:
+            return 0
+        return max((value + best(0, jokers - j, deuces - d)
+                    for _k, j, d, value, _r in options(top, rank_counts[top], jokers, deuces, classic,
+                                                      True) if j <= jokers and d <= deuces), default=0)
+    finally:
+        del best  # a recursive closure is a cycle: freed now, not by the collector

@@ -105,6 +105,7 @@ class Table:
                             rec(j + 1, mask | g, room - v)
 
                 rec(0, 0, total)
+                del rec  # a recursive closure is a cycle: freed now, not by the collector
                 got = tuple(sorted(found))
         else:
             parts = self.summing(r)
@@ -133,9 +134,10 @@ def _summing(vals: tuple[int, ...], s: int) -> tuple[int, ...]:
             if x == need:
                 out.append(mask | (1 << j))
             else:
-                rec(j + 1, need - x, mask | (1 << j))
+                rec(j + 1, need - x, mask | (1 << j))  # noqa: F821 (see the del)
 
     rec(0, s, 0)
+    del rec  # a recursive closure is a cycle: freed now, not by the collector
     return tuple(sorted(out))  # tuples of ints: not tracked by the GC
 
 
@@ -158,16 +160,19 @@ def split(cards: list[int], values: Sequence[int], v: int,
             return []
         first, others = rest[0], rest[1:]
         for pick in _subsets(others, values, v - values[first]):
-            tail = groups([c for c in others if c not in pick])
+            tail = groups([c for c in others if c not in pick])  # noqa: F821 (see the del)
             if tail is not None:
                 return [[first, *pick], *tail]
         return None
 
-    for part in _subsets(cards, values, r):
-        g = groups([c for c in cards if c not in part])
-        if g is not None:
-            return part, g
-    return None
+    try:
+        for part in _subsets(cards, values, r):
+            g = groups([c for c in cards if c not in part])
+            if g is not None:
+                return part, g
+        return None
+    finally:
+        del groups  # a recursive closure is a cycle: freed now, not by the collector
 
 
 def _subsets(cards: list[int], values: Sequence[int], need: int) -> Iterator[list[int]]:
