@@ -229,6 +229,20 @@ def cpu_s(pid: int) -> tuple[float, float]:
     return int(fields[11]) / CLK, int(fields[12]) / CLK
 
 
+def children_cpu_s(pid: int) -> float:
+    """The CPU time so far of the processes ``pid`` started that still run (the library's
+    writer process, bot workers), in seconds."""
+    total = 0.0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            total += (int(fields[11]) + int(fields[12])) / CLK
+    return total
+
+
 async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path,
                     tree: Path | None = None, jitter: float = 0.0) -> dict[str, Any]:
     library = workdir / "library.sqlite"
@@ -253,8 +267,10 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     latencies.clear()
     actions0 = sum(r.actions for r in runs)
     cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
+    helpers0 = children_cpu_s(proc.pid)
     await asyncio.sleep(seconds)
     (user, system), elapsed = cpu_s(proc.pid), time.perf_counter() - t0
+    helpers = children_cpu_s(proc.pid) - helpers0
     user, system = user - cpu0[0], system - cpu0[1]
     cpu = user + system
     client_cpu = time.process_time() - mine0
@@ -278,6 +294,8 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
         "seconds": round(elapsed, 1),
         "actions": actions, "actions_per_s": round(actions / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
+        "writer_process_cpu_share": round(helpers / elapsed, 2),
+        "writer_process_cpu_ms_per_action": round(1000 * helpers / max(actions, 1), 3),
         "server_cpu_ms_per_action": {"user": round(1000 * user / max(actions, 1), 3),
                                      "system": round(1000 * system / max(actions, 1), 3),
                                      "total": round(1000 * cpu / max(actions, 1), 3)},

@@ -177,15 +177,18 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
 
 
 #: The garbage collector's thresholds while serving (Python's are 700, 10, 10).
-GC_THRESHOLDS = (2000, 20, 10)
+GC_THRESHOLDS = (50_000, 20, 10)
 
 
 def settle_collector() -> None:
-    """Shorter, rarer collections for a long-running server: what start-up made (modules,
-    plugins, resumed tables) lives as long as the process, so it is frozen out of the
-    collector's walks, and an action's short-lived objects get more room before a young
-    collection promotes them. At 200 tables, full collections paused the event loop for
-    30-70 ms (the p99 of the latency); now about 12 ms, and rarely (benches/RESULTS.md)."""
+    """Rare collections for a long-running server. What start-up made (modules, plugins,
+    resumed tables) lives as long as the process, so it is frozen out of the collector's
+    walks. An action leaves no reference cycles (tests/net/test_cycles.py): its objects
+    are freed as it ends, and what outlives it is a table's position until its next move.
+    A young collection counts objects made less those freed, so with room above what 200
+    tables keep between moves it runs only when something grows. At 2,000 (and cycles
+    left by each action) young collections took 5 ms several times a second, and older
+    ones 30-100 ms: what players felt (benches/RESULTS.md)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)

@@ -274,7 +274,7 @@ def test_d24_d34_d35_d36_d43_d44_whole_turns_match_the_rules(seed, players):
         checked += 1
 
 
-@pytest.mark.parametrize("players", [4, 2, 3])
+@pytest.mark.parametrize("players", [4, 2, pytest.param(3, marks=pytest.mark.slow)])
 def test_positions_reached_in_play_match_the_rules(players):
     # mid-hand positions of random hands: play phase, hands of up to 7 cards
     checked = 0

@@ -17,8 +17,8 @@ from tests.net.play import check_no_leak, gather_bounded, local_record, play_sea
 GAMES = [
     ("casino", 2, {}),
     ("casino", 4, {}),
-    ("royal_casino", 4, {}),
-    ("canasta", 4, {"target": 100}),
+    pytest.param("royal_casino", 4, {}, marks=pytest.mark.slow),  # the quick loop: casino's two
+    pytest.param("canasta", 4, {"target": 100}, marks=pytest.mark.slow),
 ]
 
 
@@ -83,7 +83,8 @@ async def play_table(tmp_path, game_id: str, seats: list[str], options: dict, se
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize(("game_id", "players", "options"), GAMES, ids=[f"{g}-{n}" for g, n, _ in GAMES])
+@pytest.mark.parametrize(("game_id", "players", "options"), GAMES,
+                         ids=["casino-2", "casino-4", "royal_casino-4", "canasta-4"])
 async def test_clients_play_a_whole_match_as_a_local_match_would(tmp_path, game_id, players, options):
     await play_table(tmp_path, game_id, ["human"] * players, options, seed=11)
 

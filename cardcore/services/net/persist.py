@@ -1,20 +1,22 @@
-"""The server's writes to the match library, on a thread of their own, and the frames that
-wait for them.
+"""The server's writes to the match library, and the frames that wait for them.
 
-One writer thread owns every call into the library. Actions queue their events and
-snapshot with ``commit`` (never blocking). Once the event loop has dealt with what it
-read (and the thread is free), what is queued goes in as one transaction (a group
-commit), with only the last snapshot of each match in it; what comes while it is being
-written joins the next. The loop waits for the batch up to ``COMMIT_WAIT`` (the thread
-then has the interpreter to itself); a slower batch finishes on its own and wakes the
-loop once. ``call`` runs anything else on the same thread, in order, and awaits its
-result (creating a match, opening one at start-up).
+Actions queue their events and snapshot with ``commit`` (never blocking). What is queued
+goes to the library's writer process (``CommitWorker``) as one transaction (a group
+commit, with only the last snapshot of each match in it) once the event loop has dealt
+with what it read, or, in a burst of messages, every ``COMMIT_EVERY`` of the loop's work:
+the process writes it on a core of its own while the loop goes on, and answers each
+batch in order (up to ``IN_FLIGHT`` handed over at once). ``call`` runs anything else on a
+thread of the server's own, in order, and awaits its result (creating a match, opening
+one at start-up, releasing a match's lock once its last commit is written).
 
 Nothing is shown before it is kept: every write is numbered, and a frame a table sends
 after a change waits in its connection's ``Gate`` until the writes of that match queued
 before it are committed (``needs``). When a batch is in, every frame it freed goes; each
 connection gets its frames in the order they were sent. So a server killed outright
-(``kill -9``) loses only moves nobody was shown.
+(``kill -9``) loses only moves nobody was shown. A batch that fails (the library cannot
+be written, or the process died) goes back in front of what came since, with every batch
+handed over after it (the process stops at a failure, so none of those was written), and
+is tried again ``RETRY_AFTER`` later.
 """
 
 from __future__ import annotations
@@ -23,28 +25,29 @@ import asyncio
 import logging
 from collections import deque
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from cardcore.engine.journal import MatchEvent
-from cardcore.services.store import MatchStore, StoreError
+from cardcore.services.net.commit_worker import CommitWorker
+from cardcore.services.store import MatchStore, StoreError, commit_of
+from cardcore.services.store.commits import BUSY_TIMEOUT_MS
 
 T = TypeVar("T")
 log = logging.getLogger("cardcore.serve")
 
 #: After a failed write, wait this long before trying the batch again (seconds).
 RETRY_AFTER = 1.0
-#: How long writes gather before a batch starts while the thread is free (seconds). 0: once
-#: the loop has dealt with what it read (players wait for the commit before they see a
-#: move; while a batch is being written, the next one gathers anyway).
+#: How long writes gather before a batch is handed over (seconds). 0: once the loop has
+#: dealt with what it read (players wait for the commit before they see a move).
 COMMIT_DELAY = 0.0
-#: How long the event loop waits for the batch it handed to the writer thread (seconds).
-#: A commit takes a fraction of a millisecond when the thread holds the interpreter alone
-#: (it shares it with the loop otherwise, and its frames wait for it), and what waits for
-#: it goes at once. A slower one (a checkpoint, another process's write lock) finishes on
-#: its own and wakes the loop; its frames go then, or at the next write if that is sooner.
-COMMIT_WAIT = 0.02
+#: In a burst of messages, a batch goes once the first write in it has waited this long
+#: (seconds of the loop's work): the first moves of a burst are shown while the loop is
+#: still busy with the last, not all together after it.
+COMMIT_EVERY = 0.002
+#: Batches handed to the writer process and not yet answered, at most.
+IN_FLIGHT = 4
 #: Bytes of frames one connection may have waiting for the library (an outage) before it
 #: is closed (``Gate.overflow``).
 MAX_HELD_BYTES = 4 * 1024 * 1024
@@ -86,9 +89,8 @@ class Gate:
 
 @dataclass
 class _Batch:
-    """A transaction handed to the writer thread: what it holds, the last write in it."""
+    """A transaction handed to the writer process: what it holds, the last write in it."""
 
-    future: Future[None]
     matches: list[tuple[int, list[MatchEvent], dict[str, Any]]]
     tables: list[tuple[str, int, str, dict[str, Any]]]
     locks: list[Any]
@@ -96,8 +98,12 @@ class _Batch:
 
 
 class Writer:
-    def __init__(self, store: MatchStore, delay: float = COMMIT_DELAY, retry: float = RETRY_AFTER):
+    def __init__(self, store: MatchStore, wait: float = BUSY_TIMEOUT_MS / 1000,
+                 delay: float = COMMIT_DELAY, retry: float = RETRY_AFTER):
+        """``wait``: how long a batch waits for another process's write lock."""
         self.store = store
+        #: The process that writes the batches.
+        self.worker = CommitWorker(store.path, self._answered, wait)
         self.delay = delay
         self.retry = retry
         #: The number of the last write queued, and every write up to ``written`` is committed.
@@ -111,14 +117,16 @@ class Writer:
         self.working = asyncio.Event()
         self.working.set()
         self._timer: asyncio.Handle | None = None
-        self._batch: _Batch | None = None
+        #: The batches handed to the process, oldest first (answered in this order).
+        self._flight: deque[_Batch] = deque()
+        #: When the oldest write not handed over was queued (the loop's clock), or None.
+        self._since: float | None = None
         #: Match locks to close once the batch that holds the match's last commit is written.
         self._locks: list[Any] = []
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="cardcore-store")
         self._events: dict[int, list[MatchEvent]] = {}
         self._snapshots: dict[int, dict[str, Any]] = {}
         self._tables: dict[str, tuple[str, int, str, dict[str, Any]]] = {}
-        self._busy = False
         self._idle = asyncio.Event()
         self._idle.set()
         #: Transactions written, and the last write error (None while writes work).
@@ -148,107 +156,106 @@ class Writer:
     def _number(self, match_id: int) -> None:
         self.queued += 1
         self._last[match_id] = self.queued
+        if self._since is None:
+            self._since = asyncio.get_running_loop().time()
         self._soon()
 
     async def call(self, fn: Callable[..., T], *args: Any) -> T:
-        """``fn(*args)`` on the writer thread, after what is already queued there."""
+        """``fn(*args)`` on the server's thread for the library, after what is already
+        queued there."""
         return await asyncio.get_running_loop().run_in_executor(self._pool, fn, *args)
 
     def close_later(self, held: Any) -> None:
-        """``held.close()`` on the writer thread once what is queued so far is written (a
+        """``held.close()`` on the library's thread once what is queued so far is written (a
         match's lock: released only after the match's last commit)."""
         self._locks.append(held)
         self._soon()
 
     async def drain(self) -> None:
         """Until everything queued so far is written (tried again while it fails)."""
-        while self._busy or self._pending():
-            self._kick()  # a batch done at once, or handed over (busy)
-            if self._busy:
+        while self._flight or self._pending():
+            self._kick()
+            if self._flight:
                 await self._idle.wait()
             elif self._pending():  # it failed
                 await asyncio.sleep(0.05)
+        await self.call(lambda: None)  # and the locks released after the last batch
 
     def close(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
+        self.worker.close()
         self._pool.shutdown(wait=True)
 
     def _pending(self) -> bool:
         return bool(self._snapshots or self._tables or self._locks)
 
     def _soon(self) -> None:
-        """Write what is queued once the loop has read what came with it (or ``delay`` from
-        now), or once the batch being written is done (what comes meanwhile joins the next)."""
+        """Hand over what is queued once the loop has read what came with it (or ``delay``
+        from now), or at once in a long burst (``COMMIT_EVERY``); while ``IN_FLIGHT`` batches
+        are being written, what comes gathers for the next."""
         self._poll()
-        if self._timer is None and not self._busy:
-            loop = asyncio.get_running_loop()
+        if self._flight_full() or self.problem is not None and self._timer is not None:
+            return  # a batch's answer (or the retry) hands over the next
+        loop = asyncio.get_running_loop()
+        if self._since is not None and loop.time() - self._since >= COMMIT_EVERY:
+            self._kick()
+        elif self._timer is None:
             delay = self.delay
             self._timer = loop.call_later(delay, self._kick) if delay else loop.call_soon(self._kick)
 
+    def _flight_full(self) -> bool:
+        return len(self._flight) >= IN_FLIGHT
+
     def _poll(self) -> None:
-        """If the batch being written is done, its frames go now: at the next write, not
-        only when the thread's wake-up gets its turn on the loop (after a burst of messages)."""
-        batch = self._batch
-        if batch is not None and batch.future.done():
-            self._done(batch)
+        """The process's answers so far: a batch written in a burst of messages frees its
+        frames now, not when the loop next looks at the pipe."""
+        if self._flight:
+            self.worker.poll()
 
     def _kick(self) -> None:
         if self._timer is not None:
             self._timer.cancel()
             self._timer = None
-        if self._busy or not self._pending():
+        if self._flight_full() or not self._pending():
             return
-        self._busy = True
-        self._idle.clear()
         matches = [(m, self._events.pop(m, []), snap) for m, snap in self._snapshots.items()]
         tables = list(self._tables.values())
         locks, self._locks = self._locks, []
-        self._snapshots, self._tables = {}, {}
-        future = self._pool.submit(self._write, matches, tables, locks)
-        self._batch = batch = _Batch(future, matches, tables, locks, self.queued)
-        try:
-            future.exception(timeout=COMMIT_WAIT)  # the thread has the interpreter to itself
-        except TimeoutError:  # slow: the loop goes on, and the batch's end wakes it (once)
-            loop = asyncio.get_running_loop()
-            future.add_done_callback(lambda _: loop.call_soon_threadsafe(self._done, batch))
-            return
-        self._done(batch)
+        self._snapshots, self._tables, self._since = {}, {}, None
+        self._flight.append(_Batch(matches, tables, locks, self.queued))
+        self._idle.clear()
+        self.worker.submit([commit_of(*match) for match in matches], tables)  # the process only writes
 
-    def _write(self, matches: list[tuple[int, list[MatchEvent], dict[str, Any]]],
-               tables: list[tuple[str, int, str, dict[str, Any]]], locks: list[Any]) -> None:
-        self.store.commit_many(matches, tables)
-        for held in locks:
-            try:
-                held.close()
-            except Exception as exc:  # the batch is written: never written twice for a lock
-                log.warning("cannot release a match's lock: %s", exc)
-
-    def _done(self, batch: _Batch) -> None:
-        if self._batch is not batch:
-            return  # finished already (``_poll``)
-        self._batch = None
-        self._busy = False
-        exc = batch.future.exception()
+    def _answered(self, exc: StoreError | None) -> None:
+        """The oldest batch in flight is written (None), or it failed, and every one after it."""
         if exc is None:
+            batch = self._flight.popleft()
             self.batches += 1
             if self.problem is not None:
                 log.warning("the match library is written again")
             self.problem = None
             self.working.set()
+            if batch.locks:
+                self._pool.submit(_release, batch.locks)
             self._written(batch.upto, [m for m, _, _ in batch.matches] + [row[1] for row in batch.tables])
             if self._pending():
                 self._soon()
         else:
-            self._locks[:0] = batch.locks
-            self._requeue(batch.matches, batch.tables)
+            failed = [*self._flight]  # none was written: all go back, in order
+            self._flight.clear()
+            for back in reversed(failed):
+                self._locks[:0] = back.locks
+                self._requeue(back.matches, back.tables)
             if self.problem is None:
                 log.warning("cannot write the match library (%s); retrying",
                             exc if isinstance(exc, StoreError) else type(exc).__name__)
             self.problem = str(exc)
             self.working.clear()
+            if self._timer is not None:
+                self._timer.cancel()
             self._timer = asyncio.get_running_loop().call_later(self.retry, self._kick)
-        if not self._busy:
+        if not self._flight:
             self._idle.set()
 
     def _written(self, upto: int, match_ids: list[int]) -> None:
@@ -271,3 +278,12 @@ class Writer:
             self._snapshots.setdefault(match_id, snapshot)
         for row in tables:
             self._tables.setdefault(row[0], row)
+
+
+def _release(locks: list[Any]) -> None:
+    """Close matches' locks, on the writer thread, once their last commit is written."""
+    for held in locks:
+        try:
+            held.close()
+        except Exception as exc:  # the batch is written: never written twice for a lock
+            log.warning("cannot release a match's lock: %s", exc)

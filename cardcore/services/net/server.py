@@ -59,6 +59,7 @@ from cardcore.services.net.seats import Seat, hash_secret, new_seats, new_secret
 from cardcore.services.net.tables import Table, TableConfig, TableError, WriterKeeper
 from cardcore.services.plugins import Registry
 from cardcore.services.store import MatchStore, StoreError, checks
+from cardcore.services.store.commits import BUSY_TIMEOUT_MS
 from cardcore.services.table_service import TableService
 
 log = logging.getLogger("cardcore.serve")
@@ -110,6 +111,9 @@ class ServerConfig:
     #: 0: threads of their own instead): ``cardcore.services.net.bot_work``.
     bot_threads: int = 2
     bot_processes: int = 2
+    #: How long a group commit waits for another process's write lock on the library (an
+    #: import, a backup) before it counts as failed: tables stand still and it is retried.
+    library_wait: float = BUSY_TIMEOUT_MS / 1000
     #: Honour a ``create_table``'s seed. Off: whoever chose the seed would know every hand
     #: (tests and the benchmark turn it on, for matches that replay exactly).
     allow_seed: bool = False
@@ -219,7 +223,7 @@ class Server:
     # --- starting and stopping ------------------------------------------------------------
 
     async def start(self) -> None:
-        self.writer = Writer(self.store)
+        self.writer = Writer(self.store, self.config.library_wait)
         await self._resume_tables()
         config = self.config
         loop = asyncio.get_running_loop()

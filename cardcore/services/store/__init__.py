@@ -19,9 +19,13 @@ from __future__ import annotations
 import hashlib
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from cardcore.engine import records
+from cardcore.engine.journal import HandEnd, MatchEnd
 from cardcore.engine.records import compact_json
+from cardcore.services.store.commits import Commit
 
 if TYPE_CHECKING:
     from cardcore.engine.game import Game
@@ -37,6 +41,20 @@ def record_digest(events: Sequence[MatchEvent]) -> str:
     for event in events:
         digest.update(compact_json(event.to_json(), sort_keys=True) + b"\n")
     return digest.hexdigest()
+
+
+def commit_of(match_id: int, events: Sequence[MatchEvent], snapshot: dict[str, Any]) -> Commit:
+    """An action's events and the snapshot after it, ready for ``write_commits``."""
+    lines: list[str] = []
+    scores: list[tuple[int, int, str]] = []
+    pack_to = 0
+    for event in events:
+        if isinstance(event, HandEnd):  # the row's keys in the game's order, as in the record
+            scores.append((len(lines), event.hand, compact_json(event.score).decode()))
+        lines.append(records.dumps(event))
+        if isinstance(event, HandEnd | MatchEnd):
+            pack_to = len(lines)
+    return Commit(match_id, tuple(lines), tuple(scores), pack_to, compact_json(snapshot))
 
 
 class StoreError(Exception):
@@ -137,6 +155,8 @@ class MatchStore(Protocol):
 
     #: What the caller should show once after opening (a damaged file set aside, ...).
     notice: str | None
+    #: The library's file (a server's writer process opens it too: ``commits``).
+    path: Path
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
                names: list[str] | None = None, side_names: list[str] | None = None,
@@ -192,6 +212,10 @@ class MatchStore(Protocol):
                     tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
         """Several matches' events and snapshots, and table rows (``put_table``'s
         arguments), in one transaction: a server's group commit."""
+
+    def write_commits(self, commits: Iterable[Commit],
+                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
+        """``commit_many`` of commits made ready beforehand (``commit_of``)."""
 
     def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
         """Add or replace the row of a server's table ``code`` (``data``: its seats, as JSON)."""

@@ -46,9 +46,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from cardcore.engine import records
-from cardcore.engine.journal import HandEnd, MatchEnd, MatchEvent, MatchStart, parse_events, start_of
+from cardcore.engine.journal import MatchEnd, MatchEvent, MatchStart, parse_events, start_of
 from cardcore.services import files
 from cardcore.services.store import (
+    Commit,
     LibraryBusy,
     MatchLocked,
     MatchSummary,
@@ -56,7 +57,21 @@ from cardcore.services.store import (
     PlayerStats,
     StoreError,
     StoreUnavailable,
+    commit_of,
     record_digest,
+)
+from cardcore.services.store.commits import (
+    APPLICATION_ID,
+    MissingMatch,
+    column_json,
+    connect,
+    insert_lines,
+    packed,
+    put_table,
+    snapshot_columns,
+    transaction,
+    write,
+    write_commit,
 )
 from cardcore.services.store.stats import aggregate
 
@@ -69,10 +84,6 @@ except ImportError:  # pragma: no cover - Windows: matches are not locked betwee
     fcntl = None  # type: ignore[assignment]
 
 SCHEMA_VERSION = 4
-#: ``PRAGMA application_id``: "cdcr". A SQLite file with another id is not a library.
-APPLICATION_ID = 0x63646372
-#: How long a writer waits for another one before giving up (ms).
-BUSY_TIMEOUT_MS = 10_000
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -169,19 +180,13 @@ def library_path() -> Path:
 
 def _json(value: Any) -> str:
     """A column's JSON (read back with ``json.loads``)."""
-    return _json_bytes(value).decode()
-
-
-def _json_bytes(value: Any) -> bytes:
-    """Sorted keys: a column's text is the same for the same value."""
-    return records.compact_json(value, sort_keys=True)
+    return column_json(value)
 
 
 def _blob(snapshot: dict[str, Any]) -> bytes:
     """A snapshot as stored: its JSON, keys in the order given (a score row's items are in
-    the game's order, which its sheet shows), compressed (level 1: a snapshot is written for
-    every action a server plays; level 6 took a third longer for 4% fewer bytes)."""
-    return zlib.compress(records.compact_json(snapshot), 1)
+    the game's order, which its sheet shows), compressed (``commits.packed``)."""
+    return packed(records.compact_json(snapshot))
 
 
 def _unblob(blob: bytes) -> Any:
@@ -244,18 +249,11 @@ class SqliteStore:
     """``MatchStore`` on an SQLite file. Safe to share between threads of one process."""
 
     def __init__(self, path: str | Path | None = None):
-        self.path = Path(path) if path else library_path()
-        self.notice: str | None = None
-        self._mutex = threading.RLock()
-        self._unavailable = (f"the match library {self.path} cannot be used "
-                             "(play goes on without saving)")
+        self._attributes(Path(path) if path else library_path())
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise StoreUnavailable(f"{self._unavailable}: {exc.strerror or exc}") from None
-        self.locks_dir = self.path.with_name(self.path.name + ".locks")
-        #: This store's holder of claims (``_holder``): its token and its flocked file.
-        self._holder_lock: tuple[str, int] | None = None
         try:
             self._foreign_header()
             self.conn = self._connect()
@@ -265,16 +263,23 @@ class SqliteStore:
             self.conn = self._connect()
             self._prepare()
 
+    def _attributes(self, path: Path) -> None:
+        self.path = path
+        self.notice: str | None = None
+        self._mutex = threading.RLock()
+        self._unavailable = (f"the match library {self.path} cannot be used "
+                             "(play goes on without saving)")
+        self.locks_dir = self.path.with_name(self.path.name + ".locks")
+        #: This store's holder of claims (``_holder``): its token and its flocked file.
+        self._holder_lock: tuple[str, int] | None = None
+
     # --- opening ---------------------------------------------------------------------
 
     def _connect(self) -> sqlite3.Connection:
         try:
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
-                                   check_same_thread=False)
+            return connect(self.path)
         except sqlite3.Error as exc:
             raise StoreUnavailable(f"{self._unavailable}: {exc}") from None
-        conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        return conn
 
     def _foreign_header(self) -> None:
         try:
@@ -395,24 +400,13 @@ class SqliteStore:
     def _transaction(self, wait: float | None = None) -> Iterator[sqlite3.Cursor]:
         """One write; ``wait``: at most this long (s) for another writer, not BUSY_TIMEOUT_MS."""
         with self._mutex:
-            cur = self.conn.cursor()
             try:
-                if wait is not None:
-                    cur.execute(f"PRAGMA busy_timeout = {int(wait * 1000)}")
-                try:
-                    cur.execute("BEGIN IMMEDIATE")
-                finally:
-                    if wait is not None:
-                        cur.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-                try:
+                with transaction(self.conn, None if wait is None else int(wait * 1000)) as cur:
                     yield cur
-                    cur.execute("COMMIT")
-                except BaseException:
-                    if self.conn.in_transaction:
-                        self.conn.execute("ROLLBACK")
-                    raise
             except sqlite3.Error as exc:
                 raise self._error(exc) from None
+            except MissingMatch as exc:
+                raise NoSuchMatch(str(exc)) from None
 
     def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         with self._mutex:
@@ -466,48 +460,28 @@ class SqliteStore:
     def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any],
                wait: float | None = None) -> None:
         """The events an action produced and the snapshot after it: one transaction."""
+        commit = commit_of(match_id, events, snapshot)
         with self._transaction(wait) as cur:
-            self._commit(cur, match_id, events, snapshot)
+            write_commit(cur, commit)
 
     def commit_many(self, matches: Iterable[tuple[int, list[MatchEvent], dict[str, Any]]],
                     tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
         """Several matches' events and snapshots, and table rows (``put_table``'s
         arguments), in one transaction: a server's group commit."""
-        with self._transaction() as cur:
-            for match_id, events, snapshot in matches:
-                self._commit(cur, match_id, events, snapshot)
-            for table in tables:
-                self._put_table(cur, *table)
+        self.write_commits([commit_of(*match) for match in matches], tables)
 
-    def _commit(self, cur: sqlite3.Cursor, match_id: int, events: list[MatchEvent],
-                snapshot: dict[str, Any]) -> None:
-        over = bool(snapshot.get("over"))
-        blob = None if over else _blob(snapshot)
-        row = cur.execute("SELECT n_events FROM matches WHERE id = ?", (match_id,)).fetchone()
-        if row is None:
-            raise NoSuchMatch(f"no match {match_id} in the library")
-        seq = self._insert_events(cur, match_id, row[0], events)
-        cur.execute(
-            "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
-            "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
-            "snapshot = ?, record_hash = NULL WHERE id = ?",  # played on: not the record imported
-            (seq, time.time(), *_from_snapshot(snapshot), int(over), snapshot.get("winner"),
-             blob, match_id))
+    def write_commits(self, commits: Iterable[Commit],
+                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
+        """``commit_many`` of commits made ready beforehand (``commit_of``)."""
+        with self._transaction() as cur:
+            write(cur, commits, tables)
 
     # --- a server's tables (net_tables) -----------------------------------------------
 
     def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
         """Add or replace the row of table ``code`` (``data``: its seats, as JSON)."""
         with self._transaction() as cur:
-            self._put_table(cur, code, match_id, status, data)
-
-    def _put_table(self, cur: sqlite3.Cursor, code: str, match_id: int, status: str,
-                   data: dict[str, Any]) -> None:
-        now = time.time()
-        cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
-                    "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET "
-                    "match_id = excluded.match_id, status = excluded.status, data = excluded.data, "
-                    "updated = excluded.updated", (code, match_id, status, _json(data), now, now))
+            put_table(cur, code, match_id, status, data)
 
     def add_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> bool:
         """The row of a new table ``code``, only if no table of the library has that code
@@ -530,31 +504,8 @@ class SqliteStore:
 
     def _insert_events(self, cur: sqlite3.Cursor, match_id: int, seq: int,
                        events: Iterable[MatchEvent]) -> int:
-        """Append the events' lines from ``seq``. Lines up to the last end of a hand among
-        them are packed (with the raw lines before them) into one chunk, never stored raw."""
-        lines: list[tuple[int, str]] = []
-        pack_to = -1
-        for event in events:
-            lines.append((seq, records.dumps(event)))
-            if isinstance(event, HandEnd):  # the row's keys in the game's order, as in the record
-                cur.execute("INSERT INTO scores (match_id, seq, hand, row) VALUES (?, ?, ?, ?)",
-                            (match_id, seq, event.hand, records.compact_json(event.score).decode()))
-            if isinstance(event, HandEnd | MatchEnd):
-                pack_to = len(lines)
-            seq += 1
-        if pack_to > 0:
-            raw = cur.execute("SELECT seq, line FROM events WHERE match_id = ? ORDER BY seq",
-                              (match_id,)).fetchall()
-            packed = [*raw, *lines[:pack_to]]
-            text = "".join(line + "\n" for _, line in packed)
-            cur.execute("INSERT INTO chunks (match_id, first_seq, last_seq, lines) VALUES (?, ?, ?, ?)",
-                        (match_id, packed[0][0], packed[-1][0], zlib.compress(text.encode(), 6)))
-            if raw:
-                cur.execute("DELETE FROM events WHERE match_id = ?", (match_id,))
-            lines = lines[pack_to:]
-        cur.executemany("INSERT INTO events (match_id, seq, line) VALUES (?, ?, ?)",
-                        [(match_id, n, line) for n, line in lines])
-        return seq
+        """Append the events' lines from ``seq`` (``commits.insert_lines``)."""
+        return insert_lines(cur, match_id, seq, commit_of(match_id, list(events), {}))
 
     # --- locks --------------------------------------------------------------------------
 
@@ -778,7 +729,7 @@ class SqliteStore:
             blob = None if over else _blob(snapshot)
             cur.execute("UPDATE matches SET seats = ?, names = ?, side_names = ?, totals = ?, "
                         "hand = ?, decisions = ?, snapshot = ? WHERE id = ?",
-                        (*_from_snapshot(snapshot), blob, match_id))
+                        (*snapshot_columns(snapshot), blob, match_id))
         return match_id
 
     def find_record(self, events: list[MatchEvent]) -> int | None:
@@ -902,18 +853,6 @@ class SqliteMatch:
 
 def _unlock(fd: int) -> None:
     os.close(fd)  # closing the descriptor drops the flock
-
-
-def _from_snapshot(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int]:
-    """seats, names, side_names, totals, hand, decisions: the columns a snapshot updates."""
-    side_names = snap.get("side_names") or []
-    totals = [0] * len(side_names)
-    for row in (snap.get("sheet") or {}).get("hands") or []:
-        for i, side in enumerate(row.get("sides") or []):
-            if i < len(totals) and isinstance(side, dict) and isinstance(side.get("total"), int):
-                totals[i] += side["total"]
-    return (_json(snap.get("seats") or []), _json(snap.get("names") or []), _json(side_names),
-            _json(totals), int(snap.get("hand") or 0), int(snap.get("decisions") or 0))
 
 
 def _legacy_events(save: records.SaveFile) -> list[MatchEvent]:

@@ -1,0 +1,98 @@
+"""A server's move leaves no reference cycles: everything it made is freed as it ends, so
+``cardcore serve`` can run its garbage collector rarely (``serve_cli.settle_collector``).
+Cycles left by each move (a batch's callback holding the batch, the engine's recursive
+closures) once made young collections take 5 ms several times a second at 200 tables,
+and older ones 30-100 ms."""
+
+from __future__ import annotations
+
+import gc
+import random
+from collections import Counter
+from typing import Any
+
+import pytest
+
+from cardcore.engine.match import Match
+from cardcore.engine.match_setup import HUMAN
+from cardcore.services.net.persist import Writer
+from cardcore.services.net.seats import new_seats
+from cardcore.services.net.tables import Table, TableConfig, WriterKeeper
+from cardcore.services.plugins import load_registry
+from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.table_service import TableService
+
+
+class Peer:
+    """A connection that keeps what it is sent."""
+
+    open = True
+    address = "127.0.0.1"
+
+    def __init__(self) -> None:
+        self.name: str | None = None
+        self.tables: set[str] = set()
+        self.frames: list[bytes] = []
+
+    def send(self, frame: bytes, after: int = 0) -> None:
+        self.frames.append(frame)
+
+
+def seated_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, seed: int
+                 ) -> tuple[Table, list[Peer]]:
+    game = registry.games[game_id]
+    match = Match(game, seed=seed, seats=[HUMAN] * 4, pm=registry.pm)
+    play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * 4)
+    service = TableService.new(registry, match, keeper=WriterKeeper(writer, play.id), undo_allowed=False)
+    seats, _ = new_seats([HUMAN] * 4)
+    for held in seats:
+        held.claim()
+    table = Table(f"CYC-{seed:03d}", service, seats, play.id, registry=registry,
+                  config=TableConfig(bot_delay=0), writer=writer, bot_work=None,  # type: ignore[arg-type]
+                  lock=play)
+    peers = [Peer() for _ in range(4)]
+    for seat, peer in enumerate(peers):
+        table.seats[seat].peer = peer
+        table.watchers[peer] = seat
+    return table, peers
+
+
+async def play(tables: list[tuple[Table, list[Peer]]], moves: int, rng: random.Random) -> None:
+    for n in range(moves):
+        table, peers = tables[n % len(tables)]
+        seat = table.match.to_play
+        if seat is None:
+            continue
+        table.act(peers[seat], rng.choice(table.match.legal_actions()).to_json(), table.match.decisions)
+    await tables[0][0].writer.drain()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("game_id", ["casino", pytest.param("canasta", marks=pytest.mark.slow)])
+async def test_moves_at_server_tables_leave_no_reference_cycles(tmp_path, game_id):
+    registry = load_registry()
+    store = SqliteStore(tmp_path / "library.sqlite")
+    writer = Writer(store)
+    rng = random.Random(5)
+    tables = [seated_table(registry, store, writer, game_id, seed) for seed in range(3)]
+    try:
+        await play(tables, 30, rng)  # first moves: caches filled, the writer process started
+        gc.collect()
+        gc.disable()
+        try:
+            await play(tables, 150, rng)
+            gc.set_debug(gc.DEBUG_SAVEALL)
+            found = gc.collect()
+            left = Counter(getattr(o, "__qualname__", type(o).__name__) for o in gc.garbage).most_common(6)
+        finally:
+            gc.set_debug(0)
+            gc.garbage.clear()
+            gc.enable()
+        assert sum(t.match.decisions for t, _ in tables) >= 150
+        assert found < 50, f"150 moves left {found} objects in cycles: {left}"
+    finally:
+        writer.close()
+        for table, _ in tables:
+            if table.lock is not None:
+                table.lock.close()
+        store.close()
