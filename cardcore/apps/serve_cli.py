@@ -64,6 +64,10 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--max-handshakes-per-ip", type=whole, default=10, metavar="N",
                    help="sockets one address may hold before its handshake is done (default 10; "
                    "0: no limit); more are closed at once")
+    q.add_argument("--library-wait", type=number_type(float, 0.1, 600, "seconds"), default=10.0,
+                   metavar="SECONDS", help="how long a write waits while another process (an import, "
+                   "a backup) holds the library's write lock before the tables stand still and it "
+                   "is retried (default 10)")
     q.add_argument("--max-handshakes", type=whole, default=200, metavar="N",
                    help="sockets all addresses together may hold before their handshake is done "
                    "(default 200; 0: no limit)")
@@ -112,7 +116,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
         max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
         guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
-        bot_processes=args.bot_processes)
+        bot_processes=args.bot_processes, library_wait=args.library_wait)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:

@@ -633,7 +633,7 @@ class Server:
         raise StoreError(f"no free table code in {MAX_CODE_DRAWS} draws; try again")
 
     def _create_match(self, match: Match) -> Any:
-        """The match's row in the library, claimed by this server (on the writer thread)."""
+        """The match's row in the library, claimed by this server (on the library's thread)."""
         return self.store.create(match.game.id, match.options.model_dump(mode="json"), match.seed,
                                  list(match.seats), list(match.seating.names),
                                  list(match.seating.side_names), "server", claim=True)

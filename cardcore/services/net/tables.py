@@ -43,7 +43,8 @@ TableError = Refused
 
 @dataclass
 class WriterKeeper:
-    """A server table's ``Keeper``: its moves go to the library through the writer thread."""
+    """A server table's ``Keeper``: its moves go to the library through the server's
+    ``Writer`` (group commits, by its writer process)."""
 
     writer: Writer
     match_id: int
