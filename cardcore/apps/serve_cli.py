@@ -181,18 +181,18 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
 
 
 #: The garbage collector's thresholds while serving (Python's are 700, 10, 10).
-GC_THRESHOLDS = (50_000, 20, 10)
+GC_THRESHOLDS = (10_000, 20, 10)
 
 
 def settle_collector() -> None:
     """Rare collections for a long-running server. What start-up made (modules, plugins,
     resumed tables) lives as long as the process, so it is frozen out of the collector's
-    walks. An action leaves no reference cycles (tests/net/test_cycles.py): its objects
-    are freed as it ends, and what outlives it is a table's position until its next move.
-    A young collection counts objects made less those freed, so with room above what 200
-    tables keep between moves it runs only when something grows. At 2,000 (and cycles
-    left by each action) young collections took 5 ms several times a second, and older
-    ones 30-100 ms: what players felt (benches/RESULTS.md)."""
+    walks. A move leaves no reference cycles (tests/net/test_cycles.py): its objects are
+    freed as it ends, and what outlives it is a table's position (until its next move) and
+    log. A young collection counts objects made less those freed, so it runs as what the
+    tables keep grows: at 10,000, about every 2 s at 200 tables, for 10-15 ms. At 2,000
+    (with cycles left by each move) young collections took 5 ms several times a second and
+    older ones 30-100 ms; at 50,000 a young one took up to 80 ms (benches/RESULTS.md)."""
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
