@@ -21,7 +21,8 @@ websockets Sans-I/O protocol on a plain asyncio transport that reads most update
 parsing them (the clients share the machine with the server: they must cost it little);
 their own garbage collector is off while measuring (its pauses are not the server's).
 Reported besides: the server's CPU per action (user and system: the figure that moves
-least with the machine's load), its event loop's lag, the clients' CPU share. Prints one
+least with the machine's load) and its writer process's (the library's group commits,
+on another core), its event loop's lag, the clients' CPU share. Prints one
 JSON object, with the machine's load average before and after (the machine may be
 shared: figures move with it). ``--server-tree DIR`` runs another checkout's server
 (PYTHONPATH set to it), for before/after comparisons under the same load.
