@@ -27,47 +27,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardcore.engine.match import Match
-from cardcore.engine.match_setup import HUMAN
+from cardcore.services.net.offline import Peer, seated_table
 from cardcore.services.net.persist import Writer
-from cardcore.services.net.seats import new_seats
-from cardcore.services.net.tables import Table, TableConfig, WriterKeeper
+from cardcore.services.net.tables import Table
 from cardcore.services.plugins import load_registry
 from cardcore.services.store.sqlite import SqliteStore
-from cardcore.services.table_service import TableService
-
-
-class Peer:
-    open = True
-    address = "127.0.0.1"
-
-    def __init__(self) -> None:
-        self.name: str | None = None
-        self.tables: set[str] = set()
-        self.frames: list[bytes] = []
-
-    def send(self, frame: bytes, after: int = 0) -> None:
-        self.frames.append(frame)
-
-
-def new_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, players: int,
-              seed: int) -> tuple[Table, list[Peer]]:
-    """A table of ``players`` human seats, all claimed, a fresh match at its first deal."""
-    game = registry.games[game_id]
-    match = Match(game, seed=seed, seats=[HUMAN] * players, pm=registry.pm)
-    play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * players)
-    service = TableService.new(registry, match, keeper=WriterKeeper(writer, play.id), undo_allowed=False)
-    seats, _ = new_seats([HUMAN] * players)
-    for held in seats:
-        held.claim()
-    table = Table(f"ABC-{seed % 1000:03d}", service, seats, play.id, registry=registry,
-                  config=TableConfig(bot_delay=0), writer=writer, bot_work=None,  # type: ignore[arg-type]
-                  lock=play)
-    peers = [Peer() for _ in range(players)]
-    for seat, peer in enumerate(peers):
-        table.seats[seat].peer = peer
-        table.watchers[peer] = seat
-    return table, peers
 
 
 async def run(game_id: str, players: int, actions: int, tables: int, profile: str | None,
@@ -81,7 +45,7 @@ async def run(game_id: str, players: int, actions: int, tables: int, profile: st
     def fresh() -> tuple[Table, list[Peer]]:
         nonlocal made
         made += 1
-        return new_table(registry, store, writer, game_id, players, made)
+        return seated_table(registry, store, writer, game_id, players, made)
 
     live = [fresh() for _ in range(tables)]
     every = list(live)

@@ -9,52 +9,14 @@ from __future__ import annotations
 import gc
 import random
 from collections import Counter
-from typing import Any
 
 import pytest
 
-from cardcore.engine.match import Match
-from cardcore.engine.match_setup import HUMAN
+from cardcore.services.net.offline import Peer, seated_table
 from cardcore.services.net.persist import Writer
-from cardcore.services.net.seats import new_seats
-from cardcore.services.net.tables import Table, TableConfig, WriterKeeper
+from cardcore.services.net.tables import Table
 from cardcore.services.plugins import load_registry
 from cardcore.services.store.sqlite import SqliteStore
-from cardcore.services.table_service import TableService
-
-
-class Peer:
-    """A connection that keeps what it is sent."""
-
-    open = True
-    address = "127.0.0.1"
-
-    def __init__(self) -> None:
-        self.name: str | None = None
-        self.tables: set[str] = set()
-        self.frames: list[bytes] = []
-
-    def send(self, frame: bytes, after: int = 0) -> None:
-        self.frames.append(frame)
-
-
-def seated_table(registry: Any, store: SqliteStore, writer: Writer, game_id: str, seed: int
-                 ) -> tuple[Table, list[Peer]]:
-    game = registry.games[game_id]
-    match = Match(game, seed=seed, seats=[HUMAN] * 4, pm=registry.pm)
-    play = store.create(game.id, match.options.model_dump(mode="json"), seed, [HUMAN] * 4)
-    service = TableService.new(registry, match, keeper=WriterKeeper(writer, play.id), undo_allowed=False)
-    seats, _ = new_seats([HUMAN] * 4)
-    for held in seats:
-        held.claim()
-    table = Table(f"CYC-{seed:03d}", service, seats, play.id, registry=registry,
-                  config=TableConfig(bot_delay=0), writer=writer, bot_work=None,  # type: ignore[arg-type]
-                  lock=play)
-    peers = [Peer() for _ in range(4)]
-    for seat, peer in enumerate(peers):
-        table.seats[seat].peer = peer
-        table.watchers[peer] = seat
-    return table, peers
 
 
 async def play(tables: list[tuple[Table, list[Peer]]], moves: int, rng: random.Random) -> None:
@@ -74,7 +36,7 @@ async def test_moves_at_server_tables_leave_no_reference_cycles(tmp_path, game_i
     store = SqliteStore(tmp_path / "library.sqlite")
     writer = Writer(store)
     rng = random.Random(5)
-    tables = [seated_table(registry, store, writer, game_id, seed) for seed in range(3)]
+    tables = [seated_table(registry, store, writer, game_id, 4, seed) for seed in range(3)]
     try:
         await play(tables, 30, rng)  # first moves: caches filled, the writer process started
         gc.collect()
