@@ -422,10 +422,11 @@ class FishingState(GameState):
         """What a side captured: partners pool their captures (D19), so a side of two has
         one zone ("captured-side-N": both piles, the counts that score); a player alone,
         "captured-S"."""
-        pile = [NAMES[c] for p in seats for c in self.captured[p]]
+        names = [NAMES[c] for p in seats for c in self.captured[p]]
         sweeps = sum(self.sweeps[p] for p in seats)
-        badges = [f"cards {len(pile)}", f"spades {sum(1 for c in pile if c.endswith('S'))}",
+        badges = [f"cards {len(names)}", f"spades {sum(1 for c in names if c.endswith('S'))}",
                   f"sweeps {sweeps}"]
+        pile: list[str | None] = [*names]
         if self.last_capture in seats:
             badges.append("last capture")
         side = self.seats.side[seats[0]]
