@@ -174,10 +174,11 @@ class Writer:
     async def drain(self) -> None:
         """Until everything queued so far is written (tried again while it fails)."""
         while self._flight or self._pending():
-            self._kick()
+            if not self._flight and self.problem is None:
+                self._kick()
             if self._flight:
                 await self._idle.wait()
-            elif self._pending():  # it failed
+            else:  # failing: the retry hands it over (``RETRY_AFTER``)
                 await asyncio.sleep(0.05)
         await self.call(lambda: None)  # and the locks released after the last batch
 
