@@ -155,10 +155,15 @@ def test_the_humans_own_moves_after_a_barrier_are_undoable_back_to_it(registry):
 # --- hot-seat: each human's own view -----------------------------------------------------------
 
 
-def test_hot_seat_a_card_shown_to_either_human_is_a_barrier(registry):
+def test_hot_seat_a_card_shown_to_the_other_human_only_is_a_barrier(registry):
     service = table(registry, "casino", seats=("human", "human"))
-    seat = service.to_play
-    service.play(seat, service.match.legal_actions()[-1])
+    if service.to_play == 1:
+        service.play(1, service.match.legal_actions()[-1])
+    service.undo_barrier = None  # what seat 0's move below leaves
+    before = service.match.live_state().clone()
+    service.play(0, service.match.legal_actions()[-1])
+    assert reveal_of(before, service.match.state, 0) is None  # seat 0 knew its own card
+    assert reveal_of(before, service.match.state, 1) == "a card you had not seen"
     assert service.undo_barrier and "a card you had not seen" in service.undo_barrier
     assert "between human players" in (service.why_no_undo() or "")
 
