@@ -13,9 +13,10 @@ game's (or a bot's) code raises, the match is put back from the snapshot taken a
 the last move, nothing is logged, kept or undone, and ``MoveFailed`` names the plugin
 and method (an illegal action is ``IllegalAction``, the match as it was).
 
-Undo never lets a player peek: after every move the human's view before and after is
-compared (``reveal_of``); a move that showed the human cards it had not seen (a draw
-from the stock, a deal, a card turned up) is a barrier undo does not go back across.
+Undo never lets a player peek: after every move each human seat's view before and after
+is compared (``reveal_of``); a move that showed a human a card it had not seen (a draw
+from the stock, a deal, a card turned up, a card another seat played from its hidden
+hand) is a barrier undo does not go back across, whoever made it.
 """
 
 from __future__ import annotations
@@ -80,21 +81,38 @@ def reveal_of(before: GameState, after: GameState, seat: int) -> str | None:
     """What a move showed ``seat`` that it had not seen, or None; generic, from views only.
 
     A move reveals when the stock's length changed (the view's ``stock`` list: a draw, a
-    deal, a card turned up from it), or when the seat's own hand (its ``hand`` zone) holds
-    a card that was hidden everywhere in its view before (a card drawn or dealt to it).
-    Cards a bot plays from its hand are not counted: that bot's reply is replayed from the
-    same seed after an undo.
+    deal, a card turned up from it); when a card shows face up in the seat's zones more
+    times than just before (a card drawn or dealt to it, or played by another seat from
+    its hidden hand: the views just before and after are compared, so a card seen earlier
+    and hidden since counts as new); or when face-down cards left a zone and did not all
+    go to zones that show no face-up card (a double deck's card played onto its twin,
+    which went face down).
     """
     stock_before, stock_after = before.view(seat).get("stock"), after.view(seat).get("stock")
     if isinstance(stock_before, list) and isinstance(stock_after, list) \
             and len(stock_before) != len(stock_after):
         return "a card taken from the stock"
-    seen = Counter(c for z in before.zones(seat) for c in zone_cards(z) if c is not None)
-    mine = Counter(c for z in after.zones(seat) if z.kind == "hand" and z.seat == seat
-                   for c in z.cards if c is not None)
-    if mine - seen:
-        return "cards you had not seen before"
+    was, now = before.zones(seat), after.zones(seat)
+    if _faces(now) - _faces(was):
+        return "a card you had not seen"
+    hidden_was, hidden_now = _face_down(was), _face_down(now)
+    left = sum(max(0, n - hidden_now.get(zone, 0)) for zone, n in hidden_was.items())
+    blind = {z.id for z in now if all(c is None for c in zone_cards(z))}
+    stayed_down = sum(max(0, n - hidden_was.get(zone, 0)) for zone, n in hidden_now.items()
+                      if zone in blind)
+    if left > stayed_down:
+        return "a card you had not seen"
     return None
+
+
+def _faces(zones: list[Zone]) -> Counter[str]:
+    """The face-up cards of ``zones``, counted (a double deck has two of each)."""
+    return Counter(c for z in zones for c in zone_cards(z) if c is not None)
+
+
+def _face_down(zones: list[Zone]) -> dict[str, int]:
+    """Each zone's face-down cards, counted."""
+    return {z.id: sum(1 for c in zone_cards(z) if c is None) for z in zones}
 
 
 def zone_cards(zone: Zone) -> list[str | None]:
@@ -252,7 +270,7 @@ class TableService:
             self.standin_turns.append(turn)
         if not bot and self._undoable():
             self._undo.append(point)
-        self._barrier(before, hand)
+        self._barrier(before, hand, seat, action)
         self.last_bot = LastBotMove(action, seat, before if match.hand_no == hand else None) if bot else None
         self._kept(events, bot=bot)
         return events
@@ -338,18 +356,26 @@ class TableService:
     def _undoable(self) -> bool:
         return self.undo_allowed and len(self.humans) == 1
 
-    def _barrier(self, before: GameState, hand: int) -> None:
-        """After a move: if it showed the human a card, undo stops here."""
-        if not self._undoable():
+    def _barrier(self, before: GameState, hand: int, seat: int, action: Action) -> None:
+        """After ``seat``'s ``action``: if it showed a human a card, undo stops here (each
+        human's own view; several humans have no undo, but the rule is the same)."""
+        if not self.undo_allowed or not self.humans:
             return
         match = self.match
+        reason: str | None = None
         if match.hand_no != hand or match.state is None:
-            reason: str | None = "the deal"
+            reason = "the deal"
         else:
-            reason = reveal_of(before, match.state, self.humans[0])
-        if reason is not None:
-            self._undo.clear()
-            self.undo_barrier = f"{reason} (going back past it would show you cards again)"
+            for human in self.humans:
+                reason = reveal_of(before, match.state, human)
+                if reason is not None:
+                    break
+        if reason is None:
+            return
+        self._undo.clear()
+        if reason != "the deal" and seat not in self.humans:
+            reason = f"{self.name(seat)}'s move ({action.label}): {reason}"
+        self.undo_barrier = f"{reason} (going back past it would show you cards again)"
 
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""

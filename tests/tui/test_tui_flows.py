@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections import Counter
 
 import pytest
 from textual.widgets import Button, Input, ListView, Static
@@ -15,13 +16,13 @@ from cardcore.apps.tui.screens.library import ResumeScreen
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.screens.table import TableScreen
-from cardcore.apps.tui.session import Session, SessionSetup
+from cardcore.apps.tui.session import Session, SessionSetup, zone_cards
 from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.apps.tui.widgets.options_form import OptionsForm
 from cardcore.apps.tui.widgets.tail import TailStatic
 from cardcore.services.plugins import load_registry
 
-from .helpers import record_calls, text_of, your_turn
+from .helpers import record_calls, text_of, until, your_turn
 
 SIZE = (100, 30)
 
@@ -293,6 +294,7 @@ async def test_hint_and_undo_keys(make_app, registry):
         assert re.search(r"about [+-]\d+\.\d points for your side \(\d+ samples\)", message)
         if len(table.legal) > 1:
             assert re.search(r"; next: .+ [+-]\d+\.\d", message)
+        app.fixed_delay = 60  # the bot's reply waits: a card it plays would stop undo
         await pilot.press("1")
         await pilot.pause()
         assert session.can_undo()
@@ -302,6 +304,32 @@ async def test_hint_and_undo_keys(make_app, registry):
         assert "taken back" in text_of(app, "#message")
         kinds = [e.event for e in session.record_events()]
         assert "undo" in kinds
+
+
+def face_up(session) -> Counter:
+    return Counter(c for z in session.state.zones(0) for c in zone_cards(z) if c is not None)
+
+
+async def test_undo_never_takes_back_the_bots_card_the_testers_casino_seed_42(make_app, registry):
+    game = registry.games["casino"]
+    app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 42)))
+    async with app.run_test(size=SIZE) as pilot:
+        table = await your_turn(pilot)  # the bot opened: Trail J♥
+        session = table.session
+        await pilot.press("5")
+        await pilot.pause()
+        assert [e.text.split(": ", 1)[1] for e in session.hand_log()][:2] == ["Trail J♥", "Trail 6♥"]
+        await until(pilot, lambda: len(session.hand_log()) == 3 and table.legal, "the bot's reply")
+        assert session.hand_log()[-1].text.endswith("Build 10: 4♥ on 6♥")
+        after, seen = session.match.state.export(), face_up(session)
+        for _ in range(2):  # probing again changes nothing
+            await pilot.press("u")
+            await pilot.pause()
+            assert session.match.state.export() == after  # the bot's move stays
+            assert not seen - face_up(session)  # nothing the human saw is hidden again
+            message = text_of(app, "#message")
+            assert message.startswith("Nothing to undo: undo stops at ") and "Build 10: 4♥ on 6♥" in message
+        assert not [e for e in session.record_events() if e.event == "undo"]
 
 
 async def test_a_hint_that_comes_after_the_move_is_dropped(make_app, registry):

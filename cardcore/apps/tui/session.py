@@ -444,8 +444,9 @@ class Session:
         return self.service.why_no_undo()
 
     def can_undo(self) -> bool:
-        """Undo of one's own moves (and the bots' replies since): against bots only, back to
-        the last card the human was shown at most."""
+        """Undo of one's own moves (and the bots' replies since that showed no card): against
+        bots only, back to the last card the human was shown at most (the table service's
+        rule)."""
         return self.why_no_undo() is None
 
     def undo(self) -> None:
