@@ -277,7 +277,8 @@ class GameState(ABC):
 
         Lists keep their lengths (a hidden hand of five is five nulls). Hidden:
         other seats' hands and the stock, also after the hand is over; public:
-        everything else (table, builds, melds, discards, captured piles, counts).
+        everything else (table, builds, melds, discards, captured piles, counts), unless
+        the game's rules keep part of a pile out of sight (its cards ``null`` too).
         ``seat`` None is the spectator: every hand and the stock hidden, exactly the
         positions hidden from some seat. Permuting the cards at the hidden
         positions never changes the view. Bots and the front end read nothing else.
