@@ -114,3 +114,15 @@ def test_d47_hidden_information_checks_for_both_settings(browse):
     report = check_game(GAME, seeds=range(2), max_hands=1, deep_every=2, variants=False,
                         options=CanastaOptions(browse_pile=browse))
     assert report.hands >= 6
+
+
+def test_d47_the_table_draws_the_squared_pile_face_down_under_its_top_card():
+    from cardcore.apps.tui.marks import TableInfo
+    from cardcore.apps.tui.widgets.cards import FACE_DOWN
+    from cardcore.apps.tui.widgets.zones import render_zone
+
+    info = TableInfo(names=["South", "West", "North", "East"], side_names=["NS", "EW"])
+    squared = render_zone(_pile_zone(_state(FROZEN, False).zones(0)), info).plain
+    browsed = render_zone(_pile_zone(_state(FROZEN, True).zones(0)), info).plain
+    assert squared.splitlines()[1].split() == [FACE_DOWN, "7♦"] and "[6 cards]" in squared
+    assert browsed.splitlines()[1].split() == ["K♣", "9♥", "2♣", "5♦", "A♥", "7♦"]
