@@ -36,3 +36,15 @@ def number_type(convert: Callable[[str], Any], low: float, high: float, noun: st
 #: web`` passes it so, since every local user sees a command line in ``ps`` and an
 #: environment only its own user (/proc/PID/environ).
 SECRET_ENV = "CARDCORE_SECRET"
+
+
+#: The narrowest and widest text the commands lay out for (a width outside is taken as these).
+MIN_WIDTH, MAX_WIDTH = 20, 1000
+
+
+def output_width() -> int:
+    """The width the commands lay their text out for: $COLUMNS when set (the way to choose
+    it when stdout is not a terminal), else the terminal's, else 80."""
+    import shutil
+
+    return min(max(shutil.get_terminal_size((80, 24)).columns, MIN_WIDTH), MAX_WIDTH)

@@ -14,7 +14,7 @@ from typing import IO, Any
 
 import pydantic
 
-from cardcore.apps.args import Parser, UsageError, number_type
+from cardcore.apps.args import Parser, UsageError, number_type, output_width
 from cardcore.engine.faults import describe
 from cardcore.engine.match_setup import MatchSetup, Setup, SetupError
 from cardcore.engine.records import first_error
@@ -154,13 +154,29 @@ def _new_game(name: str) -> int:
 
 def _rules(registry: Registry, args: argparse.Namespace) -> None:
     from cardcore.engine.faults import PluginFault
+    from cardcore.engine.option_fields import options_markdown
 
     game = _game(registry, args.game)
     try:
         text = registry.rules(game, parse_options(game, args.option))
     except PluginFault as exc:
         raise UsageError(str(exc)) from None
-    print(text)
+    print_markdown(f"{text.rstrip()}\n\n{options_markdown(game.Options)}\n")
+
+
+def print_markdown(text: str) -> None:
+    """Markdown laid out for the output's width (``args.output_width``): styled on a
+    terminal, plain text otherwise."""
+    from rich.console import Console
+    from rich.markdown import Markdown
+
+    console = Console(width=output_width(), highlight=False)
+    if console.is_terminal:
+        console.print(Markdown(text))
+        return
+    with console.capture() as captured:  # plain text: without the padding to the width
+        console.print(Markdown(text))
+    sys.stdout.write("".join(line.rstrip() + "\n" for line in captured.get().splitlines()))
 
 
 def _tournament(registry: Registry, args: argparse.Namespace) -> int:
@@ -259,13 +275,15 @@ def _option_values(pairs: list[str]) -> dict[str, Any]:
 
 
 def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
+    from cardcore.engine.match_setup import game_options
+
     values = _option_values(pairs)
     if target is not None:
         values["target"] = target
     try:
-        return game.Options(**values)
-    except pydantic.ValidationError as exc:
-        raise UsageError(f"bad option for {game.id}: {first_error(exc)}") from None
+        return game_options(game, values)
+    except SetupError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> Setup:

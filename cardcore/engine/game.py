@@ -277,7 +277,8 @@ class GameState(ABC):
 
         Lists keep their lengths (a hidden hand of five is five nulls). Hidden:
         other seats' hands and the stock, also after the hand is over; public:
-        everything else (table, builds, melds, discards, captured piles, counts).
+        everything else (table, builds, melds, discards, captured piles, counts), unless
+        the game's rules keep part of a pile out of sight (its cards ``null`` too).
         ``seat`` None is the spectator: every hand and the stock hidden, exactly the
         positions hidden from some seat. Permuting the cards at the hidden
         positions never changes the view. Bots and the front end read nothing else.
@@ -326,14 +327,20 @@ class GameOptions(pydantic.BaseModel):
     #: (the command line and the setup form share this bound).
     TARGET_TIMES_DEFAULT: ClassVar[int] = 20
 
+    @classmethod
+    def most_target(cls) -> int | None:
+        """The highest target a match may set (None: no bound)."""
+        default = cls.model_fields["target"].default
+        return default * cls.TARGET_TIMES_DEFAULT if isinstance(default, int) else None
+
     @pydantic.field_validator("target")
     @classmethod
     def _reachable_target(cls, target: int) -> int:
-        default = cls.model_fields["target"].default
-        limit = default * cls.TARGET_TIMES_DEFAULT if isinstance(default, int) else None
+        limit = cls.most_target()
         if limit is not None and target > limit:
             raise ValueError(f"{target} is out of reach: at most {limit} "
-                             f"({cls.TARGET_TIMES_DEFAULT} times the usual {default})")
+                             f"({cls.TARGET_TIMES_DEFAULT} times the usual "
+                             f"{cls.model_fields['target'].default})")
         return target
 
 

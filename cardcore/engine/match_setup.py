@@ -21,6 +21,7 @@ import pydantic
 from pydantic import ConfigDict, Field
 
 from cardcore.engine.bots.base import Bot
+from cardcore.engine.complaints import option_complaint
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
 from cardcore.engine.names import Name
@@ -107,10 +108,7 @@ class MatchSetup(pydantic.BaseModel):
         values = dict(self.options)
         if self.target is not None:
             values["target"] = self.target
-        try:
-            return game.Options(**values)
-        except pydantic.ValidationError as exc:
-            raise SetupError(f"bad option for {game.id}: {first_error(exc)}") from None
+        return game_options(game, values)
 
     def _check_seat(self, registry: Installed, game: Game, kind: str) -> None:
         if kind == HUMAN and self.humans_allowed:
@@ -122,6 +120,15 @@ class MatchSetup(pydantic.BaseModel):
             raise SetupError(f"unknown seat {kind[:40]!r} (use {extra}a bot: {known})")
         if not bot.plays(game.id):
             raise SetupError(f"bot {kind!r} does not play {game.id}")
+
+
+def game_options(game: Game, values: Mapping[str, Any]) -> GameOptions:
+    """``game.Options(**values)``, or SetupError in one line: an unknown key named with the
+    game's keys, a bad value with what its key takes (``complaints.option_complaint``)."""
+    try:
+        return game.Options(**values)
+    except pydantic.ValidationError as exc:
+        raise SetupError(option_complaint(game.id, game.Options, exc)) from None
 
 
 @dataclass(frozen=True)

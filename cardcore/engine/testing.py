@@ -82,19 +82,24 @@ def check_game(
     match_target: int | None = None,
     max_steps: int = 20_000,
     deep_every: int = 1,
+    options: GameOptions | None = None,
+    variants: bool = True,
 ) -> Report:
-    """Run the conformance checks on ``game``; AssertionError names the seed and step."""
+    """Run the conformance checks on ``game``; AssertionError names the seed and step.
+    ``options``: the options of the hands dealt one by one (None: the game's defaults; the
+    whole matches play the defaults); ``variants``: also a hand with each option off its
+    default."""
     report = Report()
     seeds = list(seeds)
     counts = list(player_counts or game.player_counts)
     for players in counts:
         for seed in seeds:
-            _check_hand(game, players, seed, max_steps, deep_every, report)
+            _check_hand(game, players, seed, max_steps, deep_every, report, options)
         for seed in seeds[:3]:
             _check_match(game, players, seed, max_hands, match_target, report)
-    for i, options in enumerate(option_variants(game.Options)):
+    for i, variant in enumerate(option_variants(game.Options) if variants else []):
         _check_hand(game, counts[i % len(counts)], seeds[i % len(seeds)], max_steps, deep_every,
-                    report, options)
+                    report, variant)
     return report
 
 

@@ -15,7 +15,15 @@ def cli(*args):
 @pytest.mark.parametrize("args, message", [
     (["simulate", "nosuchgame", "--matches", "1"], "unknown game 'nosuchgame'"),
     (["simulate", "casino", "--matches", "x"], "argument --matches: wants a whole number, not 'x'"),
-    (["simulate", "casino", "--matches", "1", "--option", "nosuch=1"], "nosuch: Extra inputs"),
+    (["simulate", "casino", "--matches", "1", "--option", "nosuch=1"],
+     "bad option for casino: no option 'nosuch' (options: target, court_cards_take_all, direction, "
+     "deal_in_twos, may_trail_capturing_card, sweeps)"),
+    (["rules", "canasta", "--option", "bogus=1"], "no option 'bogus' (options: target, preset,"),
+    (["play", "casino", "--option", "sweeps=maybe"],
+     "bad option for casino: sweeps: Input should be a valid boolean, unable to interpret input "
+     "(it takes true or false)"),
+    (["simulate", "canasta", "--matches", "1", "--option", "wild_rule=x"],
+     "wild_rule: Input should be 'two_per_wild' or 'classic' (it takes two_per_wild or classic)"),
     (["simulate", "casino", "--matches", "1", "--target", "0"], "target: Input should be greater"),
     (["simulate", "casino", "--matches", "1", "--option", "oops"], "--option wants KEY=VALUE"),
     (["simulate", "casino", "--matches", "1", "--players", "7"], "not 7"),
@@ -62,6 +70,34 @@ def test_plugins_lists_games_bots_and_versions():
 def test_rules_prints_the_rules_with_options(capsys):
     assert main(["rules", "casino", "--option", "target=11"]) == 0
     assert "11" in capsys.readouterr().out
+
+
+def test_rules_lists_each_option_by_its_key_and_fits_columns(capsys, monkeypatch):
+    """Every option of the model by its --option key, with its default, what it takes and
+    what it does; the Markdown laid out to $COLUMNS (stdout is not a terminal here)."""
+    from cardcore_canasta.rules import CanastaOptions
+
+    monkeypatch.setenv("COLUMNS", "60")
+    assert main(["rules", "canasta"]) == 0
+    out = capsys.readouterr().out
+    lines = out.splitlines()
+    assert max(map(len, lines)) <= 60 and not any(line != line.rstrip() for line in lines)
+    assert "#" not in out and "`" not in out  # rendered, not raw Markdown
+    flat = " ".join(out.split())
+    assert "Options Given as --option KEY=VALUE" in flat
+    assert "target (default 5000; a whole number from 1 to 100000): points that win the match" in flat
+    assert "wild_rule (default two_per_wild; two_per_wild or classic): two_per_wild:" in flat
+    for key in CanastaOptions.model_fields:
+        assert f" {key} (default " in flat
+
+
+def test_rules_width_follows_columns(capsys, monkeypatch):
+    widths = []
+    for columns in ("40", "120"):
+        monkeypatch.setenv("COLUMNS", columns)
+        assert main(["rules", "casino"]) == 0
+        widths.append(max(map(len, capsys.readouterr().out.splitlines())))
+    assert widths[0] <= 40 < 100 < widths[1] <= 120
 
 
 def test_simulate_json_gives_one_object_per_match():

@@ -1,1 +1,1 @@
-"""Canasta for cardcore: partnership rummy with two decks and jokers (D24-D46)."""
+"""Canasta for cardcore: partnership rummy with two decks and jokers (D24-D47)."""

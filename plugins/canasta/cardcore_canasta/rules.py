@@ -131,7 +131,7 @@ Preset = Literal["texts", "classic"]
 
 
 class CanastaOptions(GameOptions):
-    """Canasta's rule variants (D24-D46); the default of each comes first. A preset
+    """Canasta's rule variants (D24-D47); the default of each comes first. A preset
     fills the options it names unless they are given too (D46)."""
 
     target: int = pydantic.Field(5000, ge=1, description="points that win the match")
@@ -149,6 +149,9 @@ class CanastaOptions(GameOptions):
     concealed_needs_minimum: bool = pydantic.Field(
         True, description="going out concealed before the side's first meld must meet "
         "the minimum count")
+    browse_pile: bool = pydantic.Field(
+        False, description="anyone may look through the whole discard pile (false: it is "
+        "kept squared, only its top card and how many cards it holds are seen)")
 
     @pydantic.model_validator(mode="before")
     @classmethod
@@ -208,6 +211,7 @@ pair, a natural and a wild card, or by laying the top card on your side's meld o
 its rank. The top card is melded at once; the rest goes into the hand (red threes
 in it are laid out, not replaced). A wild card or black three on top can never be
 taken. A player holding one card may not take a pile of one card.
+{browse}
 
 Going out needs a canasta (7+ cards; natural without wild cards) on your side:
 meld every card, with or without a final discard. Concealed: the whole hand melded
@@ -238,5 +242,8 @@ def rules_text(options: CanastaOptions) -> str:
         conc="; before the side's first meld it must meet the minimum"
         if options.concealed_needs_minimum else "; it need not meet the minimum",
         target=options.target,
+        browse="Anyone may look through the whole pile." if options.browse_pile else
+        "The pile is kept squared: only its top card and how many cards it holds are seen\n"
+        "(the card that froze it lies crosswise: a frozen pile is seen to be frozen).",
         variant=variant(options),
     )

@@ -42,7 +42,7 @@ class HandSetup:
     canastas going out needs (D43, D44)."""
 
     __slots__ = ("options", "classic", "black_three_freezes", "concealed_needs_minimum",
-                 "seating", "sides", "totals_before", "minimums", "draw_count",
+                 "browse_pile", "seating", "sides", "totals_before", "minimums", "draw_count",
                  "canastas_to_go_out")
 
     def __init__(self, options: CanastaOptions, seating: Seating,
@@ -51,6 +51,7 @@ class HandSetup:
         self.classic = options.wild_rule == "classic"
         self.black_three_freezes = options.black_three_freezes
         self.concealed_needs_minimum = options.concealed_needs_minimum
+        self.browse_pile = options.browse_pile
         self.seating = seating
         self.sides = seating.sides
         if totals_before is None:
@@ -352,27 +353,38 @@ class CanastaState(GameState):
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (None: a spectator): the other hands and the stock hidden,
-        their lengths kept; melds, red threes and the discard pile are public."""
+        their lengths kept; melds, red threes and whether the pile is frozen are public;
+        of the discard pile its top card, or all of it with ``browse_pile`` (D47)."""
         data = self.export()
         data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
         data["stock"] = [None] * len(data["stock"])
+        pile = data["discard"]
+        if not self.setup.browse_pile and len(pile) > 1:
+            data["discard"] = [None] * (len(pile) - 1) + pile[-1:]
         return data
 
     def determinize(self, seat: int, rng: random.Random) -> CanastaState:
+        """The other hands and the stock dealt again, and the pile under its top card when
+        it is squared (D47); red threes never into a hand, the pile frozen or not as now."""
         new = self.clone()
         others = [s for s in range(self.seating.players) if s != seat]
-        pool = [c for s in others for c in self.hands[s]] + self.stock
-        threes = [c for c in pool if c in RED_THREES]  # never in a hand: they stay in the stock
+        under = len(self.pile) - 1 if not self.setup.browse_pile and len(self.pile) > 1 else 0
+        pool = [c for s in others for c in self.hands[s]] + self.stock + self.pile[:under]
+        threes = [c for c in pool if c in RED_THREES]  # never in a hand: the stock or the pile
         rest = [c for c in pool if c not in RED_THREES]
         rng.shuffle(rest)
-        cut = len(self.stock) - len(threes)
-        stock = rest[:cut] + threes
-        rng.shuffle(stock)
-        new.stock = stock
-        at = cut
+        if under:
+            hands = self._deal_under(new, rest, threes, under, rng)
+        else:
+            cut = len(self.stock) - len(threes)
+            stock = rest[:cut] + threes
+            rng.shuffle(stock)
+            new.stock = stock
+            hands = rest[cut:]
+        at = 0
         for s in others:
             n = len(self.hands[s])
-            hand = rest[at:at + n]
+            hand = hands[at:at + n]
             at += n
             new.hands[s] = hand
             counts = [0] * 14
@@ -382,6 +394,33 @@ class CanastaState(GameState):
         # the seat to play knows its own legal actions: they stay (a search reuses them)
         new._legal = self._legal if self.to_play == seat else None
         return new
+
+    def _deal_under(self, new: CanastaState, rest: list[int], threes: list[int], under: int,
+                    rng: random.Random) -> list[int]:
+        """The squared pile's hidden cards and the stock dealt into ``new`` from ``rest``
+        (shuffled) and the red threes; returns the cards for the hands. An unfrozen pile
+        gets no card that freezes; a frozen one whose top does not freeze gets one at least."""
+        freezes = FREEZES[self.setup.black_three_freezes]
+        top = self.pile[-1]
+        if not self.freezers:
+            pile: list[int] = []
+            others: list[int] = []
+            for c in rest:  # the pile takes the first cards that freeze nothing
+                (pile if not freezes[c] and len(pile) < under else others).append(c)
+            n_hands = len(others) + len(threes) - len(self.stock)
+            hands, loose = others[:n_hands], others[n_hands:] + threes
+        else:
+            n_hands = len(rest) + len(threes) - len(self.stock) - under
+            hands = rest[:n_hands]
+            loose = rest[n_hands:] + threes
+            rng.shuffle(loose)
+            pile, loose = loose[:under], loose[under:]
+            if not freezes[top] and not any(freezes[c] for c in pile):
+                _swap_in_a_freezer(pile, loose, hands, freezes, rng)
+        rng.shuffle(loose)
+        new.stock = loose
+        new.pile = pile + [top]
+        return hands
 
     def score(self) -> ScoreRow:
         return score_row(self)
@@ -410,6 +449,8 @@ class CanastaState(GameState):
         pile = data["discard"]
         badges = ["frozen"] if data["frozen"] else []
         badges.append(f"{len(pile)} cards")
+        if len(pile) > 1 and pile[0] is None:  # squared (D47): one face-down card stands for the rest
+            pile = [None, pile[-1]]
         zones.append(Zone("discard", "pile", "Discard pile", cards=list(pile), badges=badges))
         sides = range(self.setup.sides)
         for side in sides:
@@ -449,6 +490,16 @@ _STEP_OF_KIND = {
     DECLINE: CanastaState._decline,
 }
 STEPS = tuple(_STEP_OF_KIND[kind] for kind in Kind)
+
+
+def _swap_in_a_freezer(pile: list[int], loose: list[int], hands: list[int],
+                       freezes: tuple[bool, ...], rng: random.Random) -> None:
+    """A card that freezes, from the stock's cards or the hands', for a card of the pile
+    (which freezes nothing, so it may go to a hand)."""
+    places = [(cards, i) for cards in (loose, hands) for i, c in enumerate(cards) if freezes[c]]
+    cards, i = places[rng.randrange(len(places))]
+    j = rng.randrange(len(pile))
+    pile[j], cards[i] = cards[i], pile[j]
 
 
 def _json(action: object) -> str:

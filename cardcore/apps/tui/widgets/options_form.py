@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import enum
-import types
-import typing
 from typing import Any
 
 import pydantic
@@ -17,29 +15,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 
 from cardcore.apps.tui.plain import plain
 from cardcore.engine.game import GameOptions
-
-
-def _kind(annotation: Any) -> tuple[str, list[Any], bool]:
-    """("bool" | "choice" | "int" | "float" | "str", choices, optional)."""
-    optional = False
-    origin = typing.get_origin(annotation)
-    if origin in (typing.Union, types.UnionType):
-        args = [a for a in typing.get_args(annotation) if a is not type(None)]
-        optional = len(args) < len(typing.get_args(annotation))
-        if len(args) == 1:
-            annotation = args[0]
-            origin = typing.get_origin(annotation)
-    if origin is typing.Literal:
-        return "choice", list(typing.get_args(annotation)), optional
-    if isinstance(annotation, type) and issubclass(annotation, enum.Enum):
-        return "choice", [m.value for m in annotation], optional
-    if annotation is bool:
-        return "bool", [], optional
-    if annotation is int:
-        return "int", [], optional
-    if annotation is float:
-        return "float", [], optional
-    return "str", [], optional
+from cardcore.engine.option_fields import kind as _kind
 
 
 def _plain(value: Any) -> Any:
