@@ -86,7 +86,7 @@ def test_view_hides_other_hands_and_the_stock_even_after_the_hand():
 def test_the_spectator_sees_no_hand_and_no_stock():
     st = position(hands=[["4H", "5H"], ["6S", "8S"], ["9S"], ["KS"]], discard=["KC", "2C"],
                   red_threes=[["3H"], []], melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []],
-                  options={"browse_pile": True})  # the whole pile public (D47)
+                  options={"browse_pile": True})  # the whole pile public (D47's default)
     view = st.view(None)
     data = st.export()
     assert view["hands"] == [[None, None], [None, None], [None], [None]]

@@ -33,8 +33,7 @@ def _pile_zone(zones):
     return next(z for z in zones if z.id == "discard")
 
 
-def test_d47_default_a_squared_pile_shows_only_its_top_card_and_size():
-    assert CanastaOptions().browse_pile is False
+def test_d47_a_squared_pile_shows_only_its_top_card_and_size():
     st = _state(FROZEN, False)
     for seat in (0, 1, 2, 3, None):
         view = st.view(seat)
@@ -44,8 +43,9 @@ def test_d47_default_a_squared_pile_shows_only_its_top_card_and_size():
     assert st.export()["discard"] == FROZEN["discard"]  # the state itself keeps the pile
 
 
-def test_d47_browse_pile_shows_the_whole_pile_to_everyone():
-    st = _state(FROZEN, True)
+def test_d47_by_default_the_whole_pile_is_shown_to_everyone():
+    assert CanastaOptions().browse_pile is True
+    st = GAME.state_from_json(FROZEN)
     for seat in (0, 1, 2, 3, None):
         assert st.view(seat)["discard"] == FROZEN["discard"], seat
         zone = _pile_zone(spectator_zones(st) if seat is None else st.zones(seat))
@@ -62,10 +62,11 @@ def test_d47_the_option_is_listed_by_rules_canasta(capsys, monkeypatch):
     monkeypatch.setenv("COLUMNS", "100")
     assert main(["rules", "canasta"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
-    assert "browse_pile (default false; true or false): anyone may look through the whole discard" in flat
+    assert "browse_pile (default true; true or false): anyone may look through the whole discard" in flat
+    assert "Anyone may look through the whole pile." in flat
+    assert main(["rules", "canasta", "--option", "browse_pile=false"]) == 0
+    flat = " ".join(capsys.readouterr().out.split())
     assert "The pile is kept squared: only its top card and how many cards it holds are seen" in flat
-    assert main(["rules", "canasta", "--option", "browse_pile=true"]) == 0
-    assert "Anyone may look through the whole pile." in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("data", [FROZEN, UNFROZEN], ids=["frozen", "unfrozen"])

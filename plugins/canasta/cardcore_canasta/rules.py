@@ -150,7 +150,7 @@ class CanastaOptions(GameOptions):
         True, description="going out concealed before the side's first meld must meet "
         "the minimum count")
     browse_pile: bool = pydantic.Field(
-        False, description="anyone may look through the whole discard pile (false: it is "
+        True, description="anyone may look through the whole discard pile (false: it is "
         "kept squared, only its top card and how many cards it holds are seen)")
 
     @pydantic.model_validator(mode="before")
