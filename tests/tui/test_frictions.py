@@ -15,6 +15,8 @@ from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.session import Session, SessionSetup
 from cardcore.apps.tui.widgets.zones import ZonesView
 
+from .helpers import play_first
+
 SIZE = (100, 30)
 SMALL = (80, 24)
 
@@ -172,7 +174,7 @@ async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, regist
         for _ in range(600):
             if isinstance(app.screen, ScoreSheetScreen):
                 break
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         sheet = app.screen
         assert isinstance(sheet, ScoreSheetScreen)

@@ -20,7 +20,7 @@ from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.engine import records
 from cardcore.services import files
 
-from .helpers import record_calls, text_of, your_turn
+from .helpers import play_first, record_calls, text_of, your_turn
 
 SIZE = (100, 30)
 
@@ -213,7 +213,7 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
                 break
             await pilot.press("space")
             await pilot.pause()
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         assert isinstance(app.screen, ScoreSheetScreen)
         # the final table keeps the last move's line; moving on (n) clears it

@@ -31,7 +31,6 @@ from cardcore.apps.tui.widgets.actions import (
     Row,
     carried,
     coloured_label,
-    gone_note,
     rows_of,
 )
 from cardcore.apps.tui.widgets.hand import HandView
@@ -107,6 +106,9 @@ class TableScreen(Screen[None]):
         self.order: list[str] = []
         self._order_turn: tuple[int, int | None] | None = None
         self.played: set[str] = set()  # the labels the player played this turn
+        #: Where the actions the last move added begin in ``order`` (None: none added, or
+        #: a whole new list, as after a draw).
+        self._added_at: int | None = None
         #: The plan ``m`` showed, waiting for a second ``m`` (and what it was made for).
         self._lay_out_asked: tuple[tuple[object, ...], list[Action]] | None = None
         self.page = 0
@@ -267,9 +269,13 @@ class TableScreen(Screen[None]):
         in the same hand (their own moves change the list), begun anew otherwise."""
         s = self.session
         turn = (s.hand_no, self.viewer)
+        self._added_at = None
         if self.legal:
             if turn == self._order_turn and self.order:
-                self.order = carried(self.order, self.legal)
+                old, self.order = self.order, carried(self.order, self.legal)
+                labels = {a.label for a in self.legal}
+                if len(self.order) > len(old) and labels.intersection(old):
+                    self._added_at = len(old)  # new actions amid old ones (a meld's adds)
             else:
                 self.order, self.played, self.page = [a.label for a in self.legal], set(), 0
             self._order_turn = turn
@@ -564,13 +570,25 @@ class TableScreen(Screen[None]):
         who = "You" if len(s.humans) == 1 else s.name(seat)
         arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
         if arrived and action.step == "draw":
-            self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
-                     "(▸ in the hand)")
+            line = (f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
+                    "(▸ in the hand)")
         else:
-            self.say(f"{who} played: {action.label}")
+            line = f"{who} played: {action.label}"
+        self.say(line)
         if len(s.humans) > 1 and s.to_play != self.viewer:
             self.revealed = None
         self.after_move(self._positions(arrived))
+        self._say_added(line)
+
+    def _say_added(self, line: str) -> None:
+        """The move added actions after the others, on a page not shown: ``line`` says so."""
+        if self._added_at is None:
+            return
+        pages = sorted({k // PAGE + 1 for k in range(self._added_at, len(self.rows))}
+                       - {self.page + 1})
+        if pages:
+            self.say(f"{line} · new actions at the end: page {', '.join(map(str, pages))} "
+                     "(] [)")
 
     def _arrived(self, before: Counter[str]) -> Counter[str]:
         """The cards now in the viewer's hand that were not before the move (a draw)."""
@@ -732,9 +750,8 @@ class TableScreen(Screen[None]):
             return
         row = self.rows[self.page * PAGE + n - 1]
         if row.index is None:  # the number keeps its meaning: never another action
-            self.say(f"{n} is “{row.label}”: {gone_note(row)}"
-                     f"{'' if row.played else ', after your last move'}. Nothing played.",
-                     error=True)
+            why = "played already" if row.played else "not possible after your last move"
+            self.say(f"{n} was “{row.label}”, {why}: nothing played.", error=True)
             return
         self.play(self.legal[row.index])
 
@@ -789,6 +806,7 @@ class TableScreen(Screen[None]):
 
     def _lay_out(self, plan: list[Action]) -> None:
         s = self.session
+        line = None
         for played, action in enumerate(plan):
             if s.to_play != self.viewer or action not in s.legal_actions():
                 break
@@ -800,11 +818,15 @@ class TableScreen(Screen[None]):
             self.played.add(action.label)
         else:
             laid = sum(len(a.hand_cards) for a in plan)
-            self.say(f"Laid out {laid} card(s) in {len(plan)} play(s): "
-                     + "; ".join(a.label for a in plan[-3:]))
+            line = (f"Laid out {laid} card(s) in {len(plan)} play(s): "
+                    + "; ".join(a.label for a in plan[-3:]))
+            self.say(line)
         self.after_move()
+        if line is not None:
+            self._say_added(line)
 
     def action_page(self, step: int) -> None:
+        self._lay_out_asked = None  # a priority key: on_key does not see it
         pages = max(1, -(-len(self.rows) // PAGE))
         if pages == 1:
             self.say("All the actions fit on one page.")
