@@ -35,6 +35,13 @@ LAY_OUT = {
 }
 
 
+#: The same with 2♣ too: melding the 7s makes "Add 2♣ to the 7s", listed after the
+#: others, on page 2.
+WITH_A_WILD = {**MELD_THEN_DISCARD, "hands": [
+    ["7C", "7D", "7H", "2C", "3S", "4D", "5S", "6H", "9C", "QS", "JD"],
+    MELD_THEN_DISCARD["hands"][1]]}
+
+
 def number_of(table: TableScreen, label: str) -> str:
     """The key shown before ``label`` on the first page, as the player reads it."""
     return next(str(n) for n, row in enumerate(table.rows[:9], start=1) if row.label == label)
@@ -84,6 +91,26 @@ async def test_typed_ahead_meld_then_discard(make_app, registry):
         await pilot.press("1", "2")
         await pilot.pause()
         assert mine(session)[-2:] == ["Meld 7♥ 7♦ 7♣", "Discard 3♠"]
+
+
+async def test_actions_a_move_adds_come_last_and_the_line_says_where(make_app, registry):
+    session = session_at(registry, "canasta", WITH_A_WILD)
+    app = make_app(start=Resume(session))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        await pilot.press(number_of(table, "Meld 7♥ 7♦ 7♣"))
+        await pilot.pause()
+        assert table.rows[-1].label == "Add 2♣ to the 7s" and len(table.rows) > 9
+        assert text_of(app, "#message") == ("You played: Meld 7♥ 7♦ 7♣ · new actions at the "
+                                            "end: page 2 (] [)")
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        await pilot.press(str(len(table.rows) - 9))
+        await pilot.pause()
+        sevens = next(m for m in session.state.export()["melds"][0] if m["rank"] == "7")
+        assert sorted(sevens["cards"]) == ["2C", "7C", "7D", "7H"]
 
 
 async def test_m_says_what_it_will_play_and_a_second_m_plays_it(make_app, registry):
