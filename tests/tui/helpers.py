@@ -57,14 +57,29 @@ def text_in(lines: list[str], region: Any) -> str:
     return " ".join(" ".join(row[region.x:region.x + region.width].split()) for row in rows).strip()
 
 
+def first_action_key(app: Any) -> str:
+    """The number of the first action the table's page can play: "1", unless the turn's
+    earlier moves left marked rows before it (docs/tui.md, "Action numbers")."""
+    table = app.screen
+    if isinstance(table, TableScreen):
+        rows = table.rows[table.page * 9:(table.page + 1) * 9]
+        return next((str(n) for n, row in enumerate(rows, 1) if row.index is not None), "1")
+    return "1"
+
+
+async def play_first(pilot: Any) -> None:
+    """Play the first playable action on the page (a key like any other off the table)."""
+    await pilot.press(first_action_key(pilot.app))
+
+
 async def play_to_the_sheet(pilot: Any, limit: int = 600) -> None:
-    """Press 1 until the hand ends and its score sheet shows."""
+    """Play the first action until the hand ends and its score sheet shows."""
     from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 
     for _ in range(limit):
         if isinstance(pilot.app.screen, ScoreSheetScreen):
             return
-        await pilot.press("1")
+        await play_first(pilot)
         await pilot.pause()
     raise AssertionError("the hand never ended")
 

@@ -15,6 +15,8 @@ from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.session import Session, SessionSetup
 from cardcore.apps.tui.widgets.zones import ZonesView
 
+from .helpers import play_first
+
 SIZE = (100, 30)
 SMALL = (80, 24)
 
@@ -106,13 +108,15 @@ async def test_canasta_turn_draw_meld_add_discard_is_five_keys(make_app, registr
         assert len(table.hand.new) == 2  # the drawn cards are marked in the hand
 
         async def number(label: str) -> None:
-            n = next(n for n, (_, a) in enumerate(table.shown[:9], start=1) if a.label == label)
+            n = next(n for n, row in enumerate(table.rows[:9], start=1) if row.label == label)
             presses.append(str(n))
             await pilot.press(str(n))
             await pilot.pause()
 
         await number("Meld 7♥ 7♦ 7♣")
         await number("Add K♣ to the kings")
+        melds = session.state.export()["melds"][0]
+        assert {m["rank"]: len(m["cards"]) for m in melds} == {"K": 4, "7": 3}
         presses.append("x")
         await pilot.press("x")  # several discards: the list narrows to them
         await pilot.pause()
@@ -120,6 +124,7 @@ async def test_canasta_turn_draw_meld_add_discard_is_five_keys(make_app, registr
         await number("Discard 4♠")
         assert len(presses) <= 5, presses
         assert session.state.to_play == 1 or session.over or session.match.hand_no > 1
+        assert [e.text for e in session.log if e.seat == 0][-1].endswith("Discard 4♠")
 
 
 async def test_lay_out_finds_and_plays_the_steps(registry):
@@ -147,7 +152,12 @@ async def test_lay_out_key_plays_the_picked_cards(make_app, registry):
             hand.cursor = hand.cards.index(card)
             await pilot.press("space")
             await pilot.pause()
-        await pilot.press("m")
+        await pilot.press("m")  # says what it will play
+        await pilot.pause()
+        message = str(table.query_one("#message", Static).render())
+        assert message.startswith("m again plays: ") and "7♥ 7♦ 7♣" in message, message
+        assert {m["rank"]: len(m["cards"]) for m in session.state.export()["melds"][0]} == {"K": 3}
+        await pilot.press("m")  # plays it
         await pilot.pause()
         melds = session.state.export()["melds"][0]
         assert {m["rank"]: len(m["cards"]) for m in melds} == {"K": 4, "7": 3}
@@ -164,7 +174,7 @@ async def test_end_of_hand_shows_the_final_table_and_n_moves_on(make_app, regist
         for _ in range(600):
             if isinstance(app.screen, ScoreSheetScreen):
                 break
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         sheet = app.screen
         assert isinstance(sheet, ScoreSheetScreen)

@@ -13,7 +13,7 @@ from cardcore.apps.tui.session import SessionSetup
 from cardcore.apps.tui.widgets.options_form import OptionsForm, help_line
 from cardcore.engine.cards import glyph
 
-from .helpers import play_to_the_sheet, screen_lines, text_in, text_of
+from .helpers import first_action_key, play_to_the_sheet, screen_lines, text_in, text_of
 
 GAMES = ("casino", "royal_casino", "canasta")
 
@@ -88,7 +88,7 @@ async def play_hand_at_80x24(pilot, app) -> list[str]:
         await pilot.pause()  # laid out and drawn before the screen is read
         problems += check_80x24(app, table)
         draws = [a for a in table.legal if a.step == "draw"]
-        await pilot.press("d" if draws else "1")
+        await pilot.press("d" if draws else first_action_key(app))
     assert table is not None and table.session.match.hand_no > 1 or table.finished is not None
     return problems
 

@@ -21,7 +21,7 @@ from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, Target, parse_target
 
 from ..net.helpers import start_server, stop_server
-from .helpers import until
+from .helpers import play_first, until
 
 SIZE = (80, 24)
 
@@ -401,7 +401,7 @@ async def test_a_rematch_under_the_table_screen_shows_the_new_hand_at_once(tmp_p
                 if session.over:
                     break
                 if app.screen is table and table.legal:
-                    await pilot.press("1")
+                    await play_first(pilot)
                 await pilot.pause(0.02)
             await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen), "the final score sheet")
             first_id = server.tables[created.code].match_id

@@ -20,7 +20,7 @@ from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.engine import records
 from cardcore.services import files
 
-from .helpers import record_calls, text_of, your_turn
+from .helpers import play_first, record_calls, text_of, your_turn
 
 SIZE = (100, 30)
 
@@ -171,14 +171,14 @@ async def test_undo_in_hot_seat_and_with_nothing_to_undo_says_why(make_app, regi
         await pilot.pause()
         await pilot.press("u")
         await pilot.pause()
-        assert any("between human players" in args[0] for args, _ in notes)
+        assert "between human players" in text_of(app, "#message")
+        assert not notes  # the message line says it: no pop-up over it
     app = make_app(start=Play(setup_of(registry)))
-    notes = record_calls(app, "notify")
     async with app.run_test(size=SIZE) as pilot:
         await your_turn(pilot)
         await pilot.press("u")
         await pilot.pause()
-        assert any("Nothing to undo" in args[0] for args, _ in notes)
+        assert "Nothing to undo" in text_of(app, "#message")
 
 
 async def test_resume_key_on_the_launcher_without_a_save_says_so(make_app):
@@ -213,7 +213,7 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
                 break
             await pilot.press("space")
             await pilot.pause()
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         assert isinstance(app.screen, ScoreSheetScreen)
         # the final table keeps the last move's line; moving on (n) clears it

@@ -22,7 +22,7 @@ from cardcore.apps.tui.widgets.options_form import OptionsForm
 from cardcore.apps.tui.widgets.tail import TailStatic
 from cardcore.services.plugins import load_registry
 
-from .helpers import record_calls, text_of, until, your_turn
+from .helpers import play_first, record_calls, text_of, until, your_turn
 
 SIZE = (100, 30)
 
@@ -47,12 +47,12 @@ async def choose_game(pilot, game_id: str) -> None:
 
 
 async def play_until_sheet(pilot, max_presses: int = 3000) -> int:
-    """Press "1" for the human until the hand's score sheet shows; returns the presses."""
+    """Play the human's first action until the hand's score sheet shows; returns the presses."""
     app = pilot.app
     for n in range(max_presses):
         if isinstance(app.screen, ScoreSheetScreen):
             return n
-        await pilot.press("1")
+        await play_first(pilot)
         await pilot.pause()
     raise AssertionError("the hand did not end")
 
@@ -194,7 +194,7 @@ async def test_resume_after_save_continues_the_same_state(make_app, registry):
         await pilot.pause()
         table = app.screen
         for _ in range(3):
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         saved = table.session.match.snapshot()
         await pilot.press("q")

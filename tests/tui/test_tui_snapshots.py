@@ -9,6 +9,8 @@ from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.apps.tui.session import SessionSetup
 from cardcore.services.plugins import load_registry
 
+from .helpers import play_first
+
 SIZE = (100, 30)
 
 
@@ -50,7 +52,7 @@ def test_score_sheet(snap_compare, registry):
         for _ in range(500):
             if isinstance(pilot.app.screen, ScoreSheetScreen):
                 break
-            await pilot.press("1")
+            await play_first(pilot)
             await pilot.pause()
         assert isinstance(pilot.app.screen, ScoreSheetScreen)
 

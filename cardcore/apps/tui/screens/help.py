@@ -28,7 +28,7 @@ HELP = """\
   esc        drop the picked cards   tab      to the action list and back
   1 … 9      play an action          [ ] / PgUp PgDn  more actions
   h          hint (the best three)   u        undo your last move (against bots)
-  s          score sheet             b        bot speed: instant / normal / slow
+  s          score sheet             b        bot speed: normal → instant → slow
   q          leave (the match is saved; Resume continues it)
   Mouse: click a card to pick it, click an action to play it.
   Cards in \\[brackets] are picked; underlined cards and ▶ zones are used by the

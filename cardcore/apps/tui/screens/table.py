@@ -25,8 +25,16 @@ from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
 from cardcore.apps.tui.session import HUMAN, MoveFailed
 from cardcore.apps.tui.table_session import TableSession
-from cardcore.apps.tui.widgets.actions import PAGE, ActionList, coloured_label
+from cardcore.apps.tui.widgets.actions import (
+    PAGE,
+    ActionList,
+    Row,
+    carried,
+    coloured_label,
+    rows_of,
+)
 from cardcore.apps.tui.widgets.hand import HandView
+from cardcore.apps.tui.widgets.message import MessageLine
 from cardcore.apps.tui.widgets.tail import TailStatic
 from cardcore.apps.tui.widgets.wrap import Hanging
 from cardcore.apps.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
@@ -91,6 +99,18 @@ class TableScreen(Screen[None]):
         self.viewer: int | None = None
         self.legal: list[Action] = []
         self.shown: list[tuple[int, Action]] = []  # the filtered list: (index in legal, action)
+        #: The numbered lines (``shown`` and, unfiltered, the actions gone this turn).
+        self.rows: list[Row] = []
+        #: This turn's order of the actions (labels) and the turn it belongs to (the hand,
+        #: the seat shown): numbers keep their meaning while the same player plays on.
+        self.order: list[str] = []
+        self._order_turn: tuple[int, int | None] | None = None
+        self.played: set[str] = set()  # the labels the player played this turn
+        #: Where the actions the last move added begin in ``order`` (None: none added, or
+        #: a whole new list, as after a draw).
+        self._added_at: int | None = None
+        #: The plan ``m`` showed, waiting for a second ``m`` (and what it was made for).
+        self._lay_out_asked: tuple[tuple[object, ...], list[Action]] | None = None
         self.page = 0
         self.highlight: int | None = None  # index in legal of the highlighted action
         self.hint_index: int | None = None
@@ -133,7 +153,7 @@ class TableScreen(Screen[None]):
                 yield Static("[b]Move log[/b]", id="log-title")
                 with VerticalScroll(id="log-scroll", can_focus=False):
                     yield TailStatic(id="log")  # the newest entry always in view
-        yield Static(id="message")
+        yield MessageLine(id="message")
         yield Static(id="hand-title")
         with VerticalScroll(id="hand-scroll", can_focus=False):
             yield HandView(id="hand")
@@ -201,6 +221,7 @@ class TableScreen(Screen[None]):
             self.legal = s.legal_actions()
         else:
             self.legal = []
+        self._keep_order()
         self.units = picks.lettered(picks.table_units(others, self.legal))
         self.picked_units = [u for u in self.picked_units if u in self.units.values()]
         hand = self.hand
@@ -243,20 +264,42 @@ class TableScreen(Screen[None]):
                               style="bold"))
         self.refresh_bindings()
 
+    def _keep_order(self) -> None:
+        """The turn's order of the actions: carried over while the same player plays on
+        in the same hand (their own moves change the list), begun anew otherwise."""
+        s = self.session
+        turn = (s.hand_no, self.viewer)
+        self._added_at = None
+        if self.legal:
+            if turn == self._order_turn and self.order:
+                old, self.order = self.order, carried(self.order, self.legal)
+                labels = {a.label for a in self.legal}
+                if len(self.order) > len(old) and labels.intersection(old):
+                    self._added_at = len(old)  # new actions amid old ones (a meld's adds)
+            else:
+                self.order, self.played, self.page = [a.label for a in self.legal], set(), 0
+            self._order_turn = turn
+        elif self.finished is not None or s.to_play is None or s.to_play != self.viewer:
+            # another's turn (a move on its way to a server leaves the turn as it was)
+            self.order, self._order_turn = [], None
+
     def _filter(self) -> None:
         picked = self.picked_cards()
         key = self.session.game.card_key
         units = self.picked_units
         step = self.step_filter
-        self.shown = [(i, a) for i, a in enumerate(self.legal)
-                      if matches(a, picked, key, units) and (step is None or a.step == step)]
-        pages = max(1, -(-len(self.shown) // PAGE))
+        narrowed = bool(picked or units or step)
+        self.rows = rows_of(self.order, self.legal, self.played,
+                            (lambda a: matches(a, picked, key, units)
+                             and (step is None or a.step == step)) if narrowed else None)
+        self.shown = [(r.index, self.legal[r.index]) for r in self.rows if r.index is not None]
+        pages = max(1, -(-len(self.rows) // PAGE))
         self.page = max(0, min(self.page, pages - 1))
-        ids = [i for i, _ in self.shown]
-        if self.highlight not in ids[self.page * PAGE:(self.page + 1) * PAGE]:
-            page_ids = ids[self.page * PAGE:(self.page + 1) * PAGE]
+        page_ids = [r.index for r in self.rows[self.page * PAGE:(self.page + 1) * PAGE]
+                    if r.index is not None]
+        if self.highlight not in page_ids:
             self.highlight = page_ids[0] if page_ids else None
-        self.query_one("#actions", ActionList).show(self.shown, self.page, self.app.palette,
+        self.query_one("#actions", ActionList).show(self.rows, self.page, self.app.palette,
                                                      hint=self.hint_index, highlight=self.highlight)
         title = Text("Actions", style="bold")
         if self.finished is not None:
@@ -349,8 +392,10 @@ class TableScreen(Screen[None]):
         log.update(text)
         self.query_one("#log-scroll", VerticalScroll).scroll_end(animate=False)
 
-    def say(self, message: str, error: bool = False) -> None:
-        self.query_one("#message", Static).update(Text(message, style="bold red" if error else "italic"))
+    def say(self, message: str, error: bool = False, auto: bool = False) -> None:
+        """The message line: what a key did stays until the next key or a few seconds;
+        ``auto`` (a bot's move, the server's news) waits for that (``MessageLine``)."""
+        self.query_one("#message", MessageLine).say(message, error=error, auto=auto)
         if error:
             self.app.bell()
 
@@ -414,7 +459,8 @@ class TableScreen(Screen[None]):
             self.redraw()
             return
         self._bot_failed = False
-        self.say(f"{self.session.name(seat)} ({self.session.seats[seat]}): {action.label}")
+        self.say(f"{self.session.name(seat)} ({self.session.seats[seat]}): {action.label}",
+                 auto=True)
         self.after_move()
 
     def action_retry(self) -> None:
@@ -449,7 +495,7 @@ class TableScreen(Screen[None]):
         """What the session has to say (a remote server's errors, a lost connection)."""
         for event in events:
             if isinstance(event, Note):
-                self.say(event.text, error=event.error)
+                self.say(event.text, error=event.error, auto=True)
 
     def after_move(self, new_cards: frozenset[int] = frozenset()) -> None:
         events = self.session.drain_events()
@@ -472,7 +518,8 @@ class TableScreen(Screen[None]):
         self.advance()
 
     def _reset_picks(self) -> None:
-        self.page = 0
+        if self.hand.picked or self.picked_units or self.step_filter:
+            self.page = 0  # a narrowed list's page means nothing in the whole list
         self.hint_index = None
         self.highlight = None
         self.step_filter = None
@@ -518,17 +565,30 @@ class TableScreen(Screen[None]):
             self.say(f"That move failed, nothing changed: {fault_line(exc)}", error=True)
             self.redraw()
             return
+        self.played.add(action.label)
         # hot-seat: the next player reads this line, so it names who played
         who = "You" if len(s.humans) == 1 else s.name(seat)
         arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
         if arrived and action.step == "draw":
-            self.say(f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
-                     "(▸ in the hand)")
+            line = (f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
+                    "(▸ in the hand)")
         else:
-            self.say(f"{who} played: {action.label}")
+            line = f"{who} played: {action.label}"
+        self.say(line)
         if len(s.humans) > 1 and s.to_play != self.viewer:
             self.revealed = None
         self.after_move(self._positions(arrived))
+        self._say_added(line)
+
+    def _say_added(self, line: str) -> None:
+        """The move added actions after the others, on a page not shown: ``line`` says so."""
+        if self._added_at is None:
+            return
+        pages = sorted({k // PAGE + 1 for k in range(self._added_at, len(self.rows))}
+                       - {self.page + 1})
+        if pages:
+            self.say(f"{line} · new actions at the end: page {', '.join(map(str, pages))} "
+                     "(] [)")
 
     def _arrived(self, before: Counter[str]) -> Counter[str]:
         """The cards now in the viewer's hand that were not before the move (a draw)."""
@@ -618,7 +678,12 @@ class TableScreen(Screen[None]):
             self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
 
     def on_key(self, event: events.Key) -> None:
-        """Shift+letter picks (or drops) the table card, group or pile with that letter."""
+        """Every key (before its binding) ends the message's hold and an ``m`` that asked
+        for confirmation, unless it is the second ``m``; shift+letter picks (or drops) the
+        table card, group or pile with that letter."""
+        self.query_one("#message", MessageLine).release()
+        if event.key != "m":
+            self._lay_out_asked = None
         char = event.character or ""
         if len(char) == 1 and char in picks.LETTERS and char in self.units:
             event.stop()
@@ -679,12 +744,16 @@ class TableScreen(Screen[None]):
             else:
                 self.say("Nothing to choose now.", error=True)
             return
-        k = self.page * PAGE + n - 1
-        page_len = len(self.shown[self.page * PAGE:(self.page + 1) * PAGE])
+        page_len = len(self.rows[self.page * PAGE:(self.page + 1) * PAGE])
         if n > page_len:
             self.say(f"There is no action {n} on this page (1-{page_len}).", error=True)
             return
-        self.play(self.shown[k][1])
+        row = self.rows[self.page * PAGE + n - 1]
+        if row.index is None:  # the number keeps its meaning: never another action
+            why = "played already" if row.played else "not possible after your last move"
+            self.say(f"{n} was “{row.label}”, {why}: nothing played.", error=True)
+            return
+        self.play(self.legal[row.index])
 
     def action_step(self, step: str) -> None:
         """The step's fixed key: play it when one action of that step fits the picks;
@@ -707,12 +776,21 @@ class TableScreen(Screen[None]):
         self.say(f"{len(fits)} ways to {step}: pick the card (space) then "
                  f"{STEP_KEYS[step]}, or 1-9; esc clears.")
 
+    def _lay_out_key(self) -> tuple[object, ...]:
+        """What an ``m`` plan was made for: the actions, the picks."""
+        return (tuple(self.legal), self.hand.picked, tuple(self.picked_units))
+
     def action_lay_out(self) -> None:
-        """Lay out the picked hand cards in one go: the legal steps that play them, found
-        and played one at a time (each recorded as usual)."""
+        """Lay out the picked hand cards: the first ``m`` finds the legal steps that play
+        them and says what they are (and which picked cards they leave, and why); a second
+        ``m`` at once plays them, one at a time (each recorded as usual)."""
         cards = self.picked_cards()
         if not self.legal or not cards:
             self.say("Pick the cards to lay out first (space), then m.", error=True)
+            return
+        asked, self._lay_out_asked = self._lay_out_asked, None
+        if asked is not None and asked[0] == self._lay_out_key():
+            self._lay_out(asked[1])
             return
         s = self.session
         try:
@@ -723,6 +801,12 @@ class TableScreen(Screen[None]):
         if not plan:
             self.say(self._why_none(cards), error=True)
             return
+        self._lay_out_asked = (self._lay_out_key(), plan)
+        self.say(lay_out_question(plan, cards, s.game.card_key, self._why_not))
+
+    def _lay_out(self, plan: list[Action]) -> None:
+        s = self.session
+        line = None
         for played, action in enumerate(plan):
             if s.to_play != self.viewer or action not in s.legal_actions():
                 break
@@ -731,14 +815,19 @@ class TableScreen(Screen[None]):
             except Exception as exc:
                 self.say(f"Stopped after {played} play(s): {fault_line(exc)}", error=True)
                 break
+            self.played.add(action.label)
         else:
             laid = sum(len(a.hand_cards) for a in plan)
-            self.say(f"Laid out {laid} card(s) in {len(plan)} play(s): "
-                     + "; ".join(a.label for a in plan[-3:]))
+            line = (f"Laid out {laid} card(s) in {len(plan)} play(s): "
+                    + "; ".join(a.label for a in plan[-3:]))
+            self.say(line)
         self.after_move()
+        if line is not None:
+            self._say_added(line)
 
     def action_page(self, step: int) -> None:
-        pages = max(1, -(-len(self.shown) // PAGE))
+        self._lay_out_asked = None  # a priority key: on_key does not see it
+        pages = max(1, -(-len(self.rows) // PAGE))
         if pages == 1:
             self.say("All the actions fit on one page.")
             return
@@ -773,7 +862,7 @@ class TableScreen(Screen[None]):
         self.hint_index = index
         self.highlight = index
         self._filter()
-        ids = [i for i, _ in self.shown]
+        ids = [r.index for r in self.rows]
         self.page = ids.index(index) // PAGE
         self.redraw()
         self.say(hint_text(best))
@@ -781,11 +870,11 @@ class TableScreen(Screen[None]):
     def action_undo(self) -> None:
         why = self.session.why_no_undo()
         if why is not None:
-            self.say(why, error=True)
-            self.notify(why, title="No undo", severity="warning")
+            self.say(why, error=True)  # on the message line: no pop-up over it or the hand
             return
         self._cancel_timer()
         self.session.undo()
+        self._order_turn = None  # the list as the position has it, numbered anew
         self.say("Your last move was taken back.")
         self.after_move()
 
@@ -812,7 +901,7 @@ class TableScreen(Screen[None]):
 
     def action_speed(self) -> None:
         speed = self.app.cycle_speed()
-        self.say(f"Bot speed: {speed}.")
+        self.say(f"Bot speed: {speed} (b: {self.app.next_speed()}).")
 
     def action_leave(self) -> None:
         self._cancel_timer()
@@ -824,7 +913,7 @@ class TableScreen(Screen[None]):
         if action == "hint":
             return bool(self.legal)
         if action == "page":
-            return len(self.shown) > PAGE
+            return len(self.rows) > PAGE
         if action == "retry":  # shown only when there is something to try again
             return bool(self._bot_failed)
         if action == "next_hand":
@@ -844,6 +933,27 @@ def hint_text(best: list[Estimate]) -> str:
     if rest:
         text += "; next: " + ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
     return text
+
+
+def lay_out_question(plan: list[Action], picked: Counter[str], key: Callable[[str], str],
+                     why_not: Callable[[Counter[str]], str | None]) -> str:
+    """What a second ``m`` will play, and the picked cards it leaves in the hand (with the
+    game's reason for the first of them)."""
+    plays = "; ".join(a.label for a in plan)
+    used = Counter(key(c) for a in plan for c in a.hand_cards)
+    left: Counter[str] = Counter()
+    for card in sorted(picked.elements()):
+        if used[key(card)] > 0:
+            used[key(card)] -= 1
+        else:
+            left[card] += 1
+    text = f"m again plays: {plays}"
+    if left:
+        names = " ".join(glyph(c) for c in sorted(left.elements()))
+        reason = why_not(left)
+        text += f" · {names} stay{'s' if sum(left.values()) == 1 else ''} in your hand" \
+                + (f" ({reason})" if reason else "")
+    return text + " · any other key cancels."
 
 
 def unit_name(unit: Unit) -> str:
