@@ -145,6 +145,7 @@ def registry():
     return load_registry()
 
 
+@pytest.mark.slow
 def test_royal_casino_sheet_is_unchanged_by_its_extras_and_its_statistics_count_them(registry, tmp_path):
     game = registry.games["royal_casino"]
     extras = game.score_extras(game.Options())
@@ -255,6 +256,7 @@ def test_check_game_passes_a_game_whose_extras_read_its_rows():
     assert check_game(HeldEights(), seeds=range(1)).matches > 0
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("read", "message"), [
     (lambda row, side: row["sides"][side]["cards_kept"], "cannot read hand 1, side 0: KeyError"),
     (lambda row, side: {"held": 1}, "read {'held': 1}"),

@@ -269,6 +269,7 @@ def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
     assert [store.export_record(m.id) for m in done] == matches_of(three_matches)  # byte for byte
 
 
+@pytest.mark.slow
 def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_matches, tmp_path,
                                                                      capsys):
     from cardcore.apps.cli import main

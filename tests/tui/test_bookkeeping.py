@@ -15,6 +15,7 @@ from .helpers import text_of
 SIZE = (100, 30)
 
 
+@pytest.mark.slow
 async def test_a_record_of_several_matches_replays_each(make_app, registry, tmp_path):
     path = tmp_path / "x.jsonl"
     assert main(["simulate", "casino", "--matches", "3", "--seed", "3", "--record", str(path)]) == 0

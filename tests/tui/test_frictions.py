@@ -60,6 +60,7 @@ def casino_position() -> dict:
     return data
 
 
+@pytest.mark.slow
 async def test_casino_capture_of_two_loose_cards_is_three_keys(make_app, registry):
     session = session_at(registry, "casino", casino_position())
     app = make_app(start=Resume(session))
@@ -95,6 +96,7 @@ async def test_table_pick_that_fits_nothing_is_refused(make_app, registry):
         assert "No legal action takes" in str(table.query_one("#message", Static).render())
 
 
+@pytest.mark.slow
 async def test_canasta_turn_draw_meld_add_discard_is_five_keys(make_app, registry):
     session = session_at(registry, "canasta", CANASTA)
     app = make_app(start=Resume(session))
@@ -139,6 +141,7 @@ async def test_lay_out_finds_and_plays_the_steps(registry):
     assert {m["rank"]: len(m["cards"]) for m in melds} == {"K": 4, "7": 3}
 
 
+@pytest.mark.slow
 async def test_lay_out_key_plays_the_picked_cards(make_app, registry):
     session = session_at(registry, "canasta", CANASTA)
     app = make_app(start=Resume(session))

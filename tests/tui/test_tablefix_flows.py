@@ -131,6 +131,7 @@ async def test_palette_new_match_sets_up_the_game_being_played(make_app, registr
 # --- 7. tab: to the actions and back ----------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_tab_goes_to_the_actions_and_back(make_app, registry):
     app = make_app(start=Play(setup_of(registry)))
     async with app.run_test(size=SIZE) as pilot:
@@ -162,6 +163,7 @@ async def test_help_says_cards_in_brackets(make_app):
 # --- 9. keys that do nothing say why -----------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_undo_in_hot_seat_and_with_nothing_to_undo_says_why(make_app, registry):
     app = make_app(start=Play(setup_of(registry, seats=("human", "human"))))
     notes = record_calls(app, "notify")
@@ -247,6 +249,7 @@ async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, regis
 # --- 13. resizing keeps the actions -------------------------------------------------------------
 
 
+@pytest.mark.slow
 async def test_resizing_keeps_the_actions_on_the_players_turn(make_app, registry):
     app = make_app(start=Play(setup_of(registry, "casino")))
     async with app.run_test(size=(120, 40)) as pilot:

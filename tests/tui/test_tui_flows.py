@@ -255,6 +255,7 @@ async def test_pick_card_narrows_actions_and_refuses_nonsense(make_app, registry
         assert isinstance(app.screen, TableScreen | ScoreSheetScreen)
 
 
+@pytest.mark.slow
 async def test_click_a_card_then_an_action(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
