@@ -249,8 +249,7 @@ class Writer:
                 self._locks[:0] = back.locks
                 self._requeue(back.matches, back.tables)
             if self.problem is None:
-                log.warning("cannot write the match library (%s); retrying",
-                            exc if isinstance(exc, StoreError) else type(exc).__name__)
+                log.warning("cannot write the match library (%s); retrying", exc)
             self.problem = str(exc)
             self.working.clear()
             if self._timer is not None:
