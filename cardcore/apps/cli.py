@@ -449,7 +449,7 @@ _COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
 def _league(registry: Registry, args: argparse.Namespace) -> int:
     from cardcore.apps.league_cli import command
 
-    return command(registry, args)
+    return command(registry, args, parse_options)
 
 
 def _remote(command: str, registry: Registry, args: argparse.Namespace) -> int:

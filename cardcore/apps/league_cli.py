@@ -13,7 +13,7 @@ import datetime
 import sys
 import textwrap
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from cardcore.apps.args import UsageError, output_width
@@ -65,28 +65,34 @@ def add_parser(sub: Any) -> None:
     out.add_argument("--output", "-o", metavar="FILE", help="default: stdout")
 
 
-def command(registry: Registry, args: argparse.Namespace) -> int:
+#: ``cli.parse_options``: a game's options from ``--option KEY=VALUE`` pairs (UsageError).
+OptionsParser = Callable[[Any, list[str]], Any]
+
+
+def command(registry: Registry, args: argparse.Namespace, parse_options: OptionsParser) -> int:
     store = open_library(args.library, import_autosave=False)
     book = LeagueBook(store)
     try:
-        _run(registry, book, args)
+        _run(registry, book, args, parse_options)
     finally:
         book.close()
         store.close()
     return 0
 
 
-def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace) -> None:
+def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
+         parse_options: OptionsParser) -> None:
     what = args.league_command
     if what == "new":
-        league = _new(registry, book, args)
+        league = _new(registry, book, args, parse_options)
         say(f"league {league.name}: {len(league.partnerships)} partnerships, "
             f"{_game_name(registry, league)}, season {league.season}")
     elif what == "list":
         leagues = book.leagues()
+        none = "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`"
         say("\n".join(f"{lg.name}  {_game_name(registry, lg)}  season {lg.season}  "
                       f"{len(lg.partnerships)} partnerships, {len(book.entries(lg))} entries"
-                      for lg in leagues) or "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`")
+                      for lg in leagues) or none)
     elif what == "show":
         league = book.get(args.name)
         say(format_standings(registry, standings(league, book.entries(league)), output_width()))
@@ -118,9 +124,8 @@ def _change(book: LeagueBook, args: argparse.Namespace) -> None:
         say(f"league {league.name}: entry {entry.id} removed ({entry_text(league, entry)})")
 
 
-def _new(registry: Registry, book: LeagueBook, args: argparse.Namespace) -> League:
-    from cardcore.apps.cli import parse_options
-
+def _new(registry: Registry, book: LeagueBook, args: argparse.Namespace,
+         parse_options: OptionsParser) -> League:
     game = registry.game(args.game)  # KeyError: one line
     if not game.partnerships or 4 not in game.player_counts:
         raise UsageError(f"{game.id} is not played by two partnerships of two")

@@ -125,7 +125,9 @@ class LeagueBook:
         """The finished library match ``match_id`` as an entry. Its sides are the league's
         partnerships whose players they are (``player_key``), or ``assign``: the
         partnerships of its first and second side, named by hand."""
-        values = match_values(league, self.store.get(match_id), self._sides(match_id), assign)
+        summary = self.store.get(match_id)
+        sides = self._sides(match_id) if summary.finished else []
+        values = match_values(league, summary, sides, assign)
         with self._write() as cur:
             held = cur.execute("SELECT id FROM league_entries WHERE league_id = ? AND match_id = ?",
                                (league.id, match_id)).fetchone()
@@ -147,8 +149,9 @@ class LeagueBook:
         if loser == winner:
             raise LeagueError("a partnership cannot forfeit to itself")
         with self._write() as cur:
-            return self._insert(cur, league, "forfeit", None, played=when, teams=(winner.number, loser.number),
-                                points=(0, 0), winner=0, players=((), ()))
+            return self._insert(cur, league, "forfeit", None, played=when,
+                                teams=(winner.number, loser.number), points=(0, 0), winner=0,
+                                players=((), ()))
 
     def _insert(self, cur: sqlite3.Cursor, league: League, kind: str, match_id: int | None, *,
                 played: float, teams: tuple[int, int], points: tuple[int, int], winner: int | None,
@@ -232,8 +235,8 @@ def match_values(league: League, m: MatchSummary, sides: list[list[int]],
         raise LeagueError(f"match {m.id} is {m.game}; league {league.name} plays {league.game}")
     differ = sorted(k for k in {*m.options, *league.options} if m.options.get(k) != league.options.get(k))
     if differ:
-        shown = ", ".join(f"{k} {json.dumps(m.options.get(k))} (the league: {json.dumps(league.options.get(k))})"
-                          for k in differ[:3])
+        shown = ", ".join(f"{k} {json.dumps(m.options.get(k))} "
+                          f"(the league: {json.dumps(league.options.get(k))})" for k in differ[:3])
         raise LeagueError(f"match {m.id} was played with other options than league {league.name}: {shown}")
     if len(sides) != 2 or any(len(seats) != 2 for seats in sides):
         raise LeagueError(f"match {m.id} is not a match of two partnerships of two players")

@@ -101,11 +101,11 @@ def standings(league: League, entries: Sequence[Entry]) -> Standings:
                     player_ratings[key] = rating
                     players[key].played += 1
                     players[key].won += int(won)
-    for n, row in teams.items():
-        row.rating = Rating(team_ratings[n].mu, team_ratings[n].sigma)
-    for key, row in players.items():
+    for n, team in teams.items():
+        team.rating = Rating(team_ratings[n].mu, team_ratings[n].sigma)
+    for key, person in players.items():
         if key in player_ratings:
-            row.rating = Rating(player_ratings[key].mu, player_ratings[key].sigma)
+            person.rating = Rating(player_ratings[key].mu, player_ratings[key].sigma)
     table = sorted(teams.values(), key=lambda t: (-t.won, -t.difference, -t.points_for, t.number))
     people = sorted(players.values(), key=lambda p: (-p.rating.ordinal, player_key(p.name)))
     return Standings(league, table, people, ordered)
