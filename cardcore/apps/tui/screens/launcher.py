@@ -60,11 +60,15 @@ class LauncherScreen(Screen[None]):
     class StatsRequested(Message):
         """Show the statistics."""
 
+    class LeaguesRequested(Message):
+        """Show the leagues' standings."""
+
     BINDINGS = [
         Binding("n", "new_match", "New match", id="launcher.new"),
         Binding("r", "resume", "Resume", id="launcher.resume"),
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
+        Binding("l", "leagues", "Leagues", id="launcher.leagues"),
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
@@ -162,6 +166,9 @@ class LauncherScreen(Screen[None]):
 
     def action_stats(self) -> None:
         self.post_message(self.StatsRequested())
+
+    def action_leagues(self) -> None:
+        self.post_message(self.LeaguesRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "new_match":
