@@ -213,16 +213,15 @@ class LeagueBook:
         return None if row is None else self._league(int(row[0]))
 
     def settle(self, match_id: int) -> Entry | None:
-        """A pending match, once finished, added to its league (its row then goes); None
-        while it is not finished, or when it is no league's."""
+        """A pending match, once finished, added to its league (once: its row stays, so a
+        rematch at its table knows the league); None while it is not finished, when it is
+        already in, or when it is no league's."""
         league = self.pending_league(match_id)
         if league is None or not self.store.get(match_id).finished:
             return None
-        try:
-            return self.add_match(league, match_id)
-        finally:
-            with self._write() as cur:
-                cur.execute("DELETE FROM league_pending WHERE match_id = ?", (match_id,))
+        if any(e.match_id == match_id for e in self.entries(league)):
+            return None
+        return self.add_match(league, match_id)
 
 
 def match_values(league: League, m: MatchSummary, sides: list[list[int]],

@@ -12,8 +12,8 @@ hold it; what reads and writes them is ``cardcore.services.league``.
   forfeit: the partnership it went to, then the one that forfeited), their points, the
   winner (0 or 1: an index into ``teams``; NULL: nobody won), the players of each side
   (JSON, for the ratings; a forfeit has none), and a correction's reason.
-- ``league_pending``: the matches of a server's league tables not finished yet, each added
-  to its league when it finishes.
+- ``league_pending``: the matches of a server's league tables, each added to its league
+  when it finishes (the row stays: a rematch at the table is for the same league).
 """
 
 from __future__ import annotations
