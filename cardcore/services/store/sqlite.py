@@ -74,7 +74,7 @@ from cardcore.services.store.commits import (
     write,
     write_commit,
 )
-from cardcore.services.store.league_tables import LEAGUE_TABLES
+from cardcore.services.store.league_tables import LEAGUE_MIGRATION, LEAGUE_TABLES
 from cardcore.services.store.stats import aggregate
 
 if TYPE_CHECKING:
@@ -149,7 +149,7 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         *INDEXES,
         lambda cur: _reorder_v2(cur)),  # (defined below)
     3: (CLAIMS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent: it is new
-    4: LEAGUE_TABLES,  # the leagues (docs/leagues.md)
+    4: LEAGUE_MIGRATION,  # the leagues (docs/leagues.md)
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
