@@ -84,6 +84,9 @@ def test_a_season_from_the_command_line(registry, capsys, tmp_path, monkeypatch)
     assert status == 0 and len(entries()) == 2
     status, out, _ = run(capsys, "league", "list")
     assert out == "Tuesday  Casino (target=11)  season autumn  3 partnerships, 2 entries\n"
+    # another library (a server's): its own leagues
+    status, out, _ = run(capsys, "league", "--library", str(tmp_path / "server.sqlite"), "list")
+    assert status == 0 and out.startswith("No league yet")
 
 
 @pytest.mark.parametrize("width", [40, 60, 100])

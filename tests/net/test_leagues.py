@@ -96,3 +96,57 @@ async def test_a_table_for_a_league_of_other_options_or_none_is_refused_and_noth
     store = SqliteStore(path)
     assert store.finished() == [] and store.list_unfinished(here_only=False) == []
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_rematch_at_a_league_table_is_for_the_same_league(tmp_path):
+    import random
+
+    from tests.net.play import gather_bounded, play_seat
+
+    registry = load_registry()
+    path = tmp_path / "library.sqlite"
+    store, book = league_book(path)
+    new_league(book, registry)
+    book.close()
+    store.close()
+    game = registry.games["casino"]
+    async with running(path, registry=registry) as server:
+        host = await Client.connect(server.port)
+        made = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS, "seed": 5,
+                                   "seats": ["human", "random", "human", "random"],
+                                   "names": ["Seat 1", "Bob", "Seat 3", "Dan"], "league": "Tuesday"})
+        code = made["code"]
+        players = []
+        for link, name in zip(made["seats"], ["Ann", "Cat"], strict=True):  # the players name their seats
+            client = await Client.connect(server.port)
+            assert (await client.sit(code, link, name))["type"] == "joined"
+            players.append((client, link["seat"]))
+
+        async def play_out(round_: int) -> None:
+            await gather_bounded(*(play_seat(c, code, seat, game, registry.bots["greedy"](),
+                                             random.Random(round_ * 10 + seat), [])
+                                   for c, seat in players), timeout=40)
+
+        await play_out(0)
+        first = server.tables[code].match_id
+        for client, _ in players:
+            await client.request({"type": "rematch", "code": code})
+        await until(lambda: server.tables[code].match_id != first, "the rematch")
+        for client, _ in players:
+            await client.update(lambda m: m["turn"] == 0 and not m["over"])
+        await play_out(1)
+        second = server.tables[code].match_id
+        answer = {}
+        for _ in range(200):
+            answer = await host.request({"type": "league", "name": "Tuesday"})
+            if answer.get("entries") == 2:
+                break
+        assert answer["entries"] == 2
+        for client, _ in players:
+            await client.close()
+        await host.close()
+    store, book = league_book(path)
+    assert [e.match_id for e in book.entries(book.get("Tuesday"))] == [first, second]
+    book.close()
+    store.close()
