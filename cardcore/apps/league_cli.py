@@ -239,12 +239,27 @@ def format_standings(registry: Registry, s: Standings, width: int) -> str:
     out.append("Players")
     for p in s.players:
         where = f" ({p.partnership})" if p.partnership else " (stood in)"
-        out.extend(textwrap.wrap(f"{p.name}{where}: played {p.played}, won {p.won}, {p.rating.words()}",
-                                 width, initial_indent="  ", subsequent_indent="    "))
-    out.append("Entries" if s.entries else "No entries yet: `cardcore league add NAME MATCH_ID`")
+        out.extend(_parts([f"{p.name}{where}: played {p.played}", f"won {p.won}", p.rating.words()], width))
+    none = "No entries yet: `cardcore league add NAME MATCH_ID`"
+    out.extend(textwrap.wrap("Entries" if s.entries else none, width))
     for e in s.entries:
         out.extend(textwrap.wrap(f"{e.id:>3}  {entry_text(league, e)}", width, subsequent_indent="     "))
     return "\n".join(out)
+
+
+def _parts(parts: list[str], width: int) -> list[str]:
+    """``parts`` joined by ", " in lines of at most ``width`` (indented), broken between
+    parts (a part is wrapped only when it is wider than a line itself)."""
+    lines, line = [], "  "
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        if line.strip() and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = "    " + piece
+        else:
+            line += (" " if line.strip() else "") + piece
+    lines.append(line)
+    return [cut for whole in lines for cut in textwrap.wrap(whole, width, subsequent_indent="    ")]
 
 
 def export_csv(s: Standings, out: IO[str], *, entries: bool = False) -> None:

@@ -89,7 +89,7 @@ def test_a_season_from_the_command_line(registry, capsys, tmp_path, monkeypatch)
     assert status == 0 and out.startswith("No league yet")
 
 
-@pytest.mark.parametrize("width", [40, 60, 100])
+@pytest.mark.parametrize("width", [20, 40, 60, 100])
 def test_show_fits_the_width(registry, capsys, monkeypatch, width):
     run(capsys, "league", "new", "Tuesday", "--game", "casino", "--option", "target=11",
         "--pair", "Annabelle Longname,Catherine Longname", "--pair", "Bob,Dan")
