@@ -150,3 +150,29 @@ async def test_a_rematch_at_a_league_table_is_for_the_same_league(tmp_path):
     assert [e.match_id for e in book.entries(book.get("Tuesday"))] == [first, second]
     book.close()
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_a_league_match_that_finished_unsettled_is_added_when_the_server_starts(tmp_path):
+    """A server killed between a league match's last commit and letting it go: the next
+    start adds it (and leaves a match still unfinished pending)."""
+    from tests.league_helpers import finished_match
+
+    registry = load_registry()
+    path = tmp_path / "library.sqlite"
+    store, book = league_book(path)
+    league = new_league(book, registry)
+    done = finished_match(store, registry, ["Ann", "Bob", "Cat", "Dan"], 1)
+    going = store.create("casino", league.options, 1, ["human"] * 4, ["Ann", "Bob", "Cat", "Dan"])
+    going.close()
+    for match_id in (done, going.id):
+        book.pend(league, match_id)
+    book.close()
+    store.close()
+    async with running(path, registry=registry):
+        pass
+    store, book = league_book(path)
+    assert [e.match_id for e in book.entries(book.get("Tuesday"))] == [done]
+    assert book.unsettled() == [going.id]
+    book.close()
+    store.close()

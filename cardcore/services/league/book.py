@@ -212,6 +212,13 @@ class LeagueBook:
                                              (match_id,)).fetchone())
         return None if row is None else self._league(int(row[0]))
 
+    def unsettled(self) -> list[int]:
+        """The pending matches not in their league yet (finished or not), oldest first."""
+        rows = self._read(lambda c: c.execute(
+            "SELECT p.match_id FROM league_pending p WHERE NOT EXISTS (SELECT 1 FROM league_entries e "
+            "WHERE e.league_id = p.league_id AND e.match_id = p.match_id) ORDER BY p.match_id").fetchall())
+        return [int(r[0]) for r in rows]
+
     def settle(self, match_id: int) -> Entry | None:
         """A pending match, once finished, added to its league (once: its row stays, so a
         rematch at its table knows the league); None while it is not finished, when it is

@@ -23,7 +23,7 @@ from cardcore.services.net import protocol
 from cardcore.services.net.persist import Writer
 from cardcore.services.net.protocol import LeagueRequest
 from cardcore.services.net.tables import TableError
-from cardcore.services.store import MatchStore, StoreError
+from cardcore.services.store import MatchStore, NoSuchMatch, StoreError
 
 log = logging.getLogger("cardcore.serve")
 
@@ -76,6 +76,12 @@ class LeagueDesk:
         except StoreError as exc:
             log.warning("match %d is not held for a league: %s", new_match, exc)
 
+    async def settle_finished(self, writer: Writer) -> None:
+        """At start: the league matches that finished while no hold was let go (a server
+        killed between the last commit and the release) added now."""
+        for match_id in await writer.call(lambda: self.book().unsettled()):
+            await writer.call(self.settle, match_id)
+
     def hold(self, lock: Any) -> LeagueHold:
         return LeagueHold(lock, self)
 
@@ -83,6 +89,8 @@ class LeagueDesk:
         """On the library's thread: the match, if finished and held for a league, added."""
         try:
             entry = self.book().settle(match_id)
+        except NoSuchMatch:
+            return  # deleted meanwhile: nothing to add
         except StoreError as exc:  # its sides are no partnerships, ...: said, the match kept
             log.warning("match %d is not added to its league: %s", match_id, exc)
             return

@@ -229,6 +229,7 @@ class Server:
     async def start(self) -> None:
         self.writer = Writer(self.store, self.config.library_wait)
         await self._resume_tables()
+        await self.leagues.settle_finished(self.writer)
         config = self.config
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(
