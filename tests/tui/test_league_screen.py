@@ -3,6 +3,8 @@ and ratings as ``cardcore league show`` computes them, whole at 80x24."""
 
 from __future__ import annotations
 
+import pytest
+
 from cardcore.apps.tui.app import Launch
 from cardcore.apps.tui.screens.help import HelpScreen
 from cardcore.apps.tui.screens.launcher import LauncherScreen
@@ -26,11 +28,16 @@ def a_season(registry):
     store.close()
 
 
+@pytest.mark.slow  # about 3 s of CPU (the launcher, help and the screen, twice)
 async def test_the_leagues_screen_shows_the_season_table_at_80x24(make_app, registry):
-    a_season(registry)
     app = make_app(start=Launch())
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
+        await pilot.press("l")  # no league yet: the screen says how to make one
+        await until(pilot, lambda: "No league yet" in "\n".join(screen_lines(app)), "the hint")
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, LauncherScreen), "back")
+        a_season(registry)
         footer = await until(pilot, lambda: "Leagues" in screen_lines(app)[-1] and screen_lines(app)[-1],
                              "the footer")
         assert " l " in f" {footer} " and "l Leagues" in footer, footer
@@ -57,11 +64,3 @@ async def test_the_leagues_screen_shows_the_season_table_at_80x24(make_app, regi
         await until(pilot, lambda: "No entries yet" in "\n".join(screen_lines(app)), "Friday's table")
         await pilot.press("escape")
         await until(pilot, lambda: isinstance(app.screen, LauncherScreen), "back")
-
-
-async def test_no_league_says_how_to_make_one(make_app):
-    app = make_app(start=Launch())
-    async with app.run_test(size=(80, 24)) as pilot:
-        await until(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
-        await pilot.press("l")
-        await until(pilot, lambda: "No league yet" in "\n".join(screen_lines(app)), "the hint")
