@@ -212,6 +212,11 @@ class LeagueBook:
                                              (match_id,)).fetchone())
         return None if row is None else self._league(int(row[0]))
 
+    def forget(self, match_id: int) -> None:
+        """A pending match that is no longer in the library: its row goes."""
+        with self._write() as cur:
+            cur.execute("DELETE FROM league_pending WHERE match_id = ?", (match_id,))
+
     def unsettled(self) -> list[int]:
         """The pending matches not in their league yet (finished or not), oldest first."""
         rows = self._read(lambda c: c.execute(

@@ -89,8 +89,9 @@ class LeagueDesk:
         """On the library's thread: the match, if finished and held for a league, added."""
         try:
             entry = self.book().settle(match_id)
-        except NoSuchMatch:
-            return  # deleted meanwhile: nothing to add
+        except NoSuchMatch:  # deleted meanwhile (a table that could not be made): nothing to add
+            self.book().forget(match_id)
+            return
         except StoreError as exc:  # its sides are no partnerships, ...: said, the match kept
             log.warning("match %d is not added to its league: %s", match_id, exc)
             return

@@ -373,10 +373,10 @@ class Server:
             log.error("table %s: no rematch: %s", table.code, exc)
             table.rematch_failed()
             return
+        await self.leagues.follow(self._writer(), table.match_id, play.id)
         if self.tables.get(table.code) is not table:  # the table went meanwhile: no orphan
             await self._discard(play)
             return
-        await self.leagues.follow(self._writer(), table.match_id, play.id)
         table.begin(self._service(match, play.id, new=True), play.id, self.leagues.hold(play))
         log.info("table %s: a rematch (match %d)", table.code, play.id)
 
