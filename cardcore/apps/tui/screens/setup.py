@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from cardcore.apps.tui.plain import plain
@@ -22,6 +23,7 @@ from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.engine.seating import Seating
+from cardcore.services.profiles import known_names
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
@@ -67,6 +69,8 @@ class SetupScreen(Screen[None]):
         self.seed = seed if seed is not None else int(time.time())
         self.max_players = max(game.player_counts)
         self.valid = False
+        #: The local profiles' names, offered as a seat's name is typed (→ takes one).
+        self.known_people = SuggestFromList(known_names(), case_sensitive=False)
 
     def bot_choices(self) -> list[tuple[str, str]]:
         bots = [(f"bot: {bid}", bid) for bid, bot in sorted(self.app.registry.bots.items())
@@ -90,7 +94,7 @@ class SetupScreen(Screen[None]):
                     yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
                                  id=f"who-{i}", compact=True, classes="form-control")
                     yield Input(id=f"name-{i}", compact=True, classes="form-name",
-                                max_length=MAX_NAME_CHARS)
+                                max_length=MAX_NAME_CHARS, suggester=self.known_people)
             with Horizontal(classes="form-row", id="sides-row"):
                 yield Label("Side names", classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
