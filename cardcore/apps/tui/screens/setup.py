@@ -69,8 +69,6 @@ class SetupScreen(Screen[None]):
         self.seed = seed if seed is not None else int(time.time())
         self.max_players = max(game.player_counts)
         self.valid = False
-        #: The local profiles' names, offered as a seat's name is typed (→ takes one).
-        self.known_people = SuggestFromList(known_names(), case_sensitive=False)
 
     def bot_choices(self) -> list[tuple[str, str]]:
         bots = [(f"bot: {bid}", bid) for bid, bot in sorted(self.app.registry.bots.items())
@@ -82,6 +80,9 @@ class SetupScreen(Screen[None]):
         yield Static(Text.assemble(plain(f"New match — {game.name}", "bold"), "   ",
                                    plain(game.description)), id="setup-title")
         choices = self.bot_choices()
+        # the local profiles' names, offered as a seat's name is typed (→ takes one); not
+        # in a browser's front end, whose data dir is the host's
+        known = None if self.app.remote_only else SuggestFromList(known_names(), case_sensitive=False)
         default_bot = "greedy" if any(v == "greedy" for _, v in choices) else choices[-1][1]
         with VerticalScroll(id="setup-form"):
             with Horizontal(classes="form-row"):
@@ -94,7 +95,7 @@ class SetupScreen(Screen[None]):
                     yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
                                  id=f"who-{i}", compact=True, classes="form-control")
                     yield Input(id=f"name-{i}", compact=True, classes="form-name",
-                                max_length=MAX_NAME_CHARS, suggester=self.known_people)
+                                max_length=MAX_NAME_CHARS, suggester=known)
             with Horizontal(classes="form-row", id="sides-row"):
                 yield Label("Side names", classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
