@@ -138,8 +138,6 @@ def test_a_person_key_in_a_record_is_checked():
 
 
 def test_a_profile_keeps_a_persons_name_across_matches(registry, cardcore_home):
-    game = registry.games["casino"]
-
     def setup(names, seats=("human", "human")):
         return profiles.with_people(MatchSetup(game="casino", seats=list(seats), names=names,
                                                seed=1).check(registry))
@@ -148,7 +146,7 @@ def test_a_profile_keeps_a_persons_name_across_matches(registry, cardcore_home):
     assert first.people[1] is None and first.people[0].startswith("p:")
     again = setup(["Bob", "Ann"])
     assert again.people[1] == first.people[0]  # the same person in another seat
-    assert profiles.known_names() == ["Bob", "Ann"] or profiles.known_names() == ["Ann", "Bob"]
+    assert sorted(profiles.known_names()) == ["Ann", "Bob"]  # one profile a name
     # two people typed "Ann" at one table: the second is "Ann (2)", a profile of their own
     twice = setup(["Ann", "Ann"])
     assert twice.names == ["Ann", "Ann (2)"] and twice.people[0] == first.people[0]
@@ -165,7 +163,6 @@ def test_a_profile_keeps_a_persons_name_across_matches(registry, cardcore_home):
     fresh = setup(["Ann", "Player 2"])
     assert fresh.people[0] != first.people[0]
     assert len(list(cardcore_home.glob("profiles.json.damaged-*"))) == 1
-    assert game.id == "casino"
 
 
 def test_play_names_on_the_command_line(registry, capsys, cardcore_home):
