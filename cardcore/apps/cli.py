@@ -36,7 +36,10 @@ def build_parser() -> argparse.ArgumentParser:
         q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
         q.add_argument("--seed", type=int)
 
-    match_flags(sub.add_parser("play", help="start a match in the TUI"))
+    q = sub.add_parser("play", help="start a match in the TUI")
+    match_flags(q)
+    q.add_argument("--names", metavar="NAME,NAME,...",
+                   help="comma-separated: each seat's name (a human's is kept as a profile)")
     q = sub.add_parser("resume", help="continue a match from the library (the most recent), or a save file")
     q.add_argument("file", nargs="?", metavar="ID | FILE")
     sub.add_parser("plugins", help="installed games, bots, plugins and load errors")
@@ -301,9 +304,12 @@ def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bo
     elif len(seats) != players:
         raise UsageError(f"--seats names {len(seats)} seats for {players} players")
     seed = args.seed if args.seed is not None else int(time.time())
+    names = [n.strip() for n in args.names.split(",")] if getattr(args, "names", None) else None
+    if names is not None and len(names) != players:
+        raise UsageError(f"--names names {len(names)} seats for {players} players")
     try:
         return MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
-                             humans_allowed=humans_allowed).check(registry)
+                             names=names, humans_allowed=humans_allowed).check(registry)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
 

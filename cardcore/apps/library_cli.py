@@ -4,7 +4,6 @@ parses the arguments and turns StoreError / RecordError into one line and exit s
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 import tempfile
@@ -12,9 +11,11 @@ import time
 from pathlib import Path
 from typing import Any
 
+from cardcore.apps.args import output_width
+from cardcore.apps.stats_text import stats_lines
 from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry
-from cardcore.services.store import MatchStore, MatchSummary, PlayerStats, StoreError, open_library
+from cardcore.services.store import MatchStore, MatchSummary, StoreError, open_library
 
 
 def add_commands(sub: Any) -> None:
@@ -31,7 +32,7 @@ def add_commands(sub: Any) -> None:
                    help="import a match the library already holds as a second copy")
     q = sub.add_parser("delete", help="remove a match from the library")
     q.add_argument("id", type=int)
-    q = sub.add_parser("stats", help="wins, scores and counts per player, from the library")
+    q = sub.add_parser("stats", help="wins, scores and counts per person and partnership, from the library")
     q.add_argument("game", nargs="?")
 
 
@@ -67,7 +68,7 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
             store.delete(args.id)
             say(f"deleted match {args.id} ({summary.game}, {summary.players()})")
         elif args.command == "stats":
-            say(format_stats(registry, store.stats(args.game, games=registry.games)))
+            say(format_stats(registry, store, args.game, output_width()))
     finally:
         store.close()
 
@@ -201,31 +202,8 @@ def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -
 # --- statistics -----------------------------------------------------------------------------
 
 
-def variant(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
-    """The options that differ from the game's defaults ("standard" when none do)."""
-    try:
-        defaults = registry.games[game_id].Options().model_dump(mode="json")
-    except KeyError:
-        defaults = {}
-    differ = {k: v for k, v in sorted(options.items()) if defaults.get(k, object()) != v}
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in differ.items()) or "standard"
-
-
-def format_stats(registry: Registry, rows: list[PlayerStats]) -> str:
-    if not rows:
-        return "No finished matches in the library yet."
-    out: list[str] = []
-    heading = None
-    for st in rows:
-        here = (st.game, variant(registry, st.game, st.options))
-        if here != heading:
-            heading = here
-            name = registry.games[st.game].name if st.game in registry.games else st.game
-            out.append(f"{name} ({here[1]})")
-            out.append(f"  {'player':<20} {'matches':>7} {'wins':>5} {'share':>6} {'hands':>6} "
-                       f"{'mean hand':>9}  counts")
-        who = f"{st.player} (bot)" if st.bot else st.player
-        counts = ", ".join(f"{k} {v}" for k, v in st.counts.items() if v)
-        out.append(f"  {who:<20} {st.matches:>7} {st.wins:>5} {st.win_share:>6.0%} {st.hands:>6} "
-                   f"{st.mean_hand_score:>9.1f}  {counts}")
-    return "\n".join(out)
+def format_stats(registry: Registry, store: MatchStore, game: str | None, width: int) -> str:
+    """``cardcore stats``: per person and per partnership, laid out for ``width`` columns."""
+    people = store.stats(game, games=registry.games)
+    pairs = store.stats(game, games=registry.games, partnerships=True)
+    return "\n".join(line.text for line in stats_lines(registry, people, pairs, width))

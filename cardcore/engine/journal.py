@@ -29,6 +29,7 @@ from cardcore.engine import complaints
 from cardcore.engine.game import ScoreRow
 from cardcore.engine.jsontext import compact_json
 from cardcore.engine.names import Name, SideName, plain_text
+from cardcore.engine.people import PersonKey
 
 E = TypeVar("E", bound="_Event")
 
@@ -183,6 +184,9 @@ class MatchStart(_Event):
     version: Label | None = None
     #: The first hand's dealer when the setup chose it (a rematch: the deal moves on).
     first_dealer: Count | None = None
+    #: Each seat's person key (``cardcore.engine.people``; None: the person of the name),
+    #: written only when some seat has one.
+    people: list[PersonKey | None] | None = Field(None, max_length=16)
 
 
 class Draw(_Event):
@@ -255,6 +259,8 @@ class SeatChange(_Event):
     seat: Count
     what: SeatWhat
     name: Name
+    #: ``named``: the person key of who sat (a server seat's, ``people.seat_key``), if any.
+    person: PersonKey | None = None
 
 
 class Note(_Event):

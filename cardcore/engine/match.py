@@ -19,6 +19,7 @@ import pydantic
 from cardcore.engine import __version__, journal
 from cardcore.engine.game import Action, Game, GameState, IllegalAction, load_state
 from cardcore.engine.names import Name, SideName
+from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
@@ -46,6 +47,7 @@ class Match:
         seats: list[str] | None = None,
         names: list[str] | None = None,
         side_names: list[str] | None = None,
+        people: Sequence[str | None] | None = None,
         draw_for_partners: bool = False,
         first_dealer: int | None = None,
         max_hands: int | None = None,
@@ -71,6 +73,9 @@ class Match:
         # a draw for partners needs partners (canasta for two or three: D45)
         self.draw_for_partners = draw_for_partners and game.has_partnership_draw and self.seating.partnerships
         self.draw: Draw | None = None
+        #: Each seat's person key (``cardcore.engine.people``), None where the name is the person.
+        self.people: list[str | None] = list(people or [])[:players]
+        self.people += [None] * (players - len(self.people))
         #: The first hand's dealer when the setup chose it (a rematch), else the game's choice.
         self.first_dealer = first_dealer
         self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target,
@@ -92,7 +97,8 @@ class Match:
                 match=self.match_no, game=self.game.id, seed=self.seed, seats=self.seats,
                 names=list(self.seating.names), side_names=list(self.seating.side_names),
                 options=self.options.model_dump(mode="json"), version=__version__,
-                **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {})))
+                **({"first_dealer": self.first_dealer} if self.first_dealer is not None else {}),
+                **({"people": list(self.people)} if any(self.people) else {})))
         rng = random.Random(f"{self.seed}:0")
         if self.draw_for_partners:
             self._seat_by_draw(rng)
@@ -172,6 +178,7 @@ class Match:
         where = seats_from_draw(draw)
         order = sorted(range(len(where)), key=where.__getitem__)  # player at each new seat
         self.seats = [self.seats[p] for p in order]
+        self.people = [self.people[p] for p in order]
         names = tuple(self.seating.names[p] for p in order)
         self._reseat(replace(self.seating, names=names, side_names=(),
                              draw=tuple(where[p] for p in draw.ranking)))
@@ -180,8 +187,11 @@ class Match:
             self.on_event(journal.Draw.make(cards=[{str(p): c for p, c in r.items()} for r in draw.rounds],
                                     seats=where))
 
-    def rename(self, seat: int, name: str) -> None:
-        """Give ``seat`` a new name; sides named after their seats (the default) follow it."""
+    def rename(self, seat: int, name: str, person: str | None = None) -> None:
+        """Give ``seat`` a new name (and ``person``'s key, when given); sides named after
+        their seats (the default) follow it."""
+        if person is not None:
+            self.people[seat] = person
         old = self.seating
         names = list(old.names)
         names[seat] = name
@@ -250,6 +260,7 @@ class Match:
             "over": self.over,
             "decisions": self.decisions,
             "bot_rngs": {str(s): _rng_state(r) for s, r in sorted(self._bot_rngs.items())},
+            **({"people": list(self.people)} if any(self.people) else {}),
         }
 
     @classmethod
@@ -259,7 +270,7 @@ class Match:
         snap = _snapshot_of(game, data)
         options = game.Options(**snap.options)
         match = cls(game, options, seed=snap.seed, seats=snap.seats,
-                    names=snap.names, side_names=snap.side_names,
+                    names=snap.names, side_names=snap.side_names, people=snap.people,
                     max_hands=snap.max_hands, match_no=snap.match_no, **kwargs)
         match.seating = replace(match.seating, dealer=snap.dealer,
                                 draw=tuple(snap.draw) if snap.draw else None)
@@ -303,6 +314,7 @@ class Snapshot(pydantic.BaseModel):
     over: bool = False
     decisions: int = pydantic.Field(0, ge=0)
     bot_rngs: dict[str, list[Any]] = {}
+    people: list[PersonKey | None] | None = pydantic.Field(None, max_length=16)
 
 
 def _snapshot_of(game: Game, data: Any) -> Snapshot:
@@ -320,6 +332,8 @@ def _check_snapshot(match: Match, snap: Snapshot) -> None:
     seating = match.seating
     if len(snap.names) != seating.players:
         raise ValueError(f"match.names: {len(snap.names)} names for {seating.players} seats")
+    if snap.people is not None and len(snap.people) != seating.players:
+        raise ValueError(f"match.people: {len(snap.people)} person keys for {seating.players} seats")
     if len(snap.side_names) != seating.sides:
         raise ValueError(f"match.side_names: {len(snap.side_names)} names for {seating.sides} sides")
     if snap.draw is not None and sorted(snap.draw) != list(range(seating.players)):

@@ -25,6 +25,7 @@ from cardcore.engine.complaints import option_complaint
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
 from cardcore.engine.names import Name
+from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 
 
@@ -66,6 +67,9 @@ class MatchSetup(pydantic.BaseModel):
     seats: list[SeatKind] = Field(min_length=1, max_length=MAX_SEATS)
     names: list[Name] | None = Field(None, max_length=MAX_SEATS)
     side_names: list[Name] | None = Field(None, max_length=MAX_SEATS)
+    #: Each seat's person key (``cardcore.engine.people``: a local profile's), None for a
+    #: seat whose name is the person.
+    people: list[PersonKey | None] | None = Field(None, max_length=MAX_SEATS)
     seed: int | str | None = None
     #: The match's target (the ``target`` option) when given apart from the options.
     target: int | None = None
@@ -95,6 +99,8 @@ class MatchSetup(pydantic.BaseModel):
             self._check_seat(registry, game, kind)
         if self.names is not None and len(self.names) != players:
             raise SetupError(f"{len(self.names)} names for {players} seats")
+        if self.people is not None and len(self.people) != players:
+            raise SetupError(f"{len(self.people)} person keys for {players} seats")
         sides = game.seating(players, options).sides
         if self.side_names is not None and len(self.side_names) != sides:
             raise SetupError(f"{len(self.side_names)} side names for {sides} sides")
@@ -102,7 +108,7 @@ class MatchSetup(pydantic.BaseModel):
             raise SetupError(f"no seat {self.first_dealer + 1} to deal at a table of {players}")
         seed = self.seed if self.seed is not None else draw_seed()
         return Setup(game, options, list(self.seats), seed, self.names, self.side_names,
-                     self.draw_for_partners, self.first_dealer)
+                     self.draw_for_partners, self.first_dealer, self.people)
 
     def _options(self, game: Game) -> GameOptions:
         values = dict(self.options)
@@ -143,6 +149,7 @@ class Setup:
     side_names: list[str] | None = None
     draw_for_partners: bool = False
     first_dealer: int | None = None
+    people: list[str | None] | None = None
 
     @property
     def players(self) -> int:
@@ -152,7 +159,8 @@ class Setup:
         """The match of this setup, not started (``Match.start`` deals)."""
         return Match(self.game, self.options, seed=self.seed, seats=list(self.seats),
                      names=self.names or None, side_names=self.side_names or None,
-                     draw_for_partners=self.draw_for_partners, first_dealer=self.first_dealer,
+                     people=self.people or None, draw_for_partners=self.draw_for_partners,
+                     first_dealer=self.first_dealer,
                      match_no=match_no, max_hands=max_hands, pm=pm)
 
     def request(self) -> MatchSetup:
@@ -160,4 +168,5 @@ class Setup:
         return MatchSetup(game=self.game.id, options=self.options.model_dump(mode="json"),
                           seats=list(self.seats), names=self.names or None,
                           side_names=self.side_names or None, seed=self.seed,
-                          draw_for_partners=self.draw_for_partners, first_dealer=self.first_dealer)
+                          draw_for_partners=self.draw_for_partners, first_dealer=self.first_dealer,
+                          people=self.people or None)

@@ -47,7 +47,7 @@ class Rebuild:
         try:
             options = self.game.Options(**start.options)
             match = Match(self.game, options, seed=start.seed, seats=start.seats,
-                          names=start.names, side_names=start.side_names,
+                          names=start.names, side_names=start.side_names, people=start.people,
                           match_no=start.match, draw_for_partners=drew,
                           first_dealer=start.first_dealer, on_event=self.emitted.append)
             match.start()
@@ -110,7 +110,7 @@ class Rebuild:
         """A player took their seat under the name they chose (the match's names follow)."""
         if event.what != "named" or not 0 <= event.seat < len(match.seats):
             raise self.refuse("not a seat change of this match")
-        match.rename(event.seat, event.name)
+        match.rename(event.seat, event.name, event.person)
         self.i += 1
 
     def undo(self, match: Match, event: Undo) -> Match:

@@ -208,10 +208,12 @@ class TableService:
     def name(self, seat: int) -> str:
         return self.match.seating.names[seat]
 
-    def rename(self, seat: int, name: str) -> None:
-        """``seat``'s player is called ``name`` (sides named after their seats follow)."""
-        self.match.rename(seat, name)
-        self._keep([SeatChange.make(seat=seat, what="named", name=name)])
+    def rename(self, seat: int, name: str, person: str | None = None) -> None:
+        """``seat``'s player is called ``name`` (sides named after their seats follow);
+        ``person``: their person key (``cardcore.engine.people``), kept in the record."""
+        self.match.rename(seat, name, person)
+        extra = {"person": person} if person is not None else {}
+        self._keep([SeatChange.make(seat=seat, what="named", name=name, **extra)])
 
     def set_away(self, seat: int, away: bool) -> None:
         """A stand-in bot plays ``seat`` (a human seat) until its player is back."""
@@ -445,7 +447,8 @@ class TableService:
         return MatchSetup(game=self.game.id, options=match.options.model_dump(mode="json"),
                           seats=list(match.seats), names=list(seating.names),
                           side_names=list(seating.side_names), seed=draw_seed(),
-                          first_dealer=seating.rotated().dealer)
+                          first_dealer=seating.rotated().dealer,
+                          people=list(match.people) if any(match.people) else None)
 
 
 def _unknown_keys(sent: Any, canonical: Any) -> str | None:

@@ -204,7 +204,7 @@ async def test_history_opens_a_finished_match_as_a_replay_and_stats_show_the_sto
         text = stats.query_one("#stats", Static).content
         from rich.console import Console
 
-        console = Console(width=200, record=True)  # every count a column: no wrapping
+        console = Console(width=200, record=True)
         console.print(text)
         shown = console.export_text()
         lib = open_library()
@@ -213,6 +213,6 @@ async def test_history_opens_a_finished_match_as_a_replay_and_stats_show_the_sto
         assert row.player == "greedy" and row.bot and row.matches == 1
         assert "greedy (bot)" in shown
         line = next(x for x in shown.splitlines() if "greedy (bot)" in x)
-        cells = line.replace("│", " ").split()[2:6]
-        assert cells == [str(row.matches), str(row.wins), f"{row.win_share:.0%}",
+        cells = line.split()[2:7]
+        assert cells == [str(row.matches), str(row.wins), f"{row.win_share:.0%}", str(row.hands),
                          f"{row.mean_hand_score:.1f}"]

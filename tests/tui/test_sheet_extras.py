@@ -85,9 +85,13 @@ async def test_the_historys_sheet_and_the_statistics_show_the_games_extras(make_
         await pilot.press("s")
         stats = await wait_for(pilot, StatsScreen)
         text = shown(stats.query_one("#stats", Static))
-        head = next(x for x in text.splitlines() if "player" in x)
-        row = next(x for x in text.splitlines() if "greedy (bot)" in x)
-        columns = dict(zip([h.strip() for h in head.split("┃")], [c.strip() for c in row.split("│")],
-                           strict=True))
+        lines = text.splitlines()
+        at = next(i for i, x in enumerate(lines) if "greedy (bot)" in x)
+        counts = []  # the counts under the row: "cards held 12 · went out 1", wrapped
+        for line in lines[at + 1:]:
+            if not line.startswith("    "):
+                break
+            counts += line.strip().split(" · ")
+        columns = {item.rpartition(" ")[0]: item.rpartition(" ")[2] for item in counts}
         assert columns["cards held"] == str(held)
         assert columns["went out"] == str(sum(len(row["went_out"]) for row in s.match.sheet.hands))

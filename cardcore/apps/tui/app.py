@@ -31,6 +31,7 @@ from cardcore.engine import records
 from cardcore.engine.game import Game
 from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry, load_registry
+from cardcore.services.profiles import with_people
 from cardcore.services.store import (
     MatchLocked,
     MatchStore,
@@ -189,8 +190,10 @@ class CardcoreApp(App[None]):
         rows: list[dict[str, Any]] = self._read("History", lambda s: s.score_sheet(match_id), [])
         return rows
 
-    def stats(self) -> list[PlayerStats]:
-        rows: list[PlayerStats] = self._read("Statistics", lambda s: s.stats(games=self.registry.games), [])
+    def stats(self, *, partnerships: bool = False) -> list[PlayerStats]:
+        """Per person (``partnerships``: per partnership), from the library."""
+        rows: list[PlayerStats] = self._read(
+            "Statistics", lambda s: s.stats(games=self.registry.games, partnerships=partnerships), [])
         return rows
 
     def on_mount(self) -> None:
@@ -270,7 +273,7 @@ class CardcoreApp(App[None]):
         if self.local_only("A match on this machine"):
             return None
         try:
-            return Session.new(self.registry, setup, store=self.library())
+            return Session.new(self.registry, with_people(setup), store=self.library())
         except Exception as exc:  # a plugin that cannot deal: say so and stay
             self.notify(f"The match could not start: {type(exc).__name__}: {exc}", severity="error")
             return None

@@ -27,6 +27,7 @@ import orjson
 from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
+from cardcore.engine.people import distinct_name, seat_key
 from cardcore.services.net import views
 from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.net.persist import Writer
@@ -199,8 +200,10 @@ class Table:
                                  "one seat a connection (the table is not hot-seat)")
         if invite is not None:
             token = held.claim()
-            if name:
-                self.service.rename(seat, name)
+            if name:  # a name another seat has: "Ann (2)"; the person key tells them apart
+                names = self.match.seating.names
+                taken = [n for i, n in enumerate(names) if i != seat]
+                self.service.rename(seat, distinct_name(name, taken), seat_key(token))
             self.save_row()
         assert token is not None
         self._bind(peer, seat)

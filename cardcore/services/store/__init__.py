@@ -106,17 +106,24 @@ class MatchSummary:
 
 @dataclass
 class PlayerStats:
-    """One player's figures in one game and variant (``options``: the match options)."""
+    """One person's (or one partnership's) figures in one game and variant (``options``:
+    the match options)."""
 
     game: str
     options: dict[str, Any]
-    player: str               # the name of a human, or the bot's id
+    player: str               # as shown: a person's name ("Ann · 3f9c" when two share it), a
+                              # bot's id; a partnership's people joined by " & "
     bot: bool
     matches: int = 0
     wins: int = 0
     hands: int = 0
     points: int = 0           # the sum of the player's side's hand totals
     counts: dict[str, int] = field(default_factory=dict)
+    #: Who: the person id (``cardcore.engine.people.person_id``; "bot:" + a bot's id), a
+    #: partnership's ids joined by " & ".
+    person: str = ""
+    #: Each member's label (one for a person, two or more for a partnership).
+    members: tuple[str, ...] = ()
 
     @property
     def win_share(self) -> float:
@@ -201,10 +208,11 @@ class MatchStore(Protocol):
     def find_record(self, events: list[MatchEvent]) -> int | None:
         """The id of a match whose record is these events (``record_digest``), or None."""
 
-    def stats(self, game: str | None = None,
-              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
-        """Per game, variant and player: finished matches only; ``games`` (the installed
-        games by id): their score extras are counted too (``Game.score_extras``)."""
+    def stats(self, game: str | None = None, games: Mapping[str, Game] | None = None, *,
+              partnerships: bool = False) -> list[PlayerStats]:
+        """Per game, variant and person (``partnerships``: per partnership, the people of
+        a side): finished matches only; ``games`` (the installed games by id): their score
+        extras are counted too (``Game.score_extras``)."""
 
     # --- what a server keeps (cardcore serve) --------------------------------------------
 

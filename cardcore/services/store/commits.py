@@ -108,8 +108,9 @@ def packed(snapshot: bytes) -> bytes:
     return zlib.compress(snapshot, 1)
 
 
-def snapshot_columns(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int]:
-    """seats, names, side_names, totals, hand, decisions: the columns a snapshot updates."""
+def snapshot_columns(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int, str]:
+    """seats, names, side_names, totals, hand, decisions, people: the columns a snapshot
+    updates (``people``: each seat's person key, ``[]`` when none has one)."""
     side_names = snap.get("side_names") or []
     totals = [0] * len(side_names)
     for row in (snap.get("sheet") or {}).get("hands") or []:
@@ -118,7 +119,7 @@ def snapshot_columns(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int
                 totals[i] += side["total"]
     return (column_json(snap.get("seats") or []), column_json(snap.get("names") or []),
             column_json(side_names), column_json(totals), int(snap.get("hand") or 0),
-            int(snap.get("decisions") or 0))
+            int(snap.get("decisions") or 0), column_json(snap.get("people") or []))
 
 
 def write(cur: sqlite3.Cursor, commits: Iterable[Commit],
@@ -141,7 +142,7 @@ def write_commit(cur: sqlite3.Cursor, commit: Commit) -> None:
     seq = insert_lines(cur, match_id, row[0], commit)
     cur.execute(
         "UPDATE matches SET n_events = ?, last_played = ?, seats = ?, names = ?, "
-        "side_names = ?, totals = ?, hand = ?, decisions = ?, finished = ?, winner = ?, "
+        "side_names = ?, totals = ?, hand = ?, decisions = ?, people = ?, finished = ?, winner = ?, "
         "snapshot = ?, record_hash = NULL WHERE id = ?",  # played on: not the record imported
         (seq, time.time(), *snapshot_columns(snapshot), int(over), snapshot.get("winner"),
          None if over else packed(commit.snapshot), match_id))

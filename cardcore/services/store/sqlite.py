@@ -1,6 +1,6 @@
 """The match library as one SQLite file in the user data dir (stdlib ``sqlite3``).
 
-Layout (schema version 3, ``PRAGMA user_version``; ``application_id`` marks the file ours):
+Layout (schema version 6, ``PRAGMA user_version``; ``application_id`` marks the file ours):
 
 - ``matches``: one row a match: game, options, seed, seats, names, sides' names, the totals,
   started / last played, finished and winner, and the last snapshot (zlib JSON, keys in the
@@ -19,6 +19,7 @@ Layout (schema version 3, ``PRAGMA user_version``; ``application_id`` marks the 
   with sorted keys put back in the record's order (``_reorder_v2``).
 - ``claims`` (version 4): the matches a server holds, one row a match naming its holder.
 - the leagues (version 5): ``store/league_tables.py``.
+- ``matches.people`` (version 6): each seat's person key (``cardcore.engine.people``).
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
@@ -85,7 +86,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -129,6 +130,10 @@ CREATE TABLE net_tables (
     created  REAL    NOT NULL,
     updated  REAL    NOT NULL)"""
 
+#: Each seat's person key (``cardcore.engine.people``) as JSON, ``[]`` when none has one
+#: (every match before version 5: its people are its names).
+PEOPLE = "ALTER TABLE matches ADD COLUMN people TEXT NOT NULL DEFAULT '[]'"
+
 CLAIMS = """
 CREATE TABLE claims (
     match_id INTEGER PRIMARY KEY,
@@ -150,6 +155,7 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         lambda cur: _reorder_v2(cur)),  # (defined below)
     3: (CLAIMS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent: it is new
     4: LEAGUE_MIGRATION,  # the leagues (docs/leagues.md)
+    5: (PEOPLE,),
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -168,6 +174,7 @@ SCHEMA: tuple[str, ...] = (
     NET_TABLES,
     CLAIMS,
     *LEAGUE_TABLES,
+    PEOPLE,
 )
 #: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}
@@ -732,7 +739,7 @@ class SqliteStore:
         if snapshot is not None:
             blob = None if over else _blob(snapshot)
             cur.execute("UPDATE matches SET seats = ?, names = ?, side_names = ?, totals = ?, "
-                        "hand = ?, decisions = ?, snapshot = ? WHERE id = ?",
+                        "hand = ?, decisions = ?, people = ?, snapshot = ? WHERE id = ?",
                         (*snapshot_columns(snapshot), blob, match_id))
         return match_id
 
@@ -794,15 +801,15 @@ class SqliteStore:
 
     # --- statistics -----------------------------------------------------------------------
 
-    def stats(self, game: str | None = None,
-              games: Mapping[str, Game] | None = None) -> list[PlayerStats]:
+    def stats(self, game: str | None = None, games: Mapping[str, Game] | None = None, *,
+              partnerships: bool = False) -> list[PlayerStats]:
         where, args = ("finished = 1", ()) if game is None else ("finished = 1 AND game = ?", (game,))
 
         def read(c: sqlite3.Connection) -> tuple[list[Any], list[Any]]:
             c.execute("BEGIN")
             try:
-                matches = c.execute(f"SELECT id, game, options, seats, names, winner FROM matches "
-                                    f"WHERE {where}", args).fetchall()
+                matches = c.execute(f"SELECT id, game, options, seats, names, winner, people "
+                                    f"FROM matches WHERE {where} ORDER BY id", args).fetchall()
                 scores = c.execute(f"SELECT match_id, row FROM scores WHERE match_id IN "
                                    f"(SELECT id FROM matches WHERE {where}) ORDER BY match_id, seq",
                                    args).fetchall()
@@ -811,7 +818,7 @@ class SqliteStore:
             return matches, scores
 
         matches, scores = self._read(read)
-        return aggregate(matches, scores, games)
+        return aggregate(matches, scores, games, partnerships=partnerships)
 
 
 class SqliteMatch:

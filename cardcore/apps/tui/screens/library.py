@@ -5,10 +5,9 @@ through the app (``app.library()``) and ask for anything that changes it by mess
 from __future__ import annotations
 
 import time
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from rich.console import Group, RenderableType
-from rich.table import Table
+from rich.console import RenderableType
 from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
@@ -19,7 +18,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import Button, Footer, Label, ListItem, ListView, Static
 
 from cardcore.apps.tui.plain import plain
-from cardcore.services.store import MatchSummary, PlayerStats
+from cardcore.services.store import MatchSummary
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
@@ -280,8 +279,9 @@ class HistoryScreen(Screen[None]):
 
 
 class StatsScreen(Screen[None]):
-    """Per game and variant, per player (a human by name, a bot by id): matches, wins, win
-    share, mean hand score and the game's own counts, as the library computes them."""
+    """Per game and variant, per person (a human by profile or name, a bot by id) and per
+    partnership: matches, wins, win share, hands, mean hand score and the game's own counts,
+    as the library computes them, laid out for the screen's width (``stats_text``)."""
 
     app: CardcoreApp
     DEFAULT_CSS = """
@@ -291,38 +291,36 @@ class StatsScreen(Screen[None]):
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="stats.back")]
 
+    #: Styles of the kinds of lines (``stats_text.Line.kind``).
+    STYLES = {"title": "bold", "head": "bold dim", "counts": "dim", "note": ""}
+
     def compose(self) -> ComposeResult:
-        yield Static(Text("Statistics — finished matches", style="bold"), id="library-title")
+        yield Static(Text("Statistics — finished matches, per person and partnership", style="bold"),
+                     id="library-title")
         with VerticalScroll(id="stats-scroll"):
             yield Static(id="stats")
         yield Footer()
 
     def on_mount(self) -> None:
-        self.query_one("#stats", Static).update(self.render_stats(self.app.stats()))
+        self.people = self.app.stats()
+        self.partnerships = self.app.stats(partnerships=True) if self.people else []
+        self.show()
 
-    def render_stats(self, rows: list[PlayerStats]) -> RenderableType:
-        from cardcore.apps.library_cli import variant
+    def on_resize(self) -> None:
+        if hasattr(self, "people"):
+            self.show()
 
-        if not rows:
-            return Text("No finished matches in the library yet.")
-        groups: dict[tuple[str, str], list[PlayerStats]] = {}
-        for st in rows:
-            groups.setdefault((st.game, variant(self.app.registry, st.game, st.options)), []).append(st)
-        tables: list[Any] = []
-        for (game_id, options), players in groups.items():
-            game = self.app.registry.games.get(game_id)
-            tables.append(self.table(plain(f"{game.name if game else game_id} ({options})"), players))
-        return Group(*tables)
+    def show(self) -> None:
+        # the scroll's padding (2) and a vertical scrollbar's width (1) off the screen's
+        width = max(self.size.width or self.app.size.width, 20) - 3
+        self.query_one("#stats", Static).update(self.render_stats(width))
 
-    def table(self, title: Text, players: list[PlayerStats]) -> Table:
-        counts = sorted({k for st in players for k in st.counts})
-        table = Table(title=title, title_justify="left", title_style="bold", expand=False,
-                      show_edge=False, pad_edge=False)
-        table.add_column("player")
-        for head in ("matches", "wins", "share", "mean hand", *counts):
-            table.add_column(plain(head.replace("_", " ")), justify="right")
-        for st in players:
-            table.add_row(plain(f"{st.player} (bot)" if st.bot else st.player), str(st.matches), str(st.wins),
-                          f"{st.win_share:.0%}", f"{st.mean_hand_score:.1f}",
-                          *(str(st.counts.get(k, 0)) for k in counts))
-        return table
+    def render_stats(self, width: int) -> RenderableType:
+        from cardcore.apps.stats_text import stats_lines
+
+        text = Text(no_wrap=True, overflow="ignore")
+        for n, line in enumerate(stats_lines(self.app.registry, self.people, self.partnerships, width)):
+            if n:
+                text.append("\n")
+            text.append_text(plain(line.text, self.STYLES.get(line.kind, "")))
+        return text

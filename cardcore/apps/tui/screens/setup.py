@@ -13,6 +13,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
+from textual.suggester import SuggestFromList
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from cardcore.apps.tui.plain import plain
@@ -22,6 +23,7 @@ from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.engine.seating import Seating
+from cardcore.services.profiles import known_names
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
@@ -78,6 +80,9 @@ class SetupScreen(Screen[None]):
         yield Static(Text.assemble(plain(f"New match — {game.name}", "bold"), "   ",
                                    plain(game.description)), id="setup-title")
         choices = self.bot_choices()
+        # the local profiles' names, offered as a seat's name is typed (→ takes one); not
+        # in a browser's front end, whose data dir is the host's
+        known = None if self.app.remote_only else SuggestFromList(known_names(), case_sensitive=False)
         default_bot = "greedy" if any(v == "greedy" for _, v in choices) else choices[-1][1]
         with VerticalScroll(id="setup-form"):
             with Horizontal(classes="form-row"):
@@ -90,7 +95,7 @@ class SetupScreen(Screen[None]):
                     yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
                                  id=f"who-{i}", compact=True, classes="form-control")
                     yield Input(id=f"name-{i}", compact=True, classes="form-name",
-                                max_length=MAX_NAME_CHARS)
+                                max_length=MAX_NAME_CHARS, suggester=known)
             with Horizontal(classes="form-row", id="sides-row"):
                 yield Label("Side names", classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)

@@ -1,0 +1,103 @@
+"""The statistics laid out as lines of text for a width: ``cardcore stats`` prints them, the
+TUI's statistics screen draws them. Per game and variant, the people, then the partnerships
+(docs/library.md, "Statistics"). Nothing is cut: a name longer than its column goes on a
+line of its own, the counts wrap between items ("big casino 2 · sweeps 5").
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any
+
+from cardcore.engine.scoresheet import extras_of
+from cardcore.services.plugins import Registry
+from cardcore.services.store import PlayerStats
+
+#: The figures' headers and their widths (each right-aligned, two spaces before it).
+FIGURES = (("matches", 7), ("wins", 4), ("share", 5), ("hands", 5), ("mean hand", 9))
+FIGURES_WIDTH = sum(w + 2 for _, w in FIGURES)
+INDENT = "  "
+COUNTS_INDENT = "    "
+
+
+@dataclass(frozen=True)
+class Line:
+    """One line: its text and what it is ("title", "head", "row", "counts", "note")."""
+
+    text: str
+    kind: str = "row"
+
+
+def variant(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
+    """The options that differ from the game's defaults ("standard" when none do)."""
+    try:
+        defaults = registry.games[game_id].Options().model_dump(mode="json")
+    except KeyError:
+        defaults = {}
+    differ = {k: v for k, v in sorted(options.items()) if defaults.get(k, object()) != v}
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in differ.items()) or "standard"
+
+
+def count_words(registry: Registry, st: PlayerStats) -> dict[str, str]:
+    """Each count's name in words: the game's label for it ("big casino"), else its key
+    with spaces for "_"."""
+    extras = extras_of(registry.games.get(st.game), st.options)
+    labels = {e.key: e.label for e in extras if e.label}
+    return {k: labels.get(k) or k.replace("_", " ") for k in st.counts}
+
+
+def stats_lines(registry: Registry, people: list[PlayerStats], partnerships: list[PlayerStats],
+                width: int) -> list[Line]:
+    """The statistics for ``width`` columns (at least 48 lay out without a line longer)."""
+    if not people:
+        return [Line("No finished matches in the library yet.", "note")]
+    groups: dict[tuple[str, str], tuple[list[PlayerStats], list[PlayerStats]]] = {}
+    for st in people:
+        groups.setdefault(_group(registry, st), ([], []))[0].append(st)
+    for st in partnerships:
+        groups.setdefault(_group(registry, st), ([], []))[1].append(st)
+    out: list[Line] = []
+    for (game_id, options), (persons, pairs) in groups.items():
+        game = registry.games.get(game_id)
+        if out:
+            out.append(Line("", "note"))
+        out.append(Line(f"{game.name if game else game_id} ({options})", "title"))
+        out.extend(_table(registry, "person", persons, width))
+        if pairs:
+            out.extend(_table(registry, "partnership", pairs, width))
+    return out
+
+
+def _group(registry: Registry, st: PlayerStats) -> tuple[str, str]:
+    return st.game, variant(registry, st.game, st.options)
+
+
+def _table(registry: Registry, head: str, rows: list[PlayerStats], width: int) -> Iterator[Line]:
+    labels = [f"{st.player} (bot)" if st.bot else st.player for st in rows]
+    room = max(len(head), width - len(INDENT) - FIGURES_WIDTH)
+    name_w = min(max(len(x) for x in [head, *labels]), room)
+    yield Line(INDENT + head.ljust(name_w) + "".join(f"  {h:>{w}}" for h, w in FIGURES), "head")
+    for st, label in zip(rows, labels, strict=True):
+        figures = (st.matches, st.wins, f"{st.win_share:.0%}", st.hands, f"{st.mean_hand_score:.1f}")
+        cells = "".join(f"  {v:>{w}}" for v, (_, w) in zip(figures, FIGURES, strict=True))
+        if len(label) > name_w:  # a long name on its own line, never cut
+            yield Line(INDENT + label)
+            label = ""
+        yield Line(INDENT + label.ljust(name_w) + cells)
+        words = count_words(registry, st)
+        items = [f"{words[k]} {v}" for k, v in st.counts.items() if v]
+        yield from (Line(text, "counts") for text in _wrap(items, width))
+
+
+def _wrap(items: list[str], width: int) -> Iterator[str]:
+    """The items joined by " · ", in lines of ``width`` at most, an item never split."""
+    line = ""
+    for item in items:
+        if line and len(COUNTS_INDENT) + len(line) + 3 + len(item) > width:
+            yield COUNTS_INDENT + line
+            line = ""
+        line = f"{line} · {item}" if line else item
+    if line:
+        yield COUNTS_INDENT + line
