@@ -17,7 +17,8 @@ from collections.abc import Callable, Iterator
 from typing import IO, Any
 
 from cardcore.apps.args import UsageError, output_width
-from cardcore.apps.library_cli import say, variant
+from cardcore.apps.library_cli import say
+from cardcore.apps.stats_text import variant
 from cardcore.services.league import Entry, League
 from cardcore.services.league.book import KEEP, LeagueBook
 from cardcore.services.league.standings import Standings, TeamRow, standings
