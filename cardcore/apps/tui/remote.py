@@ -254,6 +254,21 @@ class RemoteSession:
         return self._problem
 
     @property
+    def waiting_for(self) -> str | None:
+        """The seats nobody has claimed yet (the table waits for them: docs/protocol.md,
+        Seats), else the player to play who is away and not yet stood in for."""
+        u = self._u
+        if u.over:
+            return None
+        unclaimed = [s.seat for s in u.seats if s.open and not s.bot_playing]
+        if unclaimed:
+            return f"{_names(u.names, unclaimed)} to sit"
+        away = next((s for s in u.seats if s.seat == u.to_play), None)
+        if away is not None and away.kind == HUMAN and not away.connected and not away.bot_playing:
+            return f"{u.names[away.seat]} to come back"
+        return None
+
+    @property
     def match_id(self) -> int | None:
         return None
 
@@ -391,3 +406,9 @@ class RemoteSession:
 
     def _say(self, text: str, error: bool = False) -> None:
         self._events.append(Note.make(text=text, error=error))
+
+
+def _names(names: list[str], seats: list[int]) -> str:
+    """``North``, ``North and East``, ``North, East and West``."""
+    shown = [names[s] for s in seats if 0 <= s < len(names)]
+    return " and ".join(shown) if len(shown) < 3 else f"{', '.join(shown[:-1])} and {shown[-1]}"

@@ -22,6 +22,8 @@ SEATS_ENV = "CARDCORE_SEATS_DIR"
 #: Tables remembered at most (the oldest go first).
 MAX_SEATS = 500
 _FILE = "tokens.json"
+#: The server last joined from the launcher (the join box offers it again).
+_LAST_SERVER = "last_server"
 
 
 def seats_dir() -> Path:
@@ -55,6 +57,18 @@ class SeatBook:
         tokens = self._read()
         if tokens.pop(_key(server, code, invite), None) is not None:
             self._write(tokens)
+
+    def last_server(self) -> str | None:
+        """The server last joined (``remember_server``), if any."""
+        try:
+            text = (self.path.parent / _LAST_SERVER).read_text(encoding="utf-8").strip()
+        except (OSError, ValueError):
+            return None
+        return text or None
+
+    def remember_server(self, url: str) -> None:
+        with contextlib.suppress(OSError):
+            write_atomic(self.path.parent / _LAST_SERVER, url + "\n")
 
     def _read(self) -> dict[str, object]:
         try:

@@ -19,6 +19,7 @@ from cardcore.engine.game import Game
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
+    from cardcore.apps.tui.table_session import TableSession
 
 
 def players_text(counts: tuple[int, ...]) -> str:
@@ -65,6 +66,7 @@ class LauncherScreen(Screen[None]):
         Binding("r", "resume", "Resume", id="launcher.resume"),
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
+        Binding("j", "join_by_code", "Join by code", id="launcher.join"),
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
@@ -162,6 +164,21 @@ class LauncherScreen(Screen[None]):
 
     def action_stats(self) -> None:
         self.post_message(self.StatsRequested())
+
+    def action_join_by_code(self) -> None:
+        """A friend's table on a server: its code and a seat's invite, or a link
+        (screens/join_code.py); the server joined last is offered."""
+        from cardcore.apps.tui.screens.join_code import JoinCodeScreen, own_connection_joiner
+        from cardcore.services.net.client import DEFAULT_SERVER
+        from cardcore.services.net.seat_book import SeatBook
+
+        server = SeatBook().last_server() or DEFAULT_SERVER
+        box = JoinCodeScreen(own_connection_joiner(self.app.registry), server, ask_server=True)
+        self.app.push_screen(box, self._joined)
+
+    def _joined(self, session: TableSession | None) -> None:
+        if session is not None:
+            self.app.open_table(session)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "new_match":
