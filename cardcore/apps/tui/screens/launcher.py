@@ -66,7 +66,7 @@ class LauncherScreen(Screen[None]):
         Binding("r", "resume", "Resume", id="launcher.resume"),
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
-        Binding("j", "join_by_code", "Join by code", id="launcher.join"),
+        Binding("j", "join_by_code", "Join code", id="launcher.join"),
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 

@@ -67,7 +67,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_table", "New table", id="lobby.new"),
         Binding("enter", "join", "Join", id="lobby.join", show=True),
         Binding("w", "watch", "Watch", id="lobby.watch"),
-        Binding("j", "join_by_code", "Join by code", id="lobby.join_code"),
+        Binding("j", "join_by_code", "Join code", id="lobby.join_code"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
