@@ -114,7 +114,8 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
     conn = await Connection.open(target.server, name)
     try:
         try:
-            session = await RemoteSession.join(registry, conn, target.code, target.secret, name)
+            session = await RemoteSession.join(registry, conn, target.code, target.secret, name,
+                                               come_back=True)
         except ClientError as exc:
             why = not_seated(target.code, exc) if target.secret else f"table {target.code}: {exc}"
             raise ClientError(exc.code, why) from None

@@ -111,3 +111,32 @@ async def test_an_invite_from_before_the_words_still_claims_its_seat(tmp_path):
         joined = await host.request({"type": "join", "code": code, "invite": old})
         assert joined["type"] == "joined" and joined["seat"] == 1
         await host.close()
+
+
+@pytest.mark.asyncio
+async def test_the_code_alone_takes_back_the_seat_kept_here_else_nothing(tmp_path):
+    """Join by code with the code alone: the seat this client claimed before (its token is
+    kept), or None (the caller watches); a token the seat no longer knows is forgotten."""
+    from cardcore.services.net.client import Connection
+    from cardcore.services.net.seat_book import SeatBook
+
+    book = SeatBook(tmp_path / "seats")
+    async with running(tmp_path / "library.sqlite") as server:
+        url = f"ws://127.0.0.1:{server.port}/"
+        host = await Client.connect(server.port)
+        made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "human"]})
+        code = made["code"]
+        first = await Connection.open(url)
+        assert await first.come_back(code, book=book) is None  # nothing kept yet
+        assert (await first.join(code, made["seats"][1]["invite"], book=book)).seat == 1
+        await first.close()
+        again = await Connection.open(url)
+        back = await again.come_back(code, book=book)
+        assert back is not None and back.seat == 1
+        await again.close()
+        reissued = await host.request({"type": "reissue", "code": code, "seat": 1, "owner": made["owner"]})
+        assert reissued["type"] == "invite"
+        late = await Connection.open(url)
+        assert await late.come_back(code, book=book) is None and book.at_table(url, code) == []
+        await late.close()
+        await host.close()

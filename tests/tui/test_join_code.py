@@ -65,7 +65,8 @@ async def test_from_the_launcher_to_a_seat_at_a_friends_table_in_three_keys_plus
         tmp_path, registry):
     """The friend hears the code and the seat's invite (and the server's address, the first
     time): j, the code and invite, tab, the server, enter: seated. The next time the box
-    offers the server joined last: j, the code, enter."""
+    offers the server joined last: j, the code and invite, enter; the code alone takes the
+    seat back."""
     server = await start_server(tmp_path / "server.sqlite")
     try:
         made = await make_table(server.port, ["human", "human", "human", "human"])
@@ -99,8 +100,8 @@ async def test_from_the_launcher_to_a_seat_at_a_friends_table_in_three_keys_plus
             await pilot.press("j")
             await until(pilot, lambda: isinstance(app.screen, JoinCodeScreen), "the box")
             await pilot.press(*made.code.lower().replace("-", ""), "enter")
-            table = await on(pilot, TableScreen, "watching")
-            assert table.session.seat is None
+            table = await on(pilot, TableScreen, "back at the seat")
+            assert table.session.seat == 2
             await pilot.press("q")
     finally:
         await stop_server(server)

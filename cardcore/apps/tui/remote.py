@@ -67,9 +67,11 @@ class RemoteSession:
 
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
-                   name: str | None = None, *, own_connection: bool = True) -> RemoteSession:
+                   name: str | None = None, *, own_connection: bool = True,
+                   come_back: bool = False) -> RemoteSession:
         """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
-        comes back with the seat's token it keeps: ``Connection.join``; None: watch it).
+        comes back with the seat's token it keeps: ``Connection.join``; None: watch it, or,
+        with ``come_back``, first take back a seat of it this client holds a token for).
         ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
         got: list[Any] = []
         first = asyncio.get_running_loop().create_future()
@@ -82,7 +84,8 @@ class RemoteSession:
         conn.subscribe(code, catch)
         try:
             if secret is None:
-                await conn.call(p.Watch(code=code))
+                if not (come_back and await conn.come_back(code, name)):
+                    await conn.call(p.Watch(code=code))
             else:
                 await conn.join(code, secret, name)
             await asyncio.wait_for(first, TIMEOUT)

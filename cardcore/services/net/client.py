@@ -226,6 +226,23 @@ class Connection:
         book.put(self.url, code, invite, joined.token)
         return joined
 
+    async def come_back(self, code: str, name: str | None = None,
+                        book: SeatBook | None = None) -> p.Joined | None:
+        """Take back a seat of ``code`` this client claimed before (its token is kept), if
+        there is one (None: none). A token the server no longer knows (the seat was given a
+        new invite) is forgotten; a seat played from another connection is ``seat_taken``.
+        Only the seat taken last is tried: a wrong key counts as a wrong guess."""
+        book = book or SeatBook()
+        for entry, token in book.at_table(self.url, code)[:1]:
+            try:
+                joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
+                return joined
+            except ClientError as exc:
+                if exc.code != "bad_secret":
+                    raise
+                book.forget_entry(entry)
+        return None
+
     def send_soon(self, message: p._Request, table: str) -> None:
         """Send without waiting (an ``act``, a ``chat``); an error about it goes to
         ``table``'s handler."""

@@ -54,8 +54,17 @@ class SeatBook:
         self._write(tokens)
 
     def forget(self, server: str, code: str, invite: str) -> None:
+        self.forget_entry(_key(server, code, invite))
+
+    def at_table(self, server: str, code: str) -> list[tuple[str, str]]:
+        """The seats of table ``code`` kept here, the latest first: (their entry, token)."""
+        prefix = _key(server, code, "")[:-32]
+        return [(key, token) for key, token in reversed(self._read().items())
+                if key.startswith(prefix) and isinstance(token, str)]
+
+    def forget_entry(self, key: str) -> None:
         tokens = self._read()
-        if tokens.pop(_key(server, code, invite), None) is not None:
+        if tokens.pop(key, None) is not None:
             self._write(tokens)
 
     def last_server(self) -> str | None:

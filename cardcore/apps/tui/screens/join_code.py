@@ -1,6 +1,7 @@
-"""Join by code: one box that takes a table code (to watch the table), a code and a seat's
-invite (``KQX-482 maple river stone tiger``) or a seat's link (to sit there). From the
-launcher (``j``: the server typed, or the one joined last) and from a server's lobby."""
+"""Join by code: one box that takes a table code (to take back a seat of it held here
+before, else to watch the table), a code and a seat's invite (``KQX-482 maple river stone
+tiger``) or a seat's link (to sit there). From the launcher (``j``: the server typed, or
+the one joined last) and from a server's lobby."""
 
 from __future__ import annotations
 
@@ -40,7 +41,8 @@ def own_connection_joiner(registry: Registry) -> Joiner:
     async def join(target: Target, name: str | None) -> RemoteSession:
         conn = await Connection.open(target.server, name)
         try:
-            session = await RemoteSession.join(registry, conn, target.code, target.secret, name)
+            session = await RemoteSession.join(registry, conn, target.code, target.secret, name,
+                                               come_back=True)
         except BaseException:
             await conn.close()
             raise
@@ -74,9 +76,9 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
             yield Static(Text("Join by code", style="bold"))
-            yield Static(Text("A table's code (KQX-482) watches it; its code and a seat's invite "
-                              "(KQX-482 maple river stone tiger) or a seat's link sits there. "
-                              "enter: join, esc: back.", style="dim"))
+            yield Static(Text("A table's code and a seat's invite (KQX-482 maple river stone tiger) "
+                              "or a seat's link sits there; the code alone takes back your seat, "
+                              "or watches. enter: join, esc: back.", style="dim"))
             with Horizontal(classes="join-row"):
                 yield Static("Code: ", classes="join-label")
                 yield Input(placeholder="KQX-482 maple-river-stone-tiger, or a link", id="join-code",

@@ -243,7 +243,7 @@ class LobbyScreen(Screen[None]):
     async def _join_target(self, target: Target, _name: str | None) -> RemoteSession:
         if not await self.connect() or self.conn is None:
             raise ClientError("unreachable", "not connected to the server: r tries again")
-        return await self.seat_session(target.code, target.secret)
+        return await self.seat_session(target.code, target.secret, come_back=True)
 
     def _joined(self, session: RemoteSession | None) -> None:
         if session is not None:
@@ -278,13 +278,14 @@ class LobbyScreen(Screen[None]):
             return
         self._joined(session)
 
-    async def seat_session(self, code: str, secret: str | None) -> RemoteSession:
-        """The session at ``code``'s seat of ``secret`` (None: watching), on the lobby's
-        connection, under the name typed (ValueError when it is not a name)."""
+    async def seat_session(self, code: str, secret: str | None, come_back: bool = False) -> RemoteSession:
+        """The session at ``code``'s seat of ``secret`` (None: watching, or with
+        ``come_back`` a seat held here before), on the lobby's connection, under the name
+        typed (ValueError when it is not a name)."""
         name = self.name_typed and check_name(self.name_typed)
         assert self.conn is not None
         return await RemoteSession.join(self.app.registry, self.conn, code, secret, name,
-                                        own_connection=False)
+                                        own_connection=False, come_back=come_back)
 
     @work(exclusive=True, group="lobby-create")
     async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False) -> None:
