@@ -166,9 +166,9 @@ async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_pa
             lobby.create(SessionSetup(game, game.Options(), ["human", "human"], 5))
             links = await on(pilot, LinksScreen, "the links")
             code, seats = links.created.code, links.created.seats
-            shown = " ".join(text_of(app, "#links-text").split())
-            for s in seats:
-                assert f"Seat {s.seat + 1}: {code} {s.invite}" in shown
+            lines = [line.strip() for line in text_of(app, "#links-text").splitlines()]
+            for s in seats:  # the invite read aloud, then the link, each a line of its own
+                assert f"Seat {s.seat + 1}: {code} {s.invite}" in lines and s.link in lines
             await pilot.press("c")  # the focus is on seat 1's button: its invite alone
             assert app.clipboard.startswith(f"cardcore table {code}, seat 1: join by code with "
                                             f"{code} {seats[0].invite} or the link {seats[0].link}")

@@ -454,15 +454,17 @@ class LinksScreen(ModalScreen[int | None]):
 
     def _links_text(self, note: str = "") -> Text:
         text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — give each player their own seat's invite (read it out, or c copies it): "
-                    "they join by code (j) with it, or with the link. The first to use an invite "
-                    "claims its seat, once; a new link unseats whoever held that seat.\n", style="dim")
+        text.append("  — give each player their seat's invite (read it out; c copies it): they "
+                    "join by code (j) with it, or with its link. An invite claims its seat once; "
+                    "a new link unseats whoever held the seat.\n", style="dim")
         for s in self.created.seats:
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(plain(invite_text(self.created.code, s.invite), "bold"))
-            text.append(plain(f"\n  {s.link}"))
+            text.append("\n  ")
+            text.append(plain(s.link))
             if s.web_link:
-                text.append(plain(f"\n  in a browser: {s.web_link}", "dim"))
+                text.append("\n  ")
+                text.append(plain(s.web_link, "dim"))
         if note:
             text.append(f"\n\n{note}", style="italic")
         return text
