@@ -8,11 +8,12 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
+from textual.app import App
 from textual.widgets import Input
 
 from cardcore.apps.tui.app import CardcoreApp, JoinTable, Launch, Lobby
 from cardcore.apps.tui.remote import RemoteSession
-from cardcore.apps.tui.screens.join_code import JoinCodeScreen
+from cardcore.apps.tui.screens.join_code import JoinCodeScreen, own_connection_joiner
 from cardcore.apps.tui.screens.launcher import LauncherScreen
 from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen
 from cardcore.apps.tui.screens.table import TableScreen
@@ -107,16 +108,26 @@ async def test_from_the_launcher_to_a_seat_at_a_friends_table_in_three_keys_plus
         await stop_server(server)
 
 
+class BoxHost(App[None]):
+    """The launcher's box alone (the launcher's own screen is costly to draw; the slow test
+    above goes through it)."""
+
+    def __init__(self, registry: Any) -> None:
+        super().__init__()
+        self.box = JoinCodeScreen(own_connection_joiner(registry), "ws://127.0.0.1:8765", ask_server=True)
+
+    def on_mount(self) -> None:
+        self.push_screen(self.box)
+
+
 async def test_a_wrong_invite_in_the_box_says_why_and_the_box_stays(tmp_path, registry):
     server = await start_server(tmp_path / "server.sqlite")
     try:
         made = await make_table(server.port, ["human", "human"])
-        app = CardcoreApp(registry, start=Launch(), bot_delay=0, animations=False)
+        app = BoxHost(registry)
         async with app.run_test(size=SIZE) as pilot:
-            await until(pilot, lambda: isinstance(app.screen, LauncherScreen), "the launcher")
-            await pilot.press("j")
             box = await on(pilot, JoinCodeScreen, "the box")
-            box.query_one("#join-server", Input).value = f"ws://127.0.0.1:{server.port}"
+            box.query_one("#join-server", Input).value = f"127.0.0.1:{server.port}"
             box.query_one("#join-code", Input).value = f"{made.code} maple river stone tigre"
             await pilot.press("enter")
             said = await until(pilot, lambda: text_of(app, "#join-message").strip(), "why not")
