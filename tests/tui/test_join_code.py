@@ -245,3 +245,25 @@ async def test_the_status_line_names_the_seat_the_table_waits_for(tmp_path, regi
             if c is not None:
                 await c.close()
         await stop_server(server)
+
+
+async def test_several_open_seats_are_counted_first_and_the_server_unreachable_is_no_refusal(
+        tmp_path, registry):
+    """At 80 columns the status line keeps the count of seats the table waits for (names
+    after it); a box whose server cannot be reached says so, not that a seat refused."""
+    from cardcore.services.net.client import ClientError, not_seated
+
+    server = await start_server(tmp_path / "server.sqlite")
+    conn = None
+    try:
+        made = await make_table(server.port, ["human", "human", "human", "human"])
+        conn = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann")
+        session = await RemoteSession.join(registry, conn, made.code, made.seats[1].invite, "Ann")
+        others = [session.names[s] for s in (0, 2, 3)]
+        assert session.waiting_for == f"3 players to sit: {', '.join(others)}"
+    finally:
+        if conn is not None:
+            await conn.close()
+        await stop_server(server)
+    refused = ClientError("unreachable", "cannot reach the server at ws://127.0.0.1:1")
+    assert not_seated("KQX-482", refused) == "cannot reach the server at ws://127.0.0.1:1"

@@ -263,9 +263,11 @@ class RemoteSession:
         u = self._u
         if u.over:
             return None
-        unclaimed = [s.seat for s in u.seats if s.open and not s.bot_playing]
-        if unclaimed:
-            return f"{_names(u.names, unclaimed)} to sit"
+        unclaimed = [u.names[s.seat] for s in u.seats if s.open and not s.bot_playing]
+        if len(unclaimed) == 1:
+            return f"{unclaimed[0]} to sit"
+        if unclaimed:  # the count first: a narrow status line cuts the names
+            return f"{len(unclaimed)} players to sit: {', '.join(unclaimed)}"
         away = next((s for s in u.seats if s.seat == u.to_play), None)
         if away is not None and away.kind == HUMAN and not away.connected and not away.bot_playing:
             return f"{u.names[away.seat]} to come back"
@@ -409,9 +411,3 @@ class RemoteSession:
 
     def _say(self, text: str, error: bool = False) -> None:
         self._events.append(Note.make(text=text, error=error))
-
-
-def _names(names: list[str], seats: list[int]) -> str:
-    """``North``, ``North and East``, ``North, East and West``."""
-    shown = [names[s] for s in seats if 0 <= s < len(names)]
-    return " and ".join(shown) if len(shown) < 3 else f"{', '.join(shown[:-1])} and {shown[-1]}"

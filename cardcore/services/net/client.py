@@ -124,11 +124,13 @@ def not_seated(code: str, exc: ClientError) -> str:
     and the browser both say it: ``Table KQX-482 did not seat you (taken): seat 1's
     invite has been used: ask the table's owner for a new one``."""
     word = _NOT_SEATED.get(exc.code)
+    if word is None:  # not the server's answer about the seat: the server unreachable, ...
+        return str(exc)
     if exc.code == "no_table":
         exc = ClientError(exc.code, f"{exc} (it may have ended and expired, or the code is mistyped)")
     elif exc.code == "bad_secret":
         exc = ClientError(exc.code, f"{exc} (mistyped, or the table's owner gave the seat a new invite)")
-    return f"Table {code} did not seat you" + (f" ({word})" if word else "") + f": {exc}"
+    return f"Table {code} did not seat you ({word}): {exc}"
 
 
 def server_url(url: str) -> str:
