@@ -235,7 +235,7 @@ async def test_the_status_line_names_the_seat_the_table_waits_for(tmp_path, regi
             await until(pilot, lambda: isinstance(app.screen, TableScreen), "the table")
             status = await until(pilot, lambda: text_of(app, "#status"), "the status line")
             assert f"waiting for {north} to sit" in status and "to play:" not in status
-            assert f"(waiting for {north} to sit)" in text_of(app, "#actions-title")
+            assert "(the table waits)" in text_of(app, "#actions-title")
             friend = await Connection.open(f"ws://127.0.0.1:{server.port}/", "Bob")
             await friend.join(made.code, made.seats[1].invite, "Bob")
             await until(pilot, lambda: "waiting for" not in text_of(app, "#status")

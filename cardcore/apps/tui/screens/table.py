@@ -306,8 +306,8 @@ class TableScreen(Screen[None]):
             title.append("  (the hand is over: n next hand)", style="dim")
         elif not self.legal:
             seat = self.session.to_play
-            if waiting := self.session.waiting_for:
-                title.append(f"  (waiting for {waiting})", style="dim")
+            if self.session.waiting_for:  # for whom: the status line (this column is narrow)
+                title.append("  (the table waits)", style="dim")
             elif seat is not None and self.session.is_bot(seat):
                 title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
             elif seat is not None and seat != self.viewer:
