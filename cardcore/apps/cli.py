@@ -66,6 +66,9 @@ def build_parser() -> argparse.ArgumentParser:
     from cardcore.apps.remote_cli import add_parsers as add_remote
 
     add_remote(sub)
+    from cardcore.apps.league_cli import add_parser as add_league
+
+    add_league(sub)
     return p
 
 
@@ -439,7 +442,14 @@ _COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
     "serve": lambda registry, args: _serve(registry, args),
     "join": lambda registry, args: _remote("join", registry, args),
     "web": lambda registry, args: _remote("web", registry, args),
+    "league": lambda registry, args: _league(registry, args),
 }
+
+
+def _league(registry: Registry, args: argparse.Namespace) -> int:
+    from cardcore.apps.league_cli import command
+
+    return command(registry, args, parse_options)
 
 
 def _remote(command: str, registry: Registry, args: argparse.Namespace) -> int:

@@ -403,6 +403,13 @@ class CardcoreApp(App[None]):
     def _stats_requested(self) -> None:
         self.open_stats()
 
+    @on(LauncherScreen.LeaguesRequested)
+    def _leagues_requested(self) -> None:
+        from cardcore.apps.tui.screens.league import LeagueScreen
+
+        if not self.local_only("Leagues"):
+            self.push_screen(LeagueScreen())
+
     @on(ResumeScreen.Chosen)
     def _resume_chosen(self, event: ResumeScreen.Chosen) -> None:
         self.resume_match(event.match_id)

@@ -21,7 +21,7 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.engine import complaints
-from cardcore.engine.names import Name, plain_text
+from cardcore.engine.names import MAX_NAME_CHARS, MAX_SIDE_NAME_CHARS, Name, plain_text
 
 PROTOCOL_VERSION = 1
 #: The largest frame a client may send (bytes); bigger frames close the connection (1009).
@@ -58,6 +58,7 @@ ErrorCode = Literal[
     "too_many",        # too many tables on this server or for this connection
     "server_error",    # the game's code failed; the table is as it was
     "not_over",        # a rematch asked for before the match is over
+    "no_league",       # no league with that name on this server
 ]
 ERROR_CODES: tuple[str, ...] = typing.get_args(ErrorCode)
 
@@ -121,6 +122,8 @@ class CreateTable(_Request):
     hot_seat: bool = False
     #: A stand-in bot plays each human seat nobody has claimed yet (else the table waits).
     standin_open: bool = False
+    #: The server's league the match is for: added to it once finished (docs/leagues.md).
+    league: Name | None = None
 
 
 class Join(_Request):
@@ -184,8 +187,15 @@ class Rematch(_Request):
     code: TableCode
 
 
+class LeagueRequest(_Request):
+    """The standings of one of the server's leagues (answered with ``standings``)."""
+
+    type: Literal["league"] = "league"
+    name: Name
+
+
 ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Reissue | Watch | Act | Chat | Leave
-                          | Rematch,
+                          | Rematch | LeagueRequest,
                           Field(discriminator="type")]
 
 
@@ -419,8 +429,55 @@ class RematchStatus(_Reply):
     started: bool = False
 
 
+#: A league's partnerships at most (``cardcore.services.league.MAX_PARTNERSHIPS``), and the
+#: players its standings list at most (its partnerships' and stand-ins').
+MAX_LEAGUE_TEAMS = 32
+MAX_LEAGUE_PLAYERS = 256
+
+
+class TeamStanding(BaseModel):
+    """One partnership's line of a league's table, in the table's order."""
+
+    name: str = Field(max_length=MAX_SIDE_NAME_CHARS)
+    players: list[str] = Field(max_length=2)
+    played: int
+    won: int
+    lost: int
+    drawn: int = 0
+    #: The forfeits this partnership gave.
+    forfeits: int = 0
+    points_for: int
+    points_against: int
+    #: openskill's PlackettLuce rating: mu and sigma ("rating 27.1 ± 7.2").
+    mu: float
+    sigma: float
+
+
+class PlayerStanding(BaseModel):
+    name: str = Field(max_length=MAX_NAME_CHARS)
+    #: The player's partnership (None: someone who stood in).
+    partnership: str | None = Field(None, max_length=MAX_SIDE_NAME_CHARS)
+    played: int
+    won: int
+    mu: float
+    sigma: float
+
+
+class Standings(_Reply):
+    """The answer to ``league``: the league's table, as ``cardcore league show`` computes it."""
+
+    type: Literal["standings"] = "standings"
+    league: str = Field(max_length=MAX_NAME_CHARS)
+    game: str
+    season: str = Field(max_length=MAX_NAME_CHARS)
+    #: Matches and forfeits counted.
+    entries: int
+    teams: list[TeamStanding] = Field(max_length=MAX_LEAGUE_TEAMS)
+    players: list[PlayerStanding] = Field(max_length=MAX_LEAGUE_PLAYERS)
+
+
 ServerMessage = Annotated[Welcome | Tables | TableCreated | Invite | Joined | Watching | Left | Update
-                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus,
+                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus | Standings,
                           Field(discriminator="type")]
 
 _CLIENT: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ClientMessage)

@@ -38,6 +38,7 @@ from cardcore.services.net import protocol
 from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.services.net.guesses import Guesses
+from cardcore.services.net.league_desk import LeagueDesk
 from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.persist import Gate, Writer
 from cardcore.services.net.protocol import (
@@ -48,6 +49,7 @@ from cardcore.services.net.protocol import (
     CreateTable,
     Hello,
     Join,
+    LeagueRequest,
     Leave,
     ListTables,
     ProtocolError,
@@ -219,12 +221,15 @@ class Server:
         self.abandoned: list[str] = []
         self.guesses = Guesses(self.config.guess_limit, self.config.guess_window,
                                self.config.guess_lockout)
+        #: The leagues of the library (docs/leagues.md).
+        self.leagues = LeagueDesk(store)
 
     # --- starting and stopping ------------------------------------------------------------
 
     async def start(self) -> None:
         self.writer = Writer(self.store, self.config.library_wait)
         await self._resume_tables()
+        await self.leagues.settle_finished(self.writer)
         config = self.config
         loop = asyncio.get_running_loop()
         self._listener = await loop.create_server(
@@ -295,6 +300,7 @@ class Server:
             self.writer.close()
         for table in self.tables.values():
             table.release_now()  # written: another server (or this one again) may take them
+        self.leagues.close()
         self.bot_work.close()
 
     async def _resume_tables(self) -> None:
@@ -351,7 +357,7 @@ class Server:
     def _table(self, code: str, service: TableService, seats: list[Seat], play: Any, public: bool,
                **kwargs: Any) -> Table:
         table = Table(code, service, seats, play.id, registry=self.registry, config=self.config.table,
-                      writer=self._writer(), bot_work=self.bot_work, lock=play,
+                      writer=self._writer(), bot_work=self.bot_work, lock=self.leagues.hold(play),
                       on_empty=self._forget, public=public, **kwargs)
         table.on_rematch = lambda t: _background(self._rematch(t))
         return table
@@ -367,10 +373,11 @@ class Server:
             log.error("table %s: no rematch: %s", table.code, exc)
             table.rematch_failed()
             return
+        await self.leagues.follow(self._writer(), table.match_id, play.id)
         if self.tables.get(table.code) is not table:  # the table went meanwhile: no orphan
             await self._discard(play)
             return
-        table.begin(self._service(match, play.id, new=True), play.id, play)
+        table.begin(self._service(match, play.id, new=True), play.id, self.leagues.hold(play))
         log.info("table %s: a rematch (match %d)", table.code, play.id)
 
     def _forget(self, table: Table) -> None:
@@ -523,6 +530,8 @@ class Server:
             self._table_for(message.code).chat(conn, message.text)
         elif isinstance(message, Rematch):
             self._table_for(message.code).rematch(conn, message.id)
+        elif isinstance(message, LeagueRequest):
+            _background(self.leagues.reply(self._writer(), conn, message))
         elif isinstance(message, Leave):
             self._table_for(message.code).seat_of(conn)
             self._table_for(message.code).leave(conn)
@@ -607,6 +616,9 @@ class Server:
         writer = self._writer()
         play = await writer.call(self._create_match, match)
         try:
+            if message.league is not None:  # checked with the match, held for the league
+                league = await self.leagues.league_for(writer, message.league, match)
+                await self.leagues.pend(writer, league, play.id)
             code = await self._free_code(play.id)
             service = self._service(match, play.id, new=True)  # dealt (a draw for partners moves seats)
             seats, invites = new_seats(list(match.seats))

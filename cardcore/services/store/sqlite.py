@@ -18,6 +18,7 @@ Layout (schema version 3, ``PRAGMA user_version``; ``application_id`` marks the 
 - version 3: ``matches`` rebuilt with AUTOINCREMENT; the snapshots an earlier version stored
   with sorted keys put back in the record's order (``_reorder_v2``).
 - ``claims`` (version 4): the matches a server holds, one row a match naming its holder.
+- the leagues (version 5): ``store/league_tables.py``.
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
@@ -73,6 +74,7 @@ from cardcore.services.store.commits import (
     write,
     write_commit,
 )
+from cardcore.services.store.league_tables import LEAGUE_MIGRATION, LEAGUE_TABLES
 from cardcore.services.store.stats import aggregate
 
 if TYPE_CHECKING:
@@ -83,7 +85,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -147,6 +149,7 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
         *INDEXES,
         lambda cur: _reorder_v2(cur)),  # (defined below)
     3: (CLAIMS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent: it is new
+    4: LEAGUE_MIGRATION,  # the leagues (docs/leagues.md)
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -164,6 +167,7 @@ SCHEMA: tuple[str, ...] = (
     PRIMARY KEY (match_id, seq)) WITHOUT ROWID""",
     NET_TABLES,
     CLAIMS,
+    *LEAGUE_TABLES,
 )
 #: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}

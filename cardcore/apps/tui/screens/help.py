@@ -18,6 +18,7 @@ HELP = """\
 [b]Launcher[/b]
   ↑ ↓        choose a game (its rules on the right; tab to scroll them)
   enter / n  set up a new match      r        resume the saved match
+  l          leagues: each league's standings and ratings
 
 [b]Setup[/b]
   tab        next field              ctrl+s   start (once every value is valid)

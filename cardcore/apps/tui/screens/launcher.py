@@ -61,12 +61,16 @@ class LauncherScreen(Screen[None]):
     class StatsRequested(Message):
         """Show the statistics."""
 
+    class LeaguesRequested(Message):
+        """Show the leagues' standings."""
+
     BINDINGS = [
         Binding("n", "new_match", "New match", id="launcher.new"),
         Binding("r", "resume", "Resume", id="launcher.resume"),
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
-        Binding("j", "join_by_code", "Join code", id="launcher.join"),
+        Binding("l", "leagues", "Leagues", id="launcher.leagues"),
+        Binding("j", "join_by_code", "Join by code", id="launcher.join", show=False),  # a button
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
@@ -83,6 +87,7 @@ class LauncherScreen(Screen[None]):
                 with Horizontal(id="launcher-buttons"):
                     yield Button("New match", id="new", variant="primary", compact=True)
                     yield Button("Resume", id="resume", compact=True)
+                yield Button("Join by code (j)", id="join", compact=True)
                 if registry.errors:
                     yield Static(self._errors_text(), id="load-errors")
             with Vertical(id="game-detail"):
@@ -165,6 +170,7 @@ class LauncherScreen(Screen[None]):
     def action_stats(self) -> None:
         self.post_message(self.StatsRequested())
 
+    @on(Button.Pressed, "#join")
     def action_join_by_code(self) -> None:
         """A friend's table on a server: its code and a seat's invite, or a link
         (screens/join_code.py); the server joined last is offered."""
@@ -179,6 +185,9 @@ class LauncherScreen(Screen[None]):
     def _joined(self, session: TableSession | None) -> None:
         if session is not None:
             self.app.open_table(session)
+
+    def action_leagues(self) -> None:
+        self.post_message(self.LeaguesRequested())
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "new_match":

@@ -1,0 +1,283 @@
+"""``cardcore league``: new, list, show, add, forfeit, correct, remove, export (docs/leagues.md).
+
+Bad input is a ``UsageError`` or a ``LeagueError`` (a StoreError): one line, exit status 2
+(``cardcore.apps.cli``), and nothing changed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import csv
+import datetime
+import sys
+import textwrap
+import time
+from collections.abc import Callable, Iterator
+from typing import IO, Any
+
+from cardcore.apps.args import UsageError, output_width
+from cardcore.apps.library_cli import say, variant
+from cardcore.services.league import Entry, League
+from cardcore.services.league.book import KEEP, LeagueBook
+from cardcore.services.league.standings import Standings, TeamRow, standings
+from cardcore.services.plugins import Registry
+from cardcore.services.store import open_library
+
+
+def add_parser(sub: Any) -> None:
+    q = sub.add_parser("league", help="leagues of team matches: standings, ratings, forfeits, CSV")
+    q.add_argument("--library", metavar="FILE", help="the match library (a server's: its --library)")
+    leagues = q.add_subparsers(dest="league_command", parser_class=type(q), required=True)
+    new = leagues.add_parser("new", help="a new league of fixed partnerships")
+    new.add_argument("name")
+    new.add_argument("--game", required=True)
+    new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
+    new.add_argument("--season", default=str(datetime.date.today().year))
+    new.add_argument("--pair", action="append", default=[], required=True, metavar="[NAME=]A,B",
+                     help="a partnership: its two players (and its name); one --pair each")
+    leagues.add_parser("list", help="the leagues in the library")
+    show = leagues.add_parser("show", help="the standings, the players' ratings and the entries")
+    show.add_argument("name")
+    add = leagues.add_parser("add", help="a finished library match between two of the partnerships")
+    add.add_argument("name")
+    add.add_argument("match", type=int, metavar="MATCH_ID")
+    add.add_argument("--as", dest="assign", metavar="FIRST,SECOND",
+                     help="the partnerships of the match's first and second side, named by hand")
+    ff = leagues.add_parser("forfeit", help="a partnership forfeited a match")
+    ff.add_argument("name")
+    ff.add_argument("--by", required=True, metavar="PARTNERSHIP", help="the partnership that forfeited")
+    ff.add_argument("--to", required=True, metavar="PARTNERSHIP", help="the partnership the win goes to")
+    ff.add_argument("--date", help="YYYY-MM-DD (default: today)")
+    fix = leagues.add_parser("correct", help="override an entry's result or partnerships, with a reason")
+    fix.add_argument("name")
+    fix.add_argument("entry", type=int, metavar="ENTRY")
+    fix.add_argument("--reason", required=True)
+    fix.add_argument("--winner", metavar="PARTNERSHIP", help="the winner (none: nobody won)")
+    fix.add_argument("--points", metavar="A,B", help="the first and second partnership's points")
+    fix.add_argument("--as", dest="assign", metavar="FIRST,SECOND", help="the partnerships, re-assigned")
+    rm = leagues.add_parser("remove", help="take an entry out of the league")
+    rm.add_argument("name")
+    rm.add_argument("entry", type=int, metavar="ENTRY")
+    out = leagues.add_parser("export", help="the standings (or --entries) as CSV")
+    out.add_argument("name")
+    out.add_argument("--entries", action="store_true", help="one row an entry instead")
+    out.add_argument("--output", "-o", metavar="FILE", help="default: stdout")
+
+
+#: ``cli.parse_options``: a game's options from ``--option KEY=VALUE`` pairs (UsageError).
+OptionsParser = Callable[[Any, list[str]], Any]
+
+
+def command(registry: Registry, args: argparse.Namespace, parse_options: OptionsParser) -> int:
+    store = open_library(args.library, import_autosave=False)
+    book = LeagueBook(store)
+    try:
+        _run(registry, book, args, parse_options)
+    finally:
+        book.close()
+        store.close()
+    return 0
+
+
+def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
+         parse_options: OptionsParser) -> None:
+    what = args.league_command
+    if what == "new":
+        league = _new(registry, book, args, parse_options)
+        say(f"league {league.name}: {len(league.partnerships)} partnerships, "
+            f"{_game_name(registry, league)}, season {league.season}")
+    elif what == "list":
+        leagues = book.leagues()
+        none = "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`"
+        say("\n".join(f"{lg.name}  {_game_name(registry, lg)}  season {lg.season}  "
+                      f"{len(lg.partnerships)} partnerships, {len(book.entries(lg))} entries"
+                      for lg in leagues) or none)
+    elif what == "show":
+        league = book.get(args.name)
+        say(format_standings(registry, standings(league, book.entries(league)), output_width()))
+    elif what == "export":
+        league = book.get(args.name)
+        with _output(args.output) as out:
+            export_csv(standings(league, book.entries(league)), out, entries=args.entries)
+    else:
+        _change(book, args)
+
+
+def _change(book: LeagueBook, args: argparse.Namespace) -> None:
+    league = book.get(args.name)
+    what = args.league_command
+    if what == "add":
+        entry = book.add_match(league, args.match, _pair(args.assign) if args.assign else None)
+        say(f"league {league.name}: entry {entry.id}: {entry_text(league, entry)}")
+    elif what == "forfeit":
+        entry = book.forfeit(league, args.by, args.to, _date(args.date))
+        say(f"league {league.name}: entry {entry.id}: {entry_text(league, entry)}")
+    elif what == "correct":
+        points = KEEP if args.points is None else _points(args.points)
+        winner = KEEP if args.winner is None else (None if args.winner.lower() == "none" else args.winner)
+        teams = KEEP if args.assign is None else _pair(args.assign)
+        entry = book.correct(league, args.entry, args.reason, winner=winner, points=points, teams=teams)
+        say(f"league {league.name}: entry {entry.id} corrected: {entry_text(league, entry)}")
+    elif what == "remove":
+        entry = book.remove(league, args.entry)
+        say(f"league {league.name}: entry {entry.id} removed ({entry_text(league, entry)})")
+
+
+def _new(registry: Registry, book: LeagueBook, args: argparse.Namespace,
+         parse_options: OptionsParser) -> League:
+    game = registry.game(args.game)  # KeyError: one line
+    if not game.partnerships or 4 not in game.player_counts:
+        raise UsageError(f"{game.id} is not played by two partnerships of two")
+    options = parse_options(game, args.option).model_dump(mode="json")
+    pairs: list[tuple[str | None, list[str]]] = []
+    for text in args.pair:
+        name, sep, players = text.rpartition("=")
+        pairs.append((name.strip() if sep else None, [p.strip() for p in players.split(",")]))
+    return book.create(args.name, game.id, options, args.season, pairs)
+
+
+def _pair(text: str) -> tuple[str, str]:
+    parts = [p.strip() for p in text.split(",")]
+    if len(parts) != 2 or not all(parts):
+        raise UsageError(f"--as wants two partnerships, FIRST,SECOND, not {text!r}")
+    return parts[0], parts[1]
+
+
+def _points(text: str) -> tuple[int, int]:
+    try:
+        first, second = (int(p) for p in text.split(","))
+    except ValueError:
+        raise UsageError(f"--points wants two whole numbers, A,B, not {text!r}") from None
+    return first, second
+
+
+def _date(text: str | None) -> float:
+    if text is None:
+        return time.time()
+    try:
+        day = datetime.date.fromisoformat(text)
+    except ValueError:
+        raise UsageError(f"--date wants YYYY-MM-DD, not {text!r}") from None
+    return time.mktime((day.year, day.month, day.day, 12, 0, 0, 0, 0, -1))
+
+
+@contextlib.contextmanager
+def _output(path: str | None) -> Iterator[IO[str]]:
+    if path is None:
+        yield sys.stdout
+        return
+    try:
+        with open(path, "w", encoding="utf-8", newline="") as f:
+            yield f
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+# --- text ------------------------------------------------------------------------------
+
+
+def _game_name(registry: Registry, league: League) -> str:
+    game = registry.games.get(league.game)
+    return f"{game.name if game else league.game} ({variant(registry, league.game, league.options)})"
+
+
+def _day(t: float) -> str:
+    return time.strftime("%Y-%m-%d", time.localtime(t))
+
+
+def entry_text(league: League, e: Entry) -> str:
+    """One entry in words: "match 12, 2026-12-01: Ann & Bob 120 - 80 Cat & Dan, won by Ann & Bob"."""
+    names = [league.partnerships[n].name for n in e.teams]
+    if e.forfeit:
+        text = f"forfeit, {_day(e.played)}: {names[1]} forfeited to {names[0]}"
+    else:
+        won = f"won by {names[e.winner]}" if e.winner is not None else "nobody won"
+        text = (f"match {e.match_id}, {_day(e.played)}: {names[0]} {e.points[0]} - {e.points[1]} "
+                f"{names[1]}, {won}")
+    return text + (f" (corrected: {e.note})" if e.note else "")
+
+
+#: The table's columns: heading, width, and the order they go in when the width is short
+#: (the highest first); the partnership's column takes the rest, wrapped.
+COLUMNS: tuple[tuple[str, int, int], ...] = (
+    ("played", 6, 9), ("won", 4, 10), ("lost", 4, 8), ("drawn", 5, 2), ("forfeits", 8, 3),
+    ("for", 7, 6), ("against", 7, 5), ("rating", 6, 7), ("±", 4, 1),
+)
+#: The partnership's column is at least this wide.
+MIN_NAME = 12
+
+
+def _cells(row: TeamRow) -> dict[str, str]:
+    return {"played": str(row.played), "won": str(row.won), "lost": str(row.lost), "drawn": str(row.drawn),
+            "forfeits": str(row.forfeits), "for": str(row.points_for), "against": str(row.points_against),
+            "rating": f"{row.rating.mu:.1f}", "±": f"{row.rating.sigma:.1f}"}
+
+
+def _columns(width: int, drawn: bool) -> list[tuple[str, int]]:
+    """The columns that fit in ``width`` beside a partnership's column of MIN_NAME + the
+    place column, the least wanted dropped first ("drawn" only when a match was drawn)."""
+    kept = [c for c in COLUMNS if drawn or c[0] != "drawn"]
+    while kept and 3 + MIN_NAME + sum(w + 1 for _, w, _ in kept) > width:
+        kept.remove(min(kept, key=lambda c: c[2]))
+    return [(h, w) for h, w, _ in kept]
+
+
+def format_standings(registry: Registry, s: Standings, width: int) -> str:
+    """The standings, the players' ratings and the entries, in lines of at most ``width``."""
+    league = s.league
+    out = textwrap.wrap(f"{league.name} · {_game_name(registry, league)} · season {league.season} · "
+                        f"{len(s.entries)} entries", width)
+    columns = _columns(width, any(t.drawn for t in s.teams))
+    name_width = width - 3 - sum(w + 1 for _, w in columns)
+    out.append(f"{'':3}{'partnership':<{name_width}}" + "".join(f" {h:>{w}}" for h, w in columns))
+    for place, row in enumerate(s.teams, start=1):
+        cells = _cells(row)
+        lines = textwrap.wrap(row.name, name_width) or [""]
+        out.append(f"{place:>2} {lines[0]:<{name_width}}" + "".join(f" {cells[h]:>{w}}" for h, w in columns))
+        out.extend(f"{'':3}{more}" for more in lines[1:])
+    out.append("Players")
+    for p in s.players:
+        where = f" ({p.partnership})" if p.partnership else " (stood in)"
+        out.extend(_parts([f"{p.name}{where}: played {p.played}", f"won {p.won}", p.rating.words()], width))
+    none = "No entries yet: `cardcore league add NAME MATCH_ID`"
+    out.extend(textwrap.wrap("Entries" if s.entries else none, width))
+    for e in s.entries:
+        out.extend(textwrap.wrap(f"{e.id:>3}  {entry_text(league, e)}", width, subsequent_indent="     "))
+    return "\n".join(out)
+
+
+def _parts(parts: list[str], width: int) -> list[str]:
+    """``parts`` joined by ", " in lines of at most ``width`` (indented), broken between
+    parts (a part is wrapped only when it is wider than a line itself)."""
+    lines, line = [], "  "
+    for i, part in enumerate(parts):
+        piece = part + ("," if i < len(parts) - 1 else "")
+        if line.strip() and len(line) + 1 + len(piece) > width:
+            lines.append(line)
+            line = "    " + piece
+        else:
+            line += (" " if line.strip() else "") + piece
+    lines.append(line)
+    return [cut for whole in lines for cut in textwrap.wrap(whole, width, subsequent_indent="    ")]
+
+
+def export_csv(s: Standings, out: IO[str], *, entries: bool = False) -> None:
+    """The standings (one row a partnership, in the table's order) or the entries, as CSV."""
+    writer = csv.writer(out)
+    league = s.league
+    if entries:
+        writer.writerow(["entry", "kind", "match", "date", "first", "second", "first_points",
+                         "second_points", "winner", "first_players", "second_players", "correction"])
+        for e in s.entries:
+            names = [league.partnerships[n].name for n in e.teams]
+            writer.writerow([e.id, e.kind, e.match_id or "", _day(e.played), *names, *e.points,
+                             names[e.winner] if e.winner is not None else "", " & ".join(e.players[0]),
+                             " & ".join(e.players[1]), e.note])
+        return
+    writer.writerow(["place", "partnership", "players", "played", "won", "lost", "drawn", "forfeits",
+                     "points_for", "points_against", "rating", "rating_sigma"])
+    for place, row in enumerate(s.teams, start=1):
+        writer.writerow([place, row.name, " & ".join(row.players), row.played, row.won, row.lost, row.drawn,
+                         row.forfeits, row.points_for, row.points_against, f"{row.rating.mu:.2f}",
+                         f"{row.rating.sigma:.2f}"])

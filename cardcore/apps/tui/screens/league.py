@@ -1,0 +1,115 @@
+"""The leagues of the library (``l`` in the launcher): each league's table, its players'
+ratings and its entries, computed as ``cardcore league show`` computes them
+(``cardcore.services.league.standings``; docs/leagues.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, VerticalScroll
+from textual.screen import Screen
+from textual.widgets import Footer, Label, ListItem, ListView, Static
+
+from cardcore.apps.tui.plain import plain
+from cardcore.engine.names import shown
+from cardcore.services.league import League
+from cardcore.services.league.book import LeagueBook
+from cardcore.services.league.standings import Standings, standings
+from cardcore.services.store import StoreError
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.app import CardcoreApp
+
+T = TypeVar("T")
+EMPTY = ("No league yet. A league keeps the running score of fixed partnerships across matches:\n"
+         "cardcore league new NAME --game GAME --pair A,B --pair C,D ... (docs/leagues.md)")
+
+
+class LeagueItem(ListItem):
+    def __init__(self, league: League) -> None:
+        super().__init__()
+        self.league = league
+
+    def compose(self) -> ComposeResult:
+        yield Label(plain(self.league.name, "bold"))
+        yield Label(plain(f"season {self.league.season}", "dim"))
+
+
+class LeagueScreen(Screen[None]):
+    """The leagues on the left; the highlighted one's standings on the right."""
+
+    app: CardcoreApp
+    DEFAULT_CSS = """
+    #league-title { height: 1; padding: 0 1; background: $panel; }
+    #leagues { width: 18; height: 1fr; border: round $primary; }
+    #leagues > ListItem { height: 2; }
+    #league-scroll { height: 1fr; padding: 0 1; }
+    """
+
+    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="league.back")]
+
+    def __init__(self) -> None:
+        super().__init__()
+        #: The highlighted league's standings (None: none shown).
+        self.shown: Standings | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static(Text("Leagues — ↑ ↓: choose a league", style="bold"), id="league-title")
+        with Horizontal():
+            yield ListView(id="leagues")
+            with VerticalScroll(id="league-scroll"):
+                yield Static(id="standings")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        leagues = self.read(lambda book: book.leagues()) or []
+        view = self.query_one("#leagues", ListView)
+        view.extend(LeagueItem(lg) for lg in leagues)
+        if not leagues:
+            view.display = False
+            self.query_one("#standings", Static).update(Text(EMPTY))
+            return
+        view.index = 0
+        view.focus()
+
+    def read(self, fn: Callable[[LeagueBook], T]) -> T | None:
+        """``fn(book)`` on the app's library, or None (and one notify) when it cannot be read."""
+        store = self.app.library()
+        if store is None:
+            self.notify(self.app.library_problem or "The library cannot be opened.", severity="error")
+            return None
+        try:
+            book = LeagueBook(store)
+            try:
+                return fn(book)
+            finally:
+                book.close()
+        except StoreError as exc:
+            self.notify(str(exc), severity="error", title="Leagues")
+            return None
+
+    @on(ListView.Highlighted, "#leagues")
+    def _highlighted(self, event: ListView.Highlighted) -> None:
+        if isinstance(event.item, LeagueItem):
+            league = event.item.league
+            self.shown = self.read(lambda book: standings(league, book.entries(league)))
+            self.draw()
+
+    def on_resize(self) -> None:
+        self.call_after_refresh(self.draw)
+
+    def draw(self) -> None:
+        """The shown league's standings laid out for the width there is (as ``cardcore league
+        show`` lays them out for the terminal's)."""
+        from cardcore.apps.league_cli import format_standings
+
+        if self.shown is None:
+            return
+        width = self.query_one("#league-scroll", VerticalScroll).scrollable_content_region.width
+        text = format_standings(self.app.registry, self.shown, max(width - 1, 20))
+        self.query_one("#standings", Static).update(Text("\n".join(map(shown, text.split("\n")))))
