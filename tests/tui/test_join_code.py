@@ -104,6 +104,9 @@ async def test_from_the_launcher_to_a_seat_at_a_friends_table_in_three_keys_plus
             table = await on(pilot, TableScreen, "back at the seat")
             assert table.session.seat == 2
             await pilot.press("q")
+            await on(pilot, LauncherScreen, "the launcher again")
+            await pilot.click("#join")  # the launcher's button does what j does
+            await on(pilot, JoinCodeScreen, "the box from the button")
     finally:
         await stop_server(server)
 
