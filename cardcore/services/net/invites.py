@@ -9,7 +9,9 @@ random bits (``seats.new_secret``): nobody reads those aloud.
 An invite as typed (any case, spaces, dashes, dots or commas between the words) is
 ``canonical`` before it is compared: the server compares that, and the client keeps its
 seat under it. Anything that is not four words of the list is left as it is: invites made
-before words (22 URL-safe characters, case matters) still claim their seats.
+before words (22 URL-safe characters, case matters) still claim their seats. So the list
+stays as it is once invites are out: a word taken out of it would leave the invites that
+hold it claimable only as written (lower case, dashes).
 """
 
 from __future__ import annotations
