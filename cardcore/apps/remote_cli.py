@@ -18,11 +18,13 @@ if TYPE_CHECKING:  # websockets and the protocol load only when join or web runs
 def add_parsers(sub: Any) -> None:
     from cardcore.apps.args import number_type
 
-    q = sub.add_parser("join", help="sit at a table on a server (cardcore serve): a code or a "
-                       "seat link; with --server alone, the server's tables")
-    q.add_argument("target", nargs="?", metavar="CODE | LINK",
-                   help="KQX-482 (with --secret), cardcore://HOST:PORT/KQX-482#SECRET, or a web link")
-    q.add_argument("--secret", help="the seat's secret (without it: watch the table); or in the "
+    q = sub.add_parser("join", help="sit at a table on a server (cardcore serve): a code and a "
+                       "seat's invite, or a seat link; a code alone watches; with --server alone, "
+                       "the server's tables")
+    q.add_argument("target", nargs="*", metavar="CODE [INVITE] | LINK",
+                   help="KQX-482 (watch it), KQX-482 maple river stone tiger (the seat's invite), "
+                   "cardcore://HOST:PORT/KQX-482#INVITE, or a web link")
+    q.add_argument("--secret", help="the seat's invite (without it: watch the table); or in the "
                    "environment's CARDCORE_SECRET, out of sight of `ps`")
     q.add_argument("--name", help="your name at the table")
     q.add_argument("--server", metavar="ws://HOST:PORT", help="the server (default ws://127.0.0.1:8765)")
@@ -68,16 +70,17 @@ def join(registry: Registry, args: argparse.Namespace) -> int:
     from cardcore.services.net.client import ClientError, parse_target, server_url
 
     secret = args.secret or os.environ.get(SECRET_ENV)
+    typed = " ".join(args.target) or None  # the invite's words may come as separate arguments
     try:
         name = check_name(args.name)
-        if args.target is None:
+        if typed is None:
             if not args.server:
                 raise ValueError("join wants a table code or a link (or --server for the server's tables)")
             server = server_url(args.server)
             if not args.remote_only:
                 asyncio.run(_probe(server))
             return _lobby(registry, server, name, args.remote_only)
-        target = parse_target(args.target, secret=secret, server=args.server)
+        target = parse_target(typed, secret=secret, server=args.server)
         if args.remote_only:  # a browser's web link: the seat, then the server's tables
             seat = (target.code, target.secret) if target.secret else None
             return _lobby(registry, target.server, name, True, seat)
@@ -106,14 +109,16 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
     """Connect, take the seat (or watch), then run the table in this loop."""
     from cardcore.apps.tui.app import CardcoreApp, JoinTable
     from cardcore.apps.tui.remote import RemoteSession
-    from cardcore.services.net.client import ClientError, Connection
+    from cardcore.services.net.client import ClientError, Connection, not_seated
 
     conn = await Connection.open(target.server, name)
     try:
         try:
-            session = await RemoteSession.join(registry, conn, target.code, target.secret, name)
+            session = await RemoteSession.join(registry, conn, target.code, target.secret, name,
+                                               come_back=True)
         except ClientError as exc:
-            raise ClientError(exc.code, f"table {target.code}: {exc}") from None
+            why = not_seated(target.code, exc) if target.secret else f"table {target.code}: {exc}"
+            raise ClientError(exc.code, why) from None
         app = CardcoreApp(registry, start=JoinTable(session))
         await app.run_async()
     finally:

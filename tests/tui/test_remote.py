@@ -73,7 +73,7 @@ def test_links_codes_and_web_links_name_the_server_table_and_secret():
         Target("ws://h:2", "KQX-482", "zz")
 
 
-@pytest.mark.parametrize("bad", ["KQX482", "cardcore://host/not-a-code#s", "ftp://x/KQX-482",
+@pytest.mark.parametrize("bad", ["KQX4821", "cardcore://host/not-a-code#s", "ftp://x/KQX-482",
                                  "http://web/?secret=zz", "cardcore://host:99999/KQX-482#s", ""])
 def test_a_bad_link_is_one_line(bad):
     with pytest.raises(ClientError) as err:

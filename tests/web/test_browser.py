@@ -99,7 +99,7 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path, car
         browser.get(page + "/")
         wait("the list of tables", lambda: "Tables on" in (shown := screen_text(browser)) and code in shown)
         keys(browser, Keys.ENTER)  # the only table: its seat, with the secret
-        wait("the secret asked for", lambda: "paste your seat" in screen_text(browser))
+        wait("the invite asked for", lambda: "your seat's invite" in screen_text(browser))
         keys(browser, secret, Keys.ENTER)
         wait("our hand", lambda: "Your hand" in screen_text(browser))
         table = wait("our turn", lambda: (t := table_now(server, code)).to_play == 0 and t)
@@ -119,6 +119,10 @@ def test_a_browser_sees_the_tables_takes_a_seat_and_moves(browser, tmp_path, car
         assert f'data-ws-seat="/{code}/{secret}"' in page_source(f"{page}/?table={code}&secret={secret}")
         assert 'data-ws-seat=""' in page_source(f"{page}/?table={code}&secret=x%3Brm%20-rf")
         assert browser_apps(server), "no app process for the browser"
+        # a seat's web link that does not seat you says why (issue 23: it showed "No table yet")
+        browser.get(f"{page}/?table={code}&secret=maple-river-stone-tigre")
+        wait("why the link did not seat us", lambda: "did not seat you (not a seat's invite)"
+             in " ".join(screen_text(browser).split()))
     # the web server gone, its apps go too (none left running for nobody)
     wait("the browser's app gone", lambda: not browser_apps(server), timeout=15)
 

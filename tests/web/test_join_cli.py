@@ -21,7 +21,7 @@ def one_line_error(capsys, argv: list[str]) -> str:
 
 @pytest.mark.parametrize(("argv", "says"), [
     (["join"], "a table code or a link"),
-    (["join", "KQX482"], "not a table code"),
+    (["join", "KQX4821"], "not a table code"),
     (["join", "cardcore://host/KQX-482x#s"], "a seat link is"),
     (["join", "KQX-482", "--server", "http://127.0.0.1:1"], "ws://HOST:PORT"),
     (["join", "KQX-482", "--name", ""], "--name"),
@@ -53,7 +53,14 @@ def test_a_table_or_secret_the_server_does_not_know(capsys):
     with serve() as server:
         created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"]))
         err = one_line_error(capsys, ["join", "ZZZ-999", "--secret", "x", "--server", server])
-        assert "table ZZZ-999:" in err
+        assert "Table ZZZ-999 did not seat you (no such table)" in err
+        err = one_line_error(capsys, ["join", "ZZZ-999", "--server", server])
+        assert "table ZZZ-999: no table" in err
         port = server.rsplit(":", 1)[1]
         err = one_line_error(capsys, ["join", f"cardcore://127.0.0.1:{port}/{created.code}#wrong"])
-        assert f"table {created.code}:" in err and "not an invite" in err
+        assert f"Table {created.code} did not seat you (not a seat's invite)" in err
+        assert "not an invite" in err
+        # the invite's words as arguments of their own, mistyped: the same one line
+        err = one_line_error(capsys, ["join", created.code, "maple", "river", "stone", "tigre",
+                                      "--server", server])
+        assert f"Table {created.code} did not seat you (not a seat's invite)" in err

@@ -68,3 +68,29 @@ def test_a_seat_link_starts_its_app_with_the_secret_out_of_its_command_line(card
                 await ws.close()
 
         asyncio.run(go())
+
+
+@pytest.mark.slow
+def test_a_web_link_to_a_seat_someone_holds_says_why_it_did_not_seat_you(cardcore_home):
+    """Issue 23: the page said "No table yet"; it says the seat is taken, as `cardcore join` does."""
+    with serve() as server, web(server) as page:
+        created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"]))
+        code, invite = created.code, created.seats[0].invite
+        ws_url = page.replace("http://", "ws://")
+
+        async def go() -> None:
+            from cardcore.services.net.client import Connection
+
+            holder = await Connection.open(server, "Ann")  # the seat is Ann's, and she is at it
+            try:
+                await holder.call(p.Join(code=code, invite=invite))
+                seat = f"{ws_url}/ws/{KEY}/{code}/{invite}?width=120&height=30"
+                ws = await asyncio.wait_for(websockets.connect(seat, origin=page), WAIT)
+                try:
+                    await screen_until(ws, "did not seat you (taken)")
+                finally:
+                    await ws.close()
+            finally:
+                await holder.close()
+
+        asyncio.run(go())

@@ -67,9 +67,11 @@ class RemoteSession:
 
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
-                   name: str | None = None, *, own_connection: bool = True) -> RemoteSession:
+                   name: str | None = None, *, own_connection: bool = True,
+                   come_back: bool = False) -> RemoteSession:
         """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
-        comes back with the seat's token it keeps: ``Connection.join``; None: watch it).
+        comes back with the seat's token it keeps: ``Connection.join``; None: watch it, or,
+        with ``come_back``, first take back a seat of it this client holds a token for).
         ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
         got: list[Any] = []
         first = asyncio.get_running_loop().create_future()
@@ -82,7 +84,8 @@ class RemoteSession:
         conn.subscribe(code, catch)
         try:
             if secret is None:
-                await conn.call(p.Watch(code=code))
+                if not (come_back and await conn.come_back(code, name)):
+                    await conn.call(p.Watch(code=code))
             else:
                 await conn.join(code, secret, name)
             await asyncio.wait_for(first, TIMEOUT)
@@ -252,6 +255,23 @@ class RemoteSession:
     @property
     def save_problem(self) -> str | None:
         return self._problem
+
+    @property
+    def waiting_for(self) -> str | None:
+        """The seats nobody has claimed yet (the table waits for them: docs/protocol.md,
+        Seats), else the player to play who is away and not yet stood in for."""
+        u = self._u
+        if u.over:
+            return None
+        unclaimed = [u.names[s.seat] for s in u.seats if s.open and not s.bot_playing]
+        if len(unclaimed) == 1:
+            return f"{unclaimed[0]} to sit"
+        if unclaimed:  # the count first: a narrow status line cuts the names
+            return f"{len(unclaimed)} players to sit: {', '.join(unclaimed)}"
+        away = next((s for s in u.seats if s.seat == u.to_play), None)
+        if away is not None and away.kind == HUMAN and not away.connected and not away.bot_playing:
+            return f"{u.names[away.seat]} to come back"
+        return None
 
     @property
     def match_id(self) -> int | None:

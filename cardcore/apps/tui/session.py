@@ -227,6 +227,10 @@ class Session:
         """One line for the screen while the match cannot be saved."""
         return self.save_error
 
+    @property
+    def waiting_for(self) -> str | None:
+        return None  # everyone is at this machine
+
     # --- who is who ----------------------------------------------------------------
 
     @property

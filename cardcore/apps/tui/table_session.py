@@ -152,6 +152,11 @@ class TableSession(Protocol):
         """One line while the match is not being saved (or, remote, not connected)."""
 
     @property
+    def waiting_for(self) -> str | None:
+        """Whom the table waits for, when it waits for a person and not a move (remote:
+        ``"North to sit"``, ``"North to come back"``); None otherwise."""
+
+    @property
     def match_id(self) -> int | None:
         """The match's id in this machine's library (None: not in it, or remote)."""
 

@@ -40,7 +40,8 @@ from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.protocol import CODE_PATTERN
 from cardcore.services.net.seat_book import SEATS_ENV
 
-#: A seat's secret as ``secrets.token_urlsafe`` writes it.
+#: A seat's invite in a web link: its four words joined by dashes (``invites``), or an
+#: older one as ``secrets.token_urlsafe`` wrote it.
 SECRET_PATTERN = r"^[A-Za-z0-9_-]{1,64}$"
 #: A browser's key: URL-safe base64 of 16 to 48 random bytes (the page makes 32).
 KEY_PATTERN = r"^[A-Za-z0-9_-]{22,64}$"

@@ -24,6 +24,7 @@ from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
 from cardcore.services.net import protocol as p
+from cardcore.services.net.invites import canonical
 from cardcore.services.net.seat_book import SeatBook
 
 #: The server a bare table code is looked for on (``cardcore serve``'s default address).
@@ -60,16 +61,23 @@ class Target:
 
 
 _CODE = re.compile(p.CODE_PATTERN)
+#: A table code as a person types it (any case, the dash optional: ``kqx482``, ``KQX 482``),
+#: and what may follow it: the seat's invite (``KQX-482 maple river stone tiger``).
+_TYPED = re.compile(r"([A-Za-z]{3})[\s-]*([0-9]{3})(?:[\s,;:#/-]+(.*))?", re.DOTALL)
 
 
 def parse_target(text: str, *, secret: str | None = None, server: str | None = None) -> Target:
-    """A table code (``KQX-482``, with ``secret`` and ``server``), a seat link
-    (``cardcore://HOST:PORT/KQX-482#SECRET``, ``cardcores://`` for TLS) or a web link
-    (``http://WEBHOST/?table=KQX-482&secret=S``: the server is ``server``).
-    ClientError("bad_link") in one line when it is none of them."""
+    """A table code (``KQX-482``, ``kqx482``), a code and its seat's invite (``KQX-482
+    maple-river-stone-tiger``, the words in any case and spacing), a seat link
+    (``cardcore://HOST:PORT/KQX-482#INVITE``, ``cardcores://`` for TLS) or a web link
+    (``http://WEBHOST/?table=KQX-482&secret=INVITE``: the server is ``server``); a code
+    alone takes ``secret`` (None: watch). The server is ``server``, else the link's, else
+    the default. ClientError("bad_link") in one line when it is none of them."""
     text = text.strip()
-    if _CODE.match(text.upper()):
-        return Target(server_url(server or DEFAULT_SERVER), text.upper(), secret)
+    typed = _TYPED.fullmatch(text)
+    if typed:
+        code = f"{typed[1].upper()}-{typed[2]}"
+        return Target(server_url(server or DEFAULT_SERVER), code, _invite(typed[3] or secret))
     parts = urlsplit(text)
     if parts.scheme in ("cardcore", "cardcores"):
         return _seat_link(parts, secret, server)
@@ -79,9 +87,14 @@ def parse_target(text: str, *, secret: str | None = None, server: str | None = N
         if not _CODE.match(code):
             raise ClientError("bad_link", f"{_short(text)}: no table code in the link (?table=KQX-482)")
         secrets = query.get("secret")
-        return Target(server_url(server or DEFAULT_SERVER), code, secrets[0] if secrets else secret)
-    raise ClientError("bad_link", f"{_short(text)}: not a table code (KQX-482) nor a "
-                      "cardcore:// or http(s):// link")
+        return Target(server_url(server or DEFAULT_SERVER), code, _invite(secrets[0] if secrets else secret))
+    raise ClientError("bad_link", f"{_short(text)}: not a table code (KQX-482), a code and its "
+                      "invite, nor a cardcore:// or http(s):// link")
+
+
+def _invite(text: str | None) -> str | None:
+    """The invite as the server compares it (``invites.canonical``); None: none given."""
+    return canonical(text) or None if text else None
 
 
 def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
@@ -98,7 +111,26 @@ def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
     scheme = "wss" if parts.scheme == "cardcores" else "ws"
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     url = f"{scheme}://{host}{f':{port}' if port else ''}{head}/"
-    return Target(server_url(server) if server else url, code, parts.fragment or secret)
+    return Target(server_url(server) if server else url, code, _invite(parts.fragment or secret))
+
+
+#: Why a join did not seat its player, in a word, by the server's error code.
+_NOT_SEATED = {"seat_taken": "taken", "bad_secret": "not a seat's invite", "no_table": "no such table",
+               "rate_limited": "too many tries", "waiting": "not yet"}
+
+
+def not_seated(code: str, exc: ClientError) -> str:
+    """One line saying why a link or an invite did not seat its player, as the terminal
+    and the browser both say it: ``Table KQX-482 did not seat you (taken): seat 1's
+    invite has been used: ask the table's owner for a new one``."""
+    word = _NOT_SEATED.get(exc.code)
+    if word is None:  # not the server's answer about the seat: the server unreachable, ...
+        return str(exc)
+    if exc.code == "no_table":
+        exc = ClientError(exc.code, f"{exc} (it may have ended and expired, or the code is mistyped)")
+    elif exc.code == "bad_secret":
+        exc = ClientError(exc.code, f"{exc} (mistyped, or the table's owner gave the seat a new invite)")
+    return f"Table {code} did not seat you ({word}): {exc}"
 
 
 def server_url(url: str) -> str:
@@ -195,6 +227,23 @@ class Connection:
         joined = await self.call(p.Join(code=code, invite=invite, name=name))
         book.put(self.url, code, invite, joined.token)
         return joined
+
+    async def come_back(self, code: str, name: str | None = None,
+                        book: SeatBook | None = None) -> p.Joined | None:
+        """Take back a seat of ``code`` this client claimed before (its token is kept), if
+        there is one (None: none). A token the server no longer knows (the seat was given a
+        new invite) is forgotten; a seat played from another connection is ``seat_taken``.
+        Only the seat taken last is tried: a wrong key counts as a wrong guess."""
+        book = book or SeatBook()
+        for entry, token in book.at_table(self.url, code)[:1]:
+            try:
+                joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
+                return joined
+            except ClientError as exc:
+                if exc.code != "bad_secret":
+                    raise
+                book.forget_entry(entry)
+        return None
 
     def send_soon(self, message: p._Request, table: str) -> None:
         """Send without waiting (an ``act``, a ``chat``); an error about it goes to

@@ -22,6 +22,8 @@ SEATS_ENV = "CARDCORE_SEATS_DIR"
 #: Tables remembered at most (the oldest go first).
 MAX_SEATS = 500
 _FILE = "tokens.json"
+#: The server last joined from the launcher (the join box offers it again).
+_LAST_SERVER = "last_server"
 
 
 def seats_dir() -> Path:
@@ -52,9 +54,30 @@ class SeatBook:
         self._write(tokens)
 
     def forget(self, server: str, code: str, invite: str) -> None:
+        self.forget_entry(_key(server, code, invite))
+
+    def at_table(self, server: str, code: str) -> list[tuple[str, str]]:
+        """The seats of table ``code`` kept here, the latest first: (their entry, token)."""
+        prefix = _key(server, code, "")[:-32]
+        return [(key, token) for key, token in reversed(self._read().items())
+                if key.startswith(prefix) and isinstance(token, str)]
+
+    def forget_entry(self, key: str) -> None:
         tokens = self._read()
-        if tokens.pop(_key(server, code, invite), None) is not None:
+        if tokens.pop(key, None) is not None:
             self._write(tokens)
+
+    def last_server(self) -> str | None:
+        """The server last joined (``remember_server``), if any."""
+        try:
+            text = (self.path.parent / _LAST_SERVER).read_text(encoding="utf-8").strip()
+        except (OSError, ValueError):
+            return None
+        return text or None
+
+    def remember_server(self, url: str) -> None:
+        with contextlib.suppress(OSError):
+            write_atomic(self.path.parent / _LAST_SERVER, url + "\n")
 
     def _read(self) -> dict[str, object]:
         try:

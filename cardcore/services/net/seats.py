@@ -1,7 +1,8 @@
 """A server table's seats and the keys that claim them (docs/protocol.md, "Seats").
 
-A human seat has an **invite** (handed out by the table's owner) and, once claimed, a
-**token** (the claimer's own key for coming back). The server keeps only their SHA-256
+A human seat has an **invite** (handed out by the table's owner: four words read aloud,
+``invites``) and, once claimed, a **token** (the claimer's own key for coming back, 128
+random bits). The server keeps only their SHA-256
 and compares in constant time. An invite claims once; the owner may re-issue it, which
 voids the token and leaves the seat unclaimed.
 """
@@ -16,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from cardcore.engine.match_setup import HUMAN
+from cardcore.services.net.invites import canonical, new_invite
 
 
 class Peer(Protocol):
@@ -38,7 +40,7 @@ class Peer(Protocol):
 
 
 def new_secret() -> str:
-    """An invite, a token or an owner key: 128 random bits (22 URL-safe characters)."""
+    """A token or an owner key: 128 random bits (22 URL-safe characters)."""
     return secrets.token_urlsafe(16)
 
 
@@ -93,9 +95,13 @@ class Seat:
         self.token_hash = hash_secret(token)
         return token
 
+    def invited_by(self, invite: str) -> bool:
+        """``invite`` (as typed: ``invites.canonical``) is this seat's."""
+        return matches(canonical(invite), self.invite_hash)
+
     def reissue(self) -> str:
-        """A new invite (returned); the old invite and the token stop working."""
-        invite = new_secret()
+        """A new invite (returned: four words); the old invite and the token stop working."""
+        invite = new_invite()
         self.invite_hash, self.token_hash = hash_secret(invite), None
         return invite
 

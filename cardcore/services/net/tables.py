@@ -219,7 +219,7 @@ class Table:
 
     def _seat_for_key(self, invite: str | None, token: str | None) -> int:
         for i, held in enumerate(self.seats):
-            if (matches(invite, held.invite_hash) if invite is not None
+            if (held.invited_by(invite) if invite is not None
                     else token is not None and matches(token, held.token_hash)):
                 return i
         raise TableError("bad_secret", f"that is not an invite or a token of a seat of table {self.code}")

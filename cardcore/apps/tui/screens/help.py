@@ -19,6 +19,7 @@ HELP = """\
   ↑ ↓        choose a game (its rules on the right; tab to scroll them)
   enter / n  set up a new match      r        resume the saved match
   l          leagues: each league's standings and ratings
+  j          join by code: a friend's table, by its code and a seat's invite
 
 [b]Setup[/b]
   tab        next field              ctrl+s   start (once every value is valid)

@@ -19,6 +19,7 @@ from cardcore.engine.game import Game
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
+    from cardcore.apps.tui.table_session import TableSession
 
 
 def players_text(counts: tuple[int, ...]) -> str:
@@ -69,6 +70,7 @@ class LauncherScreen(Screen[None]):
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
         Binding("l", "leagues", "Leagues", id="launcher.leagues"),
+        Binding("j", "join_by_code", "Join by code", id="launcher.join", show=False),  # a button
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
@@ -85,6 +87,7 @@ class LauncherScreen(Screen[None]):
                 with Horizontal(id="launcher-buttons"):
                     yield Button("New match", id="new", variant="primary", compact=True)
                     yield Button("Resume", id="resume", compact=True)
+                yield Button("Join by code (j)", id="join", compact=True)
                 if registry.errors:
                     yield Static(self._errors_text(), id="load-errors")
             with Vertical(id="game-detail"):
@@ -166,6 +169,22 @@ class LauncherScreen(Screen[None]):
 
     def action_stats(self) -> None:
         self.post_message(self.StatsRequested())
+
+    @on(Button.Pressed, "#join")
+    def action_join_by_code(self) -> None:
+        """A friend's table on a server: its code and a seat's invite, or a link
+        (screens/join_code.py); the server joined last is offered."""
+        from cardcore.apps.tui.screens.join_code import JoinCodeScreen, own_connection_joiner
+        from cardcore.services.net.client import DEFAULT_SERVER
+        from cardcore.services.net.seat_book import SeatBook
+
+        server = SeatBook().last_server() or DEFAULT_SERVER
+        box = JoinCodeScreen(own_connection_joiner(self.app.registry), server, ask_server=True)
+        self.app.push_screen(box, self._joined)
+
+    def _joined(self, session: TableSession | None) -> None:
+        if session is not None:
+            self.app.open_table(session)
 
     def action_leagues(self) -> None:
         self.post_message(self.LeaguesRequested())

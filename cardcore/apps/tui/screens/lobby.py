@@ -17,6 +17,7 @@ from textual.widgets.option_list import Option
 
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
+from cardcore.apps.tui.screens.join_code import JoinCodeScreen
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
@@ -24,7 +25,8 @@ from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.services.net import protocol as p
-from cardcore.services.net.client import ClientError, Connection, parse_target
+from cardcore.services.net.client import ClientError, Connection, Target, not_seated, parse_target
+from cardcore.services.net.invites import canonical
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
@@ -65,6 +67,7 @@ class LobbyScreen(Screen[None]):
         Binding("n", "new_table", "New table", id="lobby.new"),
         Binding("enter", "join", "Join", id="lobby.join", show=True),
         Binding("w", "watch", "Watch", id="lobby.watch"),
+        Binding("j", "join_by_code", "Join code", id="lobby.join_code"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
@@ -80,6 +83,9 @@ class LobbyScreen(Screen[None]):
         self.tables: list[p.TableInfo] = []
         #: The seats' secrets of the tables created here: code -> links.
         self.created: dict[str, p.TableCreated] = {}
+        #: Why the seat the lobby was opened for (a web link) was not taken: it stays on
+        #: the message line (the list's refreshing does not cover it) until the next try.
+        self.not_seated: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(Text(f"Tables on {self.server}", style="bold"), id="lobby-title")
@@ -143,8 +149,10 @@ class LobbyScreen(Screen[None]):
             return
         self.tables = list(reply.tables)
         self._draw_tables()
-        if not self.tables:
-            self.say("No table yet: n creates one.")
+        if self.not_seated is not None:
+            self.say(self.not_seated, error=True)
+        elif not self.tables:
+            self.say("No table yet: n creates one, j joins one by its code.")
         elif not str(self.query_one("#lobby-message", Static).render()).strip():
             self.say("enter: take a seat, w: watch, n: a new table.")
 
@@ -202,10 +210,10 @@ class LobbyScreen(Screen[None]):
         if created is not None:
             self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
             return
-        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": paste your seat's link or its "
-                               "secret (enter; esc: back; w in the list watches).")
-        self.app.push_screen(LineScreen(prompt,
-                                        "cardcore://…#SECRET or the secret"), self._secret_given)
+        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": type your seat's invite (four "
+                               "words) or paste its link (enter; esc: back; w in the list watches).")
+        self.app.push_screen(LineScreen(prompt, "maple river stone tiger, or cardcore://…"),
+                             self._secret_given)
 
     async def action_watch(self) -> None:
         table = self.selected()
@@ -218,7 +226,7 @@ class LobbyScreen(Screen[None]):
         table = self.selected()
         if not text or table is None:
             return
-        code, secret = table.code, text.strip()
+        code, secret = table.code, canonical(text)
         if "://" in secret:  # a whole link was pasted
             try:
                 target = parse_target(secret, server=self.server)
@@ -227,6 +235,21 @@ class LobbyScreen(Screen[None]):
                 return
             code, secret = target.code, target.secret or ""
         self.open_soon(code, secret)
+
+    def action_join_by_code(self) -> None:
+        """One box: a table's code (watch it), or its code and a seat's invite, or a link."""
+        self.app.push_screen(JoinCodeScreen(self._join_target, self.server), self._joined)
+
+    async def _join_target(self, target: Target, _name: str | None) -> RemoteSession:
+        if not await self.connect() or self.conn is None:
+            raise ClientError("unreachable", "not connected to the server: r tries again")
+        return await self.seat_session(target.code, target.secret, come_back=True)
+
+    def _joined(self, session: RemoteSession | None) -> None:
+        if session is not None:
+            self.not_seated = None
+            self.say("")
+            self.app.open_table(session)
 
     def _sit(self, created: p.TableCreated, seat: int | None) -> None:
         secret = next((s.invite for s in created.seats if s.seat == seat), None)
@@ -240,22 +263,29 @@ class LobbyScreen(Screen[None]):
         await self.open(code, secret)
 
     async def open(self, code: str, secret: str | None) -> None:
-        """Take the seat of ``secret`` at ``code`` (None: watch) and show the table."""
-        try:
-            name = self.name_typed and check_name(self.name_typed)
-        except ValueError as exc:
-            self.say(f"Your name: {exc}", error=True)
-            return
+        """Take the seat of ``secret`` at ``code`` (None: watch) and show the table; or say
+        why not (for a seat: ``not_seated``, which stays on the message line)."""
         if not await self.connect() or self.conn is None:
             return
         try:
-            session = await RemoteSession.join(self.app.registry, self.conn, code, secret,
-                                               name, own_connection=False)
-        except ClientError as exc:
-            self.say(f"{code}: {exc}", error=True)
+            session = await self.seat_session(code, secret)
+        except ValueError as exc:
+            self.say(f"Your name: {exc}", error=True)
             return
-        self.say("")
-        self.app.open_table(session)
+        except ClientError as exc:
+            self.not_seated = not_seated(code, exc) if secret else None
+            self.say(self.not_seated or f"{code}: {exc}", error=True)
+            return
+        self._joined(session)
+
+    async def seat_session(self, code: str, secret: str | None, come_back: bool = False) -> RemoteSession:
+        """The session at ``code``'s seat of ``secret`` (None: watching, or with
+        ``come_back`` a seat held here before), on the lobby's connection, under the name
+        typed (ValueError when it is not a name)."""
+        name = self.name_typed and check_name(self.name_typed)
+        assert self.conn is not None
+        return await RemoteSession.join(self.app.registry, self.conn, code, secret, name,
+                                        own_connection=False, come_back=come_back)
 
     @work(exclusive=True, group="lobby-create")
     async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False) -> None:
@@ -370,6 +400,22 @@ class RemoteSetupScreen(SetupScreen):
         return self.query_one("#standin-open", Checkbox).value
 
 
+def invite_text(code: str, invite: str) -> str:
+    """A seat's invite as a person reads it out: ``KQX-482 maple-river-stone-tiger``."""
+    return f"{code} {invite}"
+
+
+def copy_text(code: str, seats: list[p.SeatLink]) -> str:
+    """What ``c`` copies: per seat, its invite, its link and its web link, one line each."""
+    lines = []
+    for s in seats:
+        lines.append(f"cardcore table {code}, seat {s.seat + 1}: join by code with "
+                     f"{invite_text(code, s.invite)} or the link {s.link}")
+        if s.web_link:
+            lines.append(f"  in a browser: {s.web_link}")
+    return "\n".join(lines)
+
+
 class LinksScreen(ModalScreen[int | None]):
     """A new table's invite links, one per human seat; dismissed with the seat to take."""
 
@@ -382,7 +428,8 @@ class LinksScreen(ModalScreen[int | None]):
     LinksScreen .links-label { width: 11; }
     LinksScreen Button { margin-right: 1; min-width: 8; width: auto; }
     """
-    BINDINGS = [Binding("escape", "drop", "Back to the tables", id="links.drop")]
+    BINDINGS = [Binding("escape", "drop", "Back to the tables", id="links.drop"),
+                Binding("c", "copy", "Copy the invite", id="links.copy")]
 
     def __init__(self, created: p.TableCreated,
                  reissue: Callable[[str, int], Awaitable[p.Invite | str]] | None = None) -> None:
@@ -407,17 +454,35 @@ class LinksScreen(ModalScreen[int | None]):
 
     def _links_text(self, note: str = "") -> Text:
         text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — send each player their own link (`cardcore join LINK`): the first "
-                    "to use a link claims its seat, once. A new link unseats whoever held "
-                    "that seat.\n", style="dim")
+        text.append("  — give each player their seat's invite (read it out; c copies it): they "
+                    "join by code (j) with it, or with its link. An invite claims its seat once; "
+                    "a new link unseats whoever held the seat.\n", style="dim")
         for s in self.created.seats:
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
-            text.append(s.link)
+            text.append(plain(invite_text(self.created.code, s.invite), "bold"))
+            text.append("\n  ")
+            text.append(plain(s.link))
             if s.web_link:
-                text.append(f"\n  in a browser: {s.web_link}", style="dim")
+                text.append("\n  ")
+                text.append(plain(s.web_link, "dim"))
         if note:
             text.append(f"\n\n{note}", style="italic")
         return text
+
+    def focused_seat(self) -> int | None:
+        """The seat of the focused button (``sit-N`` or ``new-N``), if any."""
+        button = self.focused.id if self.focused is not None and self.focused.id else ""
+        kind, _, seat = button.partition("-")
+        return int(seat) if kind in ("sit", "new") and seat.isdigit() else None
+
+    def action_copy(self) -> None:
+        """The focused seat's invite and links to the clipboard (every seat's when no seat
+        button has the focus), as text; the screen says what was copied."""
+        seat = self.focused_seat()
+        seats = [s for s in self.created.seats if seat is None or s.seat == seat]
+        self.app.copy_to_clipboard(copy_text(self.created.code, seats))
+        which = f"Seat {seat + 1}'s invite" if seat is not None else "Every seat's invite"
+        self.query_one("#links-text", Static).update(self._links_text(f"{which} copied to the clipboard."))
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()

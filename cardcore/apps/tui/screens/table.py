@@ -306,7 +306,9 @@ class TableScreen(Screen[None]):
             title.append("  (the hand is over: n next hand)", style="dim")
         elif not self.legal:
             seat = self.session.to_play
-            if seat is not None and self.session.is_bot(seat):
+            if self.session.waiting_for:  # for whom: the status line (this column is narrow)
+                title.append("  (the table waits)", style="dim")
+            elif seat is not None and self.session.is_bot(seat):
                 title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
             elif seat is not None and seat != self.viewer:
                 title.append(f"  (waiting for {self.session.name(seat)})", style="dim")
@@ -351,6 +353,8 @@ class TableScreen(Screen[None]):
         seat = s.to_play
         if self.finished is not None:
             text.append(f" · hand {self.finished_no} over", style="bold green")
+        elif waiting := s.waiting_for:
+            text.append(f" · waiting for {waiting}", style="bold yellow")
         elif seat is not None:
             who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
             text.append(" · to play: ")
