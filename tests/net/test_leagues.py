@@ -176,3 +176,43 @@ async def test_a_league_match_that_finished_unsettled_is_added_when_the_server_s
     assert book.unsettled() == [going.id]
     book.close()
     store.close()
+
+
+@pytest.mark.asyncio
+async def test_leagues_lists_the_servers_leagues_and_a_league_table_says_its_league(tmp_path):
+    """``leagues``: names, games, seasons; a league's table names it in the list and in every
+    update, and the standings asked right after the match's last update count the match."""
+    registry = load_registry()
+    path = tmp_path / "library.sqlite"
+    store, book = league_book(path)
+    new_league(book, registry)
+    new_league(book, registry, name="Friday", pairs=[("Gus", "Hal"), ("Ivy", "Jo")])
+    book.close()
+    store.close()
+    async with running(path, registry=registry) as server:
+        client = await Client.connect(server.port)
+        listed = await client.request({"type": "leagues"})
+        assert listed["leagues"] == [{"name": "Tuesday", "game": "casino", "season": "2026"},
+                                     {"name": "Friday", "game": "casino", "season": "2026"}]
+        extra = await client.request({"type": "leagues", "name": "Tuesday"})
+        assert extra["type"] == "error" and extra["code"] == "bad_field"
+        made = await a_league_table(client, ["Ann", "Bob", "Cat", "Dan"])
+        plain = await client.request({"type": "create_table", "game": "casino", "seats": ["random"] * 2})
+        tables = {t["code"]: t for t in (await client.request({"type": "list_tables"}))["tables"]}
+        assert tables[made["code"]]["league"] == "Tuesday" and tables[plain["code"]]["league"] is None
+        await client.request({"type": "watch", "code": made["code"]})
+        first = await client.update()
+        assert first["league"] == "Tuesday"
+        last = await client.update(lambda u: u["over"], timeout=30)
+        answer = await client.request({"type": "league", "name": "Tuesday"})  # no retry: counted now
+        assert last["league"] == "Tuesday" and answer["entries"] == 1
+        assert answer["options"] == server.tables[made["code"]].match.options.model_dump(mode="json")
+        await client.request({"type": "watch", "code": plain["code"]})
+        assert "league" not in await client.update()
+        await client.close()
+    import json
+    import sqlite3
+
+    with sqlite3.connect(path) as db:  # the table's league is kept in its row (a restart reads it)
+        row = db.execute("SELECT data FROM net_tables WHERE code = ?", (made["code"],)).fetchone()
+    assert json.loads(row[0])["league"] == "Tuesday"

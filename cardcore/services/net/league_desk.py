@@ -21,7 +21,7 @@ from cardcore.services.league.book import LeagueBook
 from cardcore.services.league.standings import standings
 from cardcore.services.net import protocol
 from cardcore.services.net.persist import Writer
-from cardcore.services.net.protocol import LeagueRequest
+from cardcore.services.net.protocol import MAX_LISTED_LEAGUES, LeagueRequest, ListLeagues
 from cardcore.services.net.tables import TableError
 from cardcore.services.store import MatchStore, NoSuchMatch, StoreError
 
@@ -98,12 +98,16 @@ class LeagueDesk:
         if entry is not None:
             log.info("match %d added to its league (entry %d)", match_id, entry.id)
 
-    # --- the league message -----------------------------------------------------------------
+    # --- the league and leagues messages --------------------------------------------------
 
-    async def reply(self, writer: Writer, conn: Any, message: LeagueRequest) -> None:
-        """Send ``conn`` the league's ``standings``, or the error (``no_league``) if none."""
+    async def reply(self, writer: Writer, conn: Any, message: LeagueRequest | ListLeagues) -> None:
+        """Send ``conn`` the league's ``standings`` (the error ``no_league`` if none), or the
+        list of the leagues."""
         try:
-            body = await writer.call(self._standings, message.name)
+            if isinstance(message, ListLeagues):
+                body = await writer.call(self._leagues)
+            else:
+                body = await writer.call(self._standings, message.name)
         except TableError as exc:
             conn.send(protocol.frame(protocol.error(exc.code, str(exc), message.id)))
             return
@@ -112,10 +116,16 @@ class LeagueDesk:
             return
         conn.send(protocol.frame({"v": protocol.PROTOCOL_VERSION, "id": message.id, **body}))
 
+    def _leagues(self) -> dict[str, Any]:
+        leagues = self.book().leagues()[-MAX_LISTED_LEAGUES:]
+        return {"type": "leagues",
+                "leagues": [{"name": lg.name, "game": lg.game, "season": lg.season} for lg in leagues]}
+
     def _standings(self, name: str) -> dict[str, Any]:
         league = self._league(name)
         s = standings(league, self.book().entries(league))
-        return {"type": "standings", "league": league.name, "game": league.game, "season": league.season,
+        return {"type": "standings", "league": league.name, "game": league.game, "options": league.options,
+                "season": league.season,
                 "entries": len(s.entries),
                 "teams": [{"name": t.name, "players": list(t.players), "played": t.played, "won": t.won,
                            "lost": t.lost, "drawn": t.drawn, "forfeits": t.forfeits,

@@ -167,9 +167,15 @@ class Writer:
 
     def close_later(self, held: Any) -> None:
         """``held.close()`` on the library's thread once what is queued so far is written (a
-        match's lock: released only after the match's last commit)."""
+        match's lock: released only after the match's last commit). It counts as a write of
+        its match (``held.id``): a frame sent after it waits for it, so whoever is shown the
+        match's end and then asks the library (a league's standings) finds the lock let go."""
         self._locks.append(held)
-        self._soon()
+        match_id = getattr(held, "id", None)
+        if isinstance(match_id, int):
+            self._number(match_id)
+        else:
+            self._soon()
 
     async def drain(self) -> None:
         """Until everything queued so far is written (tried again while it fails)."""
@@ -239,7 +245,8 @@ class Writer:
             self.working.set()
             if batch.locks:
                 self._pool.submit(_release, batch.locks)
-            self._written(batch.upto, [m for m, _, _ in batch.matches] + [row[1] for row in batch.tables])
+            self._written(batch.upto, [m for m, _, _ in batch.matches] + [row[1] for row in batch.tables]
+                          + [held.id for held in batch.locks if isinstance(getattr(held, "id", None), int)])
             if self._pending():
                 self._soon()
         else:

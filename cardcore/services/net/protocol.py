@@ -194,8 +194,14 @@ class LeagueRequest(_Request):
     name: Name
 
 
+class ListLeagues(_Request):
+    """The server's leagues (answered with ``leagues``: names, games and seasons)."""
+
+    type: Literal["leagues"] = "leagues"
+
+
 ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Reissue | Watch | Act | Chat | Leave
-                          | Rematch | LeagueRequest,
+                          | Rematch | LeagueRequest | ListLeagues,
                           Field(discriminator="type")]
 
 
@@ -250,6 +256,8 @@ class TableInfo(BaseModel):
     hot_seat: bool = False
     #: A stand-in bot plays the human seats nobody has claimed.
     standin_open: bool = False
+    #: The server's league the table's matches count for (docs/leagues.md), if any.
+    league: str | None = None
 
 
 class Tables(_Reply):
@@ -390,6 +398,8 @@ class Update(_Reply):
     #: The match deals from a seed its creator chose (a server started with --allow-seed):
     #: whoever chose it can know every hand. Otherwise from 128 secret bits nobody chose.
     chosen_seed: bool = False
+    #: The server's league the match counts for (sent only at a league's table).
+    league: str | None = None
 
 
 class ErrorMessage(_Reply):
@@ -469,6 +479,8 @@ class Standings(_Reply):
     type: Literal["standings"] = "standings"
     league: str = Field(max_length=MAX_NAME_CHARS)
     game: str
+    #: The league's options (every field of the game's options): a table for it plays them.
+    options: dict[str, Any] = {}
     season: str = Field(max_length=MAX_NAME_CHARS)
     #: Matches and forfeits counted.
     entries: int
@@ -476,8 +488,25 @@ class Standings(_Reply):
     players: list[PlayerStanding] = Field(max_length=MAX_LEAGUE_PLAYERS)
 
 
+#: The leagues a ``leagues`` answer lists at most (the newest, when a library has more).
+MAX_LISTED_LEAGUES = 100
+
+
+class LeagueInfo(BaseModel):
+    name: str = Field(max_length=MAX_NAME_CHARS)
+    game: str = Field(max_length=64)
+    season: str = Field(max_length=MAX_NAME_CHARS)
+
+
+class Leagues(_Reply):
+    """The answer to ``leagues``: the server's leagues, in the order they were made."""
+
+    type: Literal["leagues"] = "leagues"
+    leagues: list[LeagueInfo] = Field(max_length=MAX_LISTED_LEAGUES)
+
+
 ServerMessage = Annotated[Welcome | Tables | TableCreated | Invite | Joined | Watching | Left | Update
-                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus | Standings,
+                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus | Standings | Leagues,
                           Field(discriminator="type")]
 
 _CLIENT: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ClientMessage)

@@ -51,6 +51,7 @@ from cardcore.services.net.protocol import (
     Join,
     LeagueRequest,
     Leave,
+    ListLeagues,
     ListTables,
     ProtocolError,
     Reissue,
@@ -344,7 +345,8 @@ class Server:
         return self._table(code, service, seats, play, public=bool(data.get("public")),
                            chosen_seed=bool(data.get("chosen_seed")),
                            owner_hash=owner if isinstance(owner, str) else None,
-                           hot_seat=bool(data.get("hot_seat")), standin_open=bool(data.get("standin_open")))
+                           hot_seat=bool(data.get("hot_seat")), standin_open=bool(data.get("standin_open")),
+                           league=league if isinstance(league := data.get("league"), str) else None)
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
@@ -530,7 +532,7 @@ class Server:
             self._table_for(message.code).chat(conn, message.text)
         elif isinstance(message, Rematch):
             self._table_for(message.code).rematch(conn, message.id)
-        elif isinstance(message, LeagueRequest):
+        elif isinstance(message, (LeagueRequest, ListLeagues)):
             _background(self.leagues.reply(self._writer(), conn, message))
         elif isinstance(message, Leave):
             self._table_for(message.code).seat_of(conn)
@@ -616,6 +618,7 @@ class Server:
         writer = self._writer()
         play = await writer.call(self._create_match, match)
         try:
+            league = None
             if message.league is not None:  # checked with the match, held for the league
                 league = await self.leagues.league_for(writer, message.league, match)
                 await self.leagues.pend(writer, league, play.id)
@@ -626,7 +629,7 @@ class Server:
             chosen = self.config.allow_seed and message.seed is not None
             table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen,
                                 owner_hash=hash_secret(owner), hot_seat=message.hot_seat,
-                                standin_open=message.standin_open)
+                                standin_open=message.standin_open, league=league and league.name)
             table.save_row()  # written with the deal, in one transaction
         except BaseException:
             await self._discard(play)

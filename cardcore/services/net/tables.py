@@ -81,8 +81,10 @@ class Table:
                  registry: Registry, config: TableConfig, writer: Writer, bot_work: BotWork,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
                  public: bool = False, chosen_seed: bool = False, owner_hash: str | None = None,
-                 hot_seat: bool = False, standin_open: bool = False):
+                 hot_seat: bool = False, standin_open: bool = False, league: str | None = None):
         self.code = code
+        #: The server's league this table's matches count for (its rematches too).
+        self.league = league
         #: The owner's key (SHA-256): it re-issues invites.
         self.owner_hash = owner_hash
         #: One connection may hold several human seats.
@@ -154,14 +156,14 @@ class Table:
         return {"code": self.code, "game": self.match.game.id, "players": len(self.seats),
                 "seats": self.seats_json(), "status": self.status, "hand_no": self.match.hand_no,
                 "public": self.public, "chosen_seed": self.chosen_seed, "hot_seat": self.hot_seat,
-                "standin_open": self.standin_open}
+                "standin_open": self.standin_open, "league": self.league}
 
     def row(self) -> dict[str, Any]:
         """The table's row in the library (``net_tables.data``)."""
         return {"seats": [s.to_json() for s in self.seats], "public": self.public,
                 "standin_turns": self.service.standin_turns, "chosen_seed": self.chosen_seed,
                 "owner": self.owner_hash, "hot_seat": self.hot_seat,
-                "standin_open": self.standin_open}
+                "standin_open": self.standin_open, **({"league": self.league} if self.league else {})}
 
     def save_row(self, status: str | None = None) -> None:
         self.writer.put_table(self.code, self.match_id, status or self.status, self.row())
@@ -368,13 +370,13 @@ class Table:
         match = self.match
         if match.over or len(self.service.standin_turns) != standins:
             self.save_row()  # before anything is sent: what is shown waits for the row too
+        if match.over:  # and for the lock let go (a league's match added): before the end is sent
+            self._release()
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
             self.broadcast(before)
-        if match.over:
-            self._release()
-        else:
+        if not match.over:
             self.broadcast()
         self.schedule()
 
@@ -516,7 +518,8 @@ class Table:
     def _send(self, peers: list[Peer], shown: Shown) -> None:
         common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
                               hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
-                              sheet=self._sheet(), chosen_seed=self.chosen_seed)
+                              sheet=self._sheet(), chosen_seed=self.chosen_seed,
+                              league=self.league)
         mine: dict[int | None, bytes] = {}
         logs: dict[int, bytes] = {}
         built: dict[tuple[int | None, int], bytes] = {}

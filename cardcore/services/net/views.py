@@ -74,14 +74,15 @@ class Common(NamedTuple):
 
 
 def shared(code: str, match: Match, state: GameState, *, seats: list[dict[str, Any]], hand_no: int,
-           dealer: int | None, hand_over: bool, sheet: orjson.Fragment, chosen_seed: bool = False) -> Common:
+           dealer: int | None, hand_over: bool, sheet: orjson.Fragment, chosen_seed: bool = False,
+           league: str | None = None) -> Common:
     """What every connection's update showing ``state`` has in common (``sheet``: its JSON)."""
     before = {"turn": match.decisions, "game": match.game.id, "hand_no": hand_no, "dealer": dealer,
               "to_play": None if hand_over else state.to_play,
               "names": list(match.seating.names), "side_names": list(match.seating.side_names),
               "seats": seats}
     after = {"hand_over": hand_over, "over": match.over, "winner": match.winner, "sheet": sheet,
-             "chosen_seed": chosen_seed}
+             "chosen_seed": chosen_seed, **({"league": league} if league else {})}
     start = frame({"v": PROTOCOL_VERSION, "type": "update", "id": None, "code": code})[:-1]
     return Common(start, inner(before), inner(after))
 
