@@ -13,7 +13,7 @@ import datetime
 import sys
 import textwrap
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
 from cardcore.apps.args import UsageError, output_width
@@ -21,7 +21,7 @@ from cardcore.apps.library_cli import say
 from cardcore.apps.stats_text import variant
 from cardcore.services.league import Entry, League
 from cardcore.services.league.book import KEEP, LeagueBook
-from cardcore.services.league.standings import Standings, TeamRow, standings
+from cardcore.services.league.standings import PlayerRow, Standings, TeamRow, standings
 from cardcore.services.plugins import Registry
 from cardcore.services.store import open_library
 
@@ -87,11 +87,11 @@ def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
     if what == "new":
         league = _new(registry, book, args, parse_options)
         say(f"league {league.name}: {len(league.partnerships)} partnerships, "
-            f"{_game_name(registry, league)}, season {league.season}")
+            f"{_game_name(registry, league.game, league.options)}, season {league.season}")
     elif what == "list":
         leagues = book.leagues()
         none = "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`"
-        say("\n".join(f"{lg.name}  {_game_name(registry, lg)}  season {lg.season}  "
+        say("\n".join(f"{lg.name}  {_game_name(registry, lg.game, lg.options)}  season {lg.season}  "
                       f"{len(lg.partnerships)} partnerships, {len(book.entries(lg))} entries"
                       for lg in leagues) or none)
     elif what == "show":
@@ -178,9 +178,9 @@ def _output(path: str | None) -> Iterator[IO[str]]:
 # --- text ------------------------------------------------------------------------------
 
 
-def _game_name(registry: Registry, league: League) -> str:
-    game = registry.games.get(league.game)
-    return f"{game.name if game else league.game} ({variant(registry, league.game, league.options)})"
+def _game_name(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
+    game = registry.games.get(game_id)
+    return f"{game.name if game else game_id} ({variant(registry, game_id, options)})"
 
 
 def _day(t: float) -> str:
@@ -227,25 +227,36 @@ def _columns(width: int, drawn: bool) -> list[tuple[str, int]]:
 def format_standings(registry: Registry, s: Standings, width: int) -> str:
     """The standings, the players' ratings and the entries, in lines of at most ``width``."""
     league = s.league
-    out = textwrap.wrap(f"{league.name} · {_game_name(registry, league)} · season {league.season} · "
-                        f"{len(s.entries)} entries", width)
-    columns = _columns(width, any(t.drawn for t in s.teams))
-    name_width = width - 3 - sum(w + 1 for _, w in columns)
-    out.append(f"{'':3}{'partnership':<{name_width}}" + "".join(f" {h:>{w}}" for h, w in columns))
-    for place, row in enumerate(s.teams, start=1):
-        cells = _cells(row)
-        lines = textwrap.wrap(row.name, name_width) or [""]
-        out.append(f"{place:>2} {lines[0]:<{name_width}}" + "".join(f" {cells[h]:>{w}}" for h, w in columns))
-        out.extend(f"{'':3}{more}" for more in lines[1:])
-    out.append("Players")
-    for p in s.players:
-        where = f" ({p.partnership})" if p.partnership else " (stood in)"
-        out.extend(_parts([f"{p.name}{where}: played {p.played}", f"won {p.won}", p.rating.words()], width))
+    out = table_lines(registry, (league.name, league.game, league.options, league.season), len(s.entries),
+                      s.teams, s.players, width)
     none = "No entries yet: `cardcore league add NAME MATCH_ID`"
     out.extend(textwrap.wrap("Entries" if s.entries else none, width))
     for e in s.entries:
         out.extend(textwrap.wrap(f"{e.id:>3}  {entry_text(league, e)}", width, subsequent_indent="     "))
     return "\n".join(out)
+
+
+def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], entries: int,
+                teams: Sequence[TeamRow], players: Sequence[PlayerRow], width: int) -> list[str]:
+    """A league's heading (``head``: its name, game, options, season), table and players'
+    ratings in lines of at most ``width``: the one layout of standings, here and from a
+    server (``cardcore.apps.tui.screens.server_leagues``)."""
+    name, game, options, season = head
+    out = textwrap.wrap(f"{name} · {_game_name(registry, game, options)} · season {season} · "
+                        f"{entries} entries", width)
+    columns = _columns(width, any(t.drawn for t in teams))
+    name_width = width - 3 - sum(w + 1 for _, w in columns)
+    out.append(f"{'':3}{'partnership':<{name_width}}" + "".join(f" {h:>{w}}" for h, w in columns))
+    for place, row in enumerate(teams, start=1):
+        cells = _cells(row)
+        lines = textwrap.wrap(row.name, name_width) or [""]
+        out.append(f"{place:>2} {lines[0]:<{name_width}}" + "".join(f" {cells[h]:>{w}}" for h, w in columns))
+        out.extend(f"{'':3}{more}" for more in lines[1:])
+    out.append("Players")
+    for p in players:
+        where = f" ({p.partnership})" if p.partnership else " (stood in)"
+        out.extend(_parts([f"{p.name}{where}: played {p.played}", f"won {p.won}", p.rating.words()], width))
+    return out
 
 
 def _parts(parts: list[str], width: int) -> list[str]:

@@ -17,7 +17,6 @@ from textual.widgets import Footer, Label, ListItem, ListView, Static
 
 from cardcore.apps.tui.plain import plain
 from cardcore.engine.names import shown
-from cardcore.services.league import League
 from cardcore.services.league.book import LeagueBook
 from cardcore.services.league.standings import Standings, standings
 from cardcore.services.store import StoreError
@@ -31,17 +30,18 @@ EMPTY = ("No league yet. A league keeps the running score of fixed partnerships 
 
 
 class LeagueItem(ListItem):
-    def __init__(self, league: League) -> None:
+    def __init__(self, name: str, season: str) -> None:
         super().__init__()
-        self.league = league
+        self.league_name, self.season = name, season
 
     def compose(self) -> ComposeResult:
-        yield Label(plain(self.league.name, "bold"))
-        yield Label(plain(f"season {self.league.season}", "dim"))
+        yield Label(plain(self.league_name, "bold"))
+        yield Label(plain(f"season {self.season}", "dim"))
 
 
 class LeagueScreen(Screen[None]):
-    """The leagues on the left; the highlighted one's standings on the right."""
+    """The leagues on the left; the highlighted one's standings on the right. The library's
+    here; a server's in ``ServerLeaguesScreen`` (the same screen, another source)."""
 
     app: CardcoreApp
     DEFAULT_CSS = """
@@ -52,14 +52,16 @@ class LeagueScreen(Screen[None]):
     """
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="league.back")]
+    TITLE = "Leagues"
+    EMPTY = EMPTY
 
     def __init__(self) -> None:
         super().__init__()
-        #: The highlighted league's standings (None: none shown).
-        self.shown: Standings | None = None
+        #: The highlighted league's standings, laid out for a width (None: none shown).
+        self.standings_layout: Callable[[int], str] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Leagues — ↑ ↓: choose a league", style="bold"), id="league-title")
+        yield Static(Text(f"{self.TITLE} — ↑ ↓: choose a league", style="bold"), id="league-title")
         with Horizontal():
             yield ListView(id="leagues")
             with VerticalScroll(id="league-scroll"):
@@ -68,11 +70,15 @@ class LeagueScreen(Screen[None]):
 
     def on_mount(self) -> None:
         leagues = self.read(lambda book: book.leagues()) or []
+        self.fill([(lg.name, lg.season) for lg in leagues])
+
+    def fill(self, leagues: list[tuple[str, str]]) -> None:
+        """The list of leagues (name, season); the first one chosen."""
         view = self.query_one("#leagues", ListView)
-        view.extend(LeagueItem(lg) for lg in leagues)
+        view.extend(LeagueItem(name, season) for name, season in leagues)
         if not leagues:
             view.display = False
-            self.query_one("#standings", Static).update(Text(EMPTY))
+            self.query_one("#standings", Static).update(Text(self.EMPTY))
             return
         view.index = 0
         view.focus()
@@ -96,9 +102,21 @@ class LeagueScreen(Screen[None]):
     @on(ListView.Highlighted, "#leagues")
     def _highlighted(self, event: ListView.Highlighted) -> None:
         if isinstance(event.item, LeagueItem):
-            league = event.item.league
-            self.shown = self.read(lambda book: standings(league, book.entries(league)))
-            self.draw()
+            self.choose(event.item.league_name)
+
+    def choose(self, name: str) -> None:
+        """Show league ``name``'s standings."""
+        from cardcore.apps.league_cli import format_standings
+
+        def read(book: LeagueBook) -> Standings:
+            league = book.get(name)
+            return standings(league, book.entries(league))
+
+        found = self.read(read)
+        registry = self.app.registry
+        self.standings_layout = None if found is None else (
+            lambda width: format_standings(registry, found, width))
+        self.draw()
 
     def on_resize(self) -> None:
         self.call_after_refresh(self.draw)
@@ -106,10 +124,8 @@ class LeagueScreen(Screen[None]):
     def draw(self) -> None:
         """The shown league's standings laid out for the width there is (as ``cardcore league
         show`` lays them out for the terminal's)."""
-        from cardcore.apps.league_cli import format_standings
-
-        if self.shown is None:
+        if self.standings_layout is None:
             return
         width = self.query_one("#league-scroll", VerticalScroll).scrollable_content_region.width
-        text = format_standings(self.app.registry, self.shown, max(width - 1, 20))
+        text = self.standings_layout(max(width - 1, 20))
         self.query_one("#standings", Static).update(Text("\n".join(map(shown, text.split("\n")))))
