@@ -439,7 +439,7 @@ class CardcoreApp(App[None]):
                 if self.screen is event.screen:
                     self.pop_screen()
                 lobby.create(event.setup, public=event.screen.public,
-                             standin_open=event.screen.standin_open)
+                             standin_open=event.screen.standin_open, league=event.screen.league)
             return
         self.start_match(event.setup, replace=event.screen)
 

@@ -52,16 +52,16 @@ class LeagueScreen(Screen[None]):
     """
 
     BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="league.back")]
-    TITLE = "Leagues"
     EMPTY = EMPTY
 
     def __init__(self) -> None:
         super().__init__()
+        self.title_text = "Leagues"
         #: The highlighted league's standings, laid out for a width (None: none shown).
         self.standings_layout: Callable[[int], str] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"{self.TITLE} — ↑ ↓: choose a league", style="bold"), id="league-title")
+        yield Static(Text(f"{self.title_text} — ↑ ↓: choose a league", style="bold"), id="league-title")
         with Horizontal():
             yield ListView(id="leagues")
             with VerticalScroll(id="league-scroll"):

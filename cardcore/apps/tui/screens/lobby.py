@@ -18,7 +18,9 @@ from textual.widgets.option_list import Option
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
 from cardcore.apps.tui.screens.join_code import JoinCodeScreen
+from cardcore.apps.tui.screens.league_form import LeagueChoice
 from cardcore.apps.tui.screens.line import LineScreen
+from cardcore.apps.tui.screens.server_leagues import ServerLeaguesScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.engine.game import Game
@@ -68,6 +70,7 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join", id="lobby.join", show=True),
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("j", "join_by_code", "Join code", id="lobby.join_code"),
+        Binding("l", "leagues", "Leagues", id="lobby.leagues"),
         Binding("r", "refresh", "Refresh", id="lobby.refresh"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
@@ -195,7 +198,15 @@ class LobbyScreen(Screen[None]):
 
     def _chosen(self, game: Game | None, bots: dict[str, list[str]]) -> None:
         if game is not None:
-            self.app.push_screen(RemoteSetupScreen(game, bots.get(game.id, []), seed=self.app.fixed_seed))
+            self.app.push_screen(RemoteSetupScreen(game, bots.get(game.id, []), seed=self.app.fixed_seed,
+                                                   conn=self.conn))
+
+    def action_leagues(self) -> None:
+        """The server's leagues and their standings."""
+        if self.conn is None or self.conn.closed_reason is not None:
+            self.say("Not connected to the server: r tries again.", error=True)
+            return
+        self.app.push_screen(ServerLeaguesScreen(self.conn, self.server))
 
     @on(DataTable.RowSelected, "#tables")
     async def _row_selected(self) -> None:
@@ -288,17 +299,18 @@ class LobbyScreen(Screen[None]):
                                         own_connection=False, come_back=come_back)
 
     @work(exclusive=True, group="lobby-create")
-    async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False) -> None:
+    async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False,
+                     league: str | None = None) -> None:
         """A new table on the server (``public``: listed for everyone; ``standin_open``: a
-        bot plays the seats nobody has claimed yet); its links are shown, and the creator
-        picks a seat."""
+        bot plays the seats nobody has claimed yet; ``league``: the server's league its
+        match counts for); its links are shown, and the creator picks a seat."""
         if not await self.connect() or self.conn is None:
             return
         message = p.CreateTable(game=setup.game.id, options=setup.options.model_dump(mode="json"),
                                 seats=list(setup.seats), names=setup.names or None,
                                 side_names=setup.side_names, draw_for_partners=setup.draw_for_partners,
                                 seed=None,  # the server's own: the form shows none
-                                public=public, standin_open=standin_open)
+                                public=public, standin_open=standin_open, league=league)
         try:
             created = await self.conn.call(message)
         except ClientError as exc:
@@ -361,14 +373,17 @@ class GameChoiceScreen(ModalScreen[Game | None]):
 
 class RemoteSetupScreen(SetupScreen):
     """The setup form for a table on a server: the server's bots, and whether the table
-    is listed for everyone (public) or only for whoever has its code (private). No seed:
-    the server draws its own (``create`` sends none)."""
+    is listed for everyone (public) or only for whoever has its code (private), and the
+    server's league its match counts for (``LeagueChoice``). No seed: the server draws its
+    own (``create`` sends none)."""
 
     chooses_seed = False
 
-    def __init__(self, game: Game, bots: list[str], seed: int | None = None) -> None:
+    def __init__(self, game: Game, bots: list[str], seed: int | None = None,
+                 conn: Connection | None = None) -> None:
         super().__init__(game, seed=seed)
         self.server_bots = bots
+        self.conn = conn
 
     def checked(self, request: MatchSetup) -> SessionSetup:
         """The server checks the setup (its games and bots): the form's own fields are
@@ -386,6 +401,8 @@ class RemoteSetupScreen(SetupScreen):
                   "bold"))
         self.query_one("#start", Button).label = "Create"
         form, partners = self.query_one("#setup-form"), self.query_one("#partners")
+        if self.conn is not None:
+            form.mount(LeagueChoice(self.game, self.conn, id="league-choice"), before=form.children[0])
         form.mount(Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
                             id="public", compact=True), before=partners)
         form.mount(Checkbox("A bot plays each seat until its player comes (else the table waits)",
@@ -398,6 +415,12 @@ class RemoteSetupScreen(SetupScreen):
     @property
     def standin_open(self) -> bool:
         return self.query_one("#standin-open", Checkbox).value
+
+    @property
+    def league(self) -> str | None:
+        """The server's league chosen for the table (None: none)."""
+        found = self.query(LeagueChoice)
+        return found.first().league if found else None
 
 
 def invite_text(code: str, invite: str) -> str:

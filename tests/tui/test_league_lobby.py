@@ -1,0 +1,110 @@
+"""A server's leagues from the front end (issue 23): ``l`` in the lobby lists them with a
+league's standings (laid out as the library's), and the lobby's form makes a table for a
+league with its partnerships' names, partners opposite. Against a real `cardcore serve` on
+127.0.0.1, through Textual's pilot at 80x24."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.widgets import Input, Select
+
+from cardcore.apps.tui.app import CardcoreApp, Lobby
+from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen, RemoteSetupScreen
+from cardcore.apps.tui.screens.server_leagues import ServerLeaguesScreen
+from cardcore.services.league.book import LeagueBook
+from cardcore.services.store.sqlite import SqliteStore
+from tests.league_helpers import new_league
+
+from ..net.helpers import start_server, stop_server
+from .helpers import text_of, until
+
+SIZE = (80, 24)
+
+
+def leagues_in(path: Any, registry: Any) -> None:
+    """Tuesday (Casino to 11: Ann & Cat, Bob & Dan, Eve & Fay) and a Canasta league."""
+    store = SqliteStore(path)
+    book = LeagueBook(store)
+    new_league(book, registry)
+    new_league(book, registry, name="Weekly", pairs=[("Gus", "Hal"), ("Ivy", "Jo")], game_id="canasta",
+               options={})
+    book.close()
+    store.close()
+
+
+async def test_l_in_the_lobby_shows_the_servers_leagues_and_a_leagues_standings(tmp_path, cardcore_home,
+                                                                                 registry):
+    from cardcore.apps.league_cli import format_standings
+    from cardcore.services.league.standings import standings
+
+    path = tmp_path / "server.sqlite"
+    leagues_in(path, registry)
+    server = await start_server(path, registry=registry)
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/"), bot_delay=0,
+                          animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn, "the lobby")
+            await pilot.press("l")
+            screen = await until(pilot, lambda: isinstance(app.screen, ServerLeaguesScreen)
+                                 and app.screen.answer and app.screen, "the standings")
+            assert screen.answer.league == "Tuesday"
+            shown = text_of(app, "#standings")
+            store = SqliteStore(path)
+            book = LeagueBook(store)
+            league = book.get("Tuesday")
+            local = format_standings(registry, standings(league, book.entries(league)), 60)
+            book.close()
+            store.close()
+            # the one layout: the library's lines, but for the entries the answer only counts
+            assert local.split("\nNo entries yet")[0] in screen.standings_layout(60)
+            assert "Tuesday · Casino" in shown and "Ann & Cat" in shown and "Players" in shown
+            await pilot.press("down")
+            await until(pilot, lambda: screen.answer.league == "Weekly", "the second league")
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+    finally:
+        await stop_server(server)
+
+
+@pytest.mark.slow  # the setup form (~3 s of CPU)
+async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposite(tmp_path, cardcore_home,
+                                                                                 registry):
+    """Choosing the league (and the partnerships to play) names the four seats after their
+    players, partners opposite as Canasta seats them (0 & 2, 1 & 3), the league's options
+    fixed; the table made counts for it."""
+    path = tmp_path / "server.sqlite"
+    leagues_in(path, registry)
+    server = await start_server(path, registry=registry)
+    try:
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Gus"), bot_delay=0,
+                          animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn
+                                and app.screen, "the lobby")
+            await pilot.press("n")  # the game choice: Canasta first
+            await until(pilot, lambda: app.screen is not lobby, "the game choice")
+            await pilot.press("enter")
+            form = await until(pilot, lambda: isinstance(app.screen, RemoteSetupScreen)
+                               and app.screen.query("LeagueChoice") and app.screen, "the form")
+            choice = await until(pilot, lambda: form.query_one("LeagueChoice").display
+                                 and form.query_one("LeagueChoice"), "the league row (a Canasta league)")
+            choice.query_one("#league", Select).value = "Weekly"
+            await until(pilot, lambda: form.query_one("#name-3", Input).value == "Jo", "the names filled")
+            await pilot.pause()
+            names = [form.query_one(f"#name-{i}", Input).value for i in range(4)]
+            assert names == ["Gus", "Ivy", "Hal", "Jo"]  # Gus & Hal at 0 and 2, Ivy & Jo at 1 and 3
+            assert form.query_one("#options").disabled and form.league == "Weekly"
+            await pilot.press("ctrl+s")
+            links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
+                                "the links")
+            table = server.tables[links.created.code]
+            assert table.league == "Weekly" and len(links.created.seats) == 4
+            assert list(table.match.seating.names) == ["Gus", "Ivy", "Hal", "Jo"]
+            assert list(table.match.seating.side_names) == ["Gus & Hal", "Ivy & Jo"]
+            await pilot.press("escape")
+            await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+    finally:
+        await stop_server(server)
