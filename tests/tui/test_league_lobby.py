@@ -108,3 +108,44 @@ async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposit
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
     finally:
         await stop_server(server)
+
+
+async def test_the_name_offered_at_a_server_is_the_last_profiles_and_a_name_sat_under_is_kept(
+        tmp_path, cardcore_home, registry):
+    """The lobby's name box offers the most recent profile's name; a seat taken under a name
+    makes it the most recent profile, which the launcher's join box then offers."""
+    from cardcore.apps.tui.screens.join_code import JoinCodeScreen
+    from cardcore.apps.tui.screens.table import TableScreen
+    from cardcore.services.profiles import known_names, remember
+
+    from .test_join_code import BoxHost, make_table
+
+    remember(["Zoe"])
+    server = await start_server(tmp_path / "server.sqlite", registry=registry)
+    try:
+        made = await make_table(server.port, ["human", "greedy"])
+        app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/"), bot_delay=0,
+                          animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn
+                                and app.screen, "the lobby")
+            box = lobby.query_one("#lobby-name", Input)
+            assert box.value == "Zoe"
+            box.value = "Ann"
+            lobby.open_soon(made.code, made.seats[0].invite)
+            table = await until(pilot, lambda: isinstance(app.screen, TableScreen) and app.screen.is_mounted
+                                and app.screen, "seated")
+            await pilot.pause()
+            await pilot.press("q")
+            await until(pilot, lambda: not table.is_attached, "the table left")
+        assert known_names()[0] == "Ann" and server.tables[made.code].match.seating.names[0] == "Ann"
+        host = BoxHost(registry)
+        async with host.run_test(size=SIZE) as pilot:
+            await until(pilot, lambda: isinstance(host.screen, JoinCodeScreen), "the box")
+            assert host.screen.query_one("#join-name", Input).value == "Ann"
+    finally:
+        await stop_server(server)
+    remote = CardcoreApp(registry, start=Lobby("ws://127.0.0.1:1/", remote_only=True))
+    from cardcore.apps.tui.screens.join_code import profile_name
+
+    assert profile_name(remote) == ""  # the browser's app: the host's profiles are not its player's

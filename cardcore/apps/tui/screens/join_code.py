@@ -5,7 +5,9 @@ the one joined last) and from a server's lobby."""
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -21,10 +23,27 @@ from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.services.net.client import ClientError, Connection, Target, not_seated, parse_target
 from cardcore.services.net.seat_book import SeatBook
 from cardcore.services.plugins import Registry
+from cardcore.services.profiles import known_names, remember
 
 #: Takes the seat (or watches the table) a box names, with the player's name: the session,
 #: or ClientError (one line) when the server says no.
 Joiner = Callable[[Target, str | None], Awaitable[RemoteSession]]
+
+
+def profile_name(app: Any) -> str:
+    """The name a player is offered at a server: the most recently used local profile's
+    (docs/library.md, "People"); none in the browser front end, whose data dir is the host's."""
+    if getattr(app, "remote_only", False):
+        return ""
+    return next(iter(known_names()), "")
+
+
+def remember_name(app: Any, name: str | None) -> None:
+    """A name a player sat under at a server, kept as a local profile (the next time it is
+    the one offered); not in the browser front end, nor when the profiles cannot be written."""
+    if name and not getattr(app, "remote_only", False):
+        with contextlib.suppress(OSError):
+            remember([name])
 
 
 def typed_server(text: str) -> str:
@@ -89,8 +108,8 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
                     yield Input(self.server, id="join-server", compact=True)
                 with Horizontal(classes="join-row"):
                     yield Static("Your name: ", classes="join-label")
-                    yield Input(placeholder="(optional)", max_length=MAX_NAME_CHARS, id="join-name",
-                                compact=True)
+                    yield Input(profile_name(self.app), placeholder="(optional)", max_length=MAX_NAME_CHARS,
+                                id="join-name", compact=True)
             yield Static(id="join-message")
 
     def on_mount(self) -> None:
@@ -120,6 +139,8 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
         except ClientError as exc:
             self.say(not_seated(target.code, exc) if target.secret else f"Table {target.code}: {exc}")
             return
+        if session.seat is not None:
+            remember_name(self.app, name)
         self.dismiss(session)
 
     def _target(self, text: str) -> tuple[Target, str | None]:

@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
-from cardcore.apps.tui.screens.join_code import JoinCodeScreen
+from cardcore.apps.tui.screens.join_code import JoinCodeScreen, profile_name, remember_name
 from cardcore.apps.tui.screens.league_form import LeagueChoice
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.server_leagues import ServerLeaguesScreen
@@ -94,8 +94,8 @@ class LobbyScreen(Screen[None]):
         yield Static(Text(f"Tables on {self.server}", style="bold"), id="lobby-title")
         with Horizontal(id="lobby-name-row"):
             yield Static("Your name: ")
-            yield Input(self.player_name, placeholder="(optional)", max_length=MAX_NAME_CHARS,
-                        id="lobby-name", compact=True)
+            yield Input(self.player_name or profile_name(self.app), placeholder="(optional)",
+                        max_length=MAX_NAME_CHARS, id="lobby-name", compact=True)
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         table.add_columns("Table", "Game", "Status", "Hand", "Seats")
         yield table
@@ -295,8 +295,11 @@ class LobbyScreen(Screen[None]):
         typed (ValueError when it is not a name)."""
         name = self.name_typed and check_name(self.name_typed)
         assert self.conn is not None
-        return await RemoteSession.join(self.app.registry, self.conn, code, secret, name,
-                                        own_connection=False, come_back=come_back)
+        session = await RemoteSession.join(self.app.registry, self.conn, code, secret, name,
+                                           own_connection=False, come_back=come_back)
+        if session.seat is not None:
+            remember_name(self.app, name)
+        return session
 
     @work(exclusive=True, group="lobby-create")
     async def create(self, setup: SessionSetup, public: bool = False, standin_open: bool = False,
