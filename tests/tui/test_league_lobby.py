@@ -149,3 +149,59 @@ async def test_the_name_offered_at_a_server_is_the_last_profiles_and_a_name_sat_
     from cardcore.apps.tui.screens.join_code import profile_name
 
     assert profile_name(remote) == ""  # the browser's app: the host's profiles are not its player's
+
+
+async def test_a_league_match_names_its_league_and_its_final_sheet_shows_the_standings_now(
+        tmp_path, cardcore_home, registry):
+    """Watching a league table (Casino to 1: one hand): the status line and the sheet name the
+    league, and once the match is over the sheet shows the league's table with the match in it."""
+    from cardcore.apps.tui.app import JoinTable
+    from cardcore.apps.tui.remote import RemoteSession
+    from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
+    from cardcore.apps.tui.screens.server_leagues import LeaguePanel
+    from cardcore.services.net import protocol as p
+    from cardcore.services.net.client import Connection
+
+    path = tmp_path / "server.sqlite"
+    store = SqliteStore(path)
+    book = LeagueBook(store)
+    new_league(book, registry, options={"target": 1})
+    book.close()
+    store.close()
+    server = await start_server(path, registry=registry)
+    conn = await Connection.open(f"ws://127.0.0.1:{server.port}/")
+    try:
+        created = await conn.call(p.CreateTable(game="casino", options={"target": 1}, seats=["random"] * 4,
+                                                names=["Ann", "Bob", "Cat", "Dan"], league="Tuesday"))
+        session = await RemoteSession.join(registry, conn, created.code, None)
+        assert session.league == "Tuesday"
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            def final_panel() -> LeaguePanel | None:
+                screen = app.screen
+                if isinstance(screen, ScoreSheetScreen) and screen.over:
+                    panel = screen.query(LeaguePanel)
+                    return panel.first() if panel and panel.first().answer else None
+                return None
+
+            for _ in range(50):  # a hand that ends in a tie goes on: on to the next (n)
+                sheet = await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen) and app.screen,
+                                    "a score sheet")
+                if sheet.over:
+                    break
+                await pilot.press("n")
+                await until(pilot, lambda s=sheet: not s.is_attached, "the next hand")
+            panel = await until(pilot, final_panel, "the league's standings under the final sheet")
+            assert panel.answer.entries == 1 and sum(t.played for t in panel.answer.teams) == 2
+            heading = text_of(app, "#sheet-heading")
+            assert heading.startswith("Match over") and "league Tuesday" in heading
+            shown = str(panel.render())
+            assert "Tuesday · Casino" in shown and "1 entries" in shown and "\ufffd" not in shown
+            assert [line.split()[0] for line in shown.split("\n")[1:3]] == ["partnership", "1"]
+            assert "Ann & Cat" in shown and "Bob & Dan" in shown
+            await pilot.press("escape")
+            await until(pilot, lambda: not isinstance(app.screen, ScoreSheetScreen), "the table")
+            assert "league Tuesday" in text_of(app, "#status")
+    finally:
+        await conn.close()
+        await stop_server(server)

@@ -288,6 +288,16 @@ class RemoteSession:
     def can_rematch(self) -> bool:
         return self._u.over and self._u.seat is not None and self._problem is None
 
+    @property
+    def league(self) -> str | None:
+        return self._u.league
+
+    async def league_standings(self) -> p.Standings:
+        if self._u.league is None:
+            raise ClientError("no_league", "this table's match counts for no league")
+        answer: p.Standings = await self.conn.call(p.LeagueRequest(name=self._u.league))
+        return answer
+
     def rematch(self) -> None:
         """Ask the server for a rematch; it comes once every player at the table asked."""
         self.conn.send_soon(p.Rematch(code=self.code), self.code)

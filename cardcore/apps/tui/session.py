@@ -462,6 +462,13 @@ class Session:
     def can_rematch(self) -> bool:
         return self.over
 
+    @property
+    def league(self) -> str | None:
+        return None
+
+    async def league_standings(self) -> Any:
+        raise RuntimeError("a match played here counts for no server's league")
+
     def rematch(self) -> Session:
         """The next match at this table (``TableService.rematch``), this one left."""
         setup = self.service.rematch().check(self.registry)

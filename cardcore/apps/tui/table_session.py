@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from cardcore.engine.game import Action, Game, GameOptions, Zone
     from cardcore.engine.journal import MatchEvent
     from cardcore.engine.scoresheet import ScoreSheet
+    from cardcore.services.net.protocol import Standings
 
 #: What ``listen`` is given: called with True when the position changed (a move, a new
 #: hand), False when only something beside it did (chat, a seat's connection, an error).
@@ -172,6 +173,15 @@ class TableSession(Protocol):
         """The next match at this table (``TableService.rematch``: same seats, names and
         options, the deal moving on). Here: its session, this one left. On a server: the
         request is sent (None); the new match comes as updates once every player asked."""
+
+    @property
+    def league(self) -> str | None:
+        """The server's league the match counts for (None: none; a match played here joins
+        a league afterwards, ``cardcore league add``)."""
+
+    async def league_standings(self) -> Standings:
+        """That league's standings as the server has them now (``ClientError`` when it
+        cannot say; only asked when ``league`` names one)."""
 
     #: The bot speed chosen at this table (the app's setting; a local save keeps it).
     bot_speed: str | None

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
+from cardcore.apps.tui.screens.server_leagues import LeaguePanel
 from cardcore.apps.tui.widgets.sheet import score_table
 from cardcore.apps.tui.widgets.tail import TailStatic
 from cardcore.engine.scoresheet import ScoreSheet
@@ -59,6 +60,16 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         self.title_text = title
 
     def heading(self) -> Text:
+        text = self._heading()
+        if self.league is not None:  # the match counts for a server's league
+            text.append(f" · league {self.league}", style="bold")
+        return text
+
+    @property
+    def league(self) -> str | None:
+        return self.session.league if self.session is not None else None
+
+    def _heading(self) -> Text:
         sheet = self.sheet
         if self.title_text:
             return Text(self.title_text, style="bold")
@@ -84,6 +95,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                     # the last hand in view, also when the table is taller than the box
                     table = score_table(self.sheet, self.winner if self.over else None, self.extras)
                     yield TailStatic(Group(table), id="sheet-table")
+                if self.over and self.session is not None and self.league is not None:
+                    # running scores do not end with the match: the league's table as it is now
+                    yield LeaguePanel(self.league, self.session.league_standings, id="sheet-league")
             with Horizontal(id="sheet-buttons"):
                 if self.can_play_again:
                     yield Button("Play again", id="again", variant="primary", compact=True)

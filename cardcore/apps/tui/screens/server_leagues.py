@@ -108,6 +108,7 @@ class LeaguePanel(Static):
             self.update(Text(f"League {self.league}: the standings did not come ({exc}).", style="red"))
             return
         self.draw()
+        self.call_after_refresh(self.scroll_visible, top=True, animate=False)
 
     def on_resize(self) -> None:
         self.draw()
@@ -117,4 +118,4 @@ class LeaguePanel(Static):
             return
         width = self.size.width or self.app.size.width - 8
         text = standings_text(self.app.registry, self.answer, max(width, 20))  # type: ignore[attr-defined]
-        self.update(Text(shown(text)))
+        self.update(Text("\n".join(map(shown, text.split("\n")))))

@@ -361,7 +361,8 @@ class TableScreen(Screen[None]):
             text.append(f"{s.name(seat)} ({who})", style="bold green")
         if self.finished is None:
             text.append(f" · hand {s.hand_no}")
-        text.append(f" · {s.game.name} · dealer {s.name(self.hand_dealer)}", style="dim")
+        league = f" · league {s.league}" if s.league else ""  # a server's league the match counts for
+        text.append(f" · {s.game.name}{league} · dealer {s.name(self.hand_dealer)}", style="dim")
         self.query_one("#status", Static).update(text)
 
     def _draw_save_warning(self) -> None:
