@@ -151,6 +151,7 @@ async def test_the_name_offered_at_a_server_is_the_last_profiles_and_a_name_sat_
     assert profile_name(remote) == ""  # the browser's app: the host's profiles are not its player's
 
 
+@pytest.mark.slow  # a whole match watched at the table screen (~3 s)
 async def test_a_league_match_names_its_league_and_its_final_sheet_shows_the_standings_now(
         tmp_path, cardcore_home, registry):
     """Watching a league table (Casino to 1: one hand): the status line and the sheet name the
