@@ -216,3 +216,34 @@ async def test_leagues_lists_the_servers_leagues_and_a_league_table_says_its_lea
     with sqlite3.connect(path) as db:  # the table's league is kept in its row (a restart reads it)
         row = db.execute("SELECT data FROM net_tables WHERE code = ?", (made["code"],)).fetchone()
     assert json.loads(row[0])["league"] == "Tuesday"
+
+
+@pytest.mark.asyncio
+async def test_at_a_league_table_a_seat_its_creator_named_keeps_its_name_when_claimed(tmp_path):
+    """The league counts by names: a player claiming a seat named for the league under
+    another name sits as the seat's name; a seat left at its default name takes theirs."""
+    registry = load_registry()
+    path = tmp_path / "library.sqlite"
+    store, book = league_book(path)
+    new_league(book, registry)
+    book.close()
+    store.close()
+    async with running(path, registry=registry) as server:
+        from cardcore.engine.match_setup import game_options
+
+        game = registry.games["casino"]
+        default = game.seating(4, game_options(game, OPTIONS)).names[2]  # "North" or so: no one's name
+        host = await Client.connect(server.port)
+        made = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS,
+                                   "seats": ["human", "human", "human", "random"], "league": "Tuesday",
+                                   "names": ["Ann", "Bob", default, "Dan"]})
+        plain = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS,
+                                    "seats": ["human", "human"], "names": ["Ann", "Bob"]})
+        players = [await Client.connect(server.port) for _ in range(3)]
+        annie = await players[0].sit(made["code"], made["seats"][0], "Annie")
+        cat = await players[1].sit(made["code"], made["seats"][2], "Cat")
+        elsewhere = await players[2].sit(plain["code"], plain["seats"][0], "Annie")
+        assert (annie["name"], cat["name"], elsewhere["name"]) == ("Ann", "Cat", "Annie")
+        assert list(server.tables[made["code"]].match.seating.names) == ["Ann", "Bob", "Cat", "Dan"]
+        for client in (*players, host):
+            await client.close()

@@ -202,7 +202,8 @@ class Table:
                                  "one seat a connection (the table is not hot-seat)")
         if invite is not None:
             token = held.claim()
-            if name:  # a name another seat has: "Ann (2)"; the person key tells them apart
+            # a name another seat has: "Ann (2)"; the person key tells them apart
+            if name and not self._league_named(seat):
                 names = self.match.seating.names
                 taken = [n for i, n in enumerate(names) if i != seat]
                 self.service.rename(seat, distinct_name(name, taken), seat_key(token))
@@ -218,6 +219,14 @@ class Table:
             self._send_update(peer)
         self.schedule()
         return seat
+
+    def _league_named(self, seat: int) -> bool:
+        """A seat of a league table that its creator named: it keeps its name when claimed
+        (the league counts its matches by the players' names, docs/leagues.md)."""
+        if self.league is None:
+            return False
+        match = self.match
+        return match.seating.names[seat] != match.game.seating(len(self.seats), match.options).names[seat]
 
     def _seat_for_key(self, invite: str | None, token: str | None) -> int:
         for i, held in enumerate(self.seats):
