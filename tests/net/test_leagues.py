@@ -219,9 +219,10 @@ async def test_leagues_lists_the_servers_leagues_and_a_league_table_says_its_lea
 
 
 @pytest.mark.asyncio
-async def test_at_a_league_table_a_seat_its_creator_named_keeps_its_name_when_claimed(tmp_path):
-    """The league counts by names: a player claiming a seat named for the league under
-    another name sits as the seat's name; a seat left at its default name takes theirs."""
+async def test_at_a_league_table_a_seat_named_for_a_league_player_keeps_its_name_when_claimed(tmp_path):
+    """The league counts by names: a player claiming a seat named for one of the league's
+    players under another name sits as the seat's name ("ann" is Ann); any other seat takes
+    the joiner's name, as at any table."""
     registry = load_registry()
     path = tmp_path / "library.sqlite"
     store, book = league_book(path)
@@ -229,21 +230,17 @@ async def test_at_a_league_table_a_seat_its_creator_named_keeps_its_name_when_cl
     book.close()
     store.close()
     async with running(path, registry=registry) as server:
-        from cardcore.engine.match_setup import game_options
-
-        game = registry.games["casino"]
-        default = game.seating(4, game_options(game, OPTIONS)).names[2]  # "North" or so: no one's name
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS,
                                    "seats": ["human", "human", "human", "random"], "league": "Tuesday",
-                                   "names": ["Ann", "Bob", default, "Dan"]})
+                                   "names": ["ann", "Bob", "Seat 3", "Dan"]})
         plain = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS,
                                     "seats": ["human", "human"], "names": ["Ann", "Bob"]})
         players = [await Client.connect(server.port) for _ in range(3)]
         annie = await players[0].sit(made["code"], made["seats"][0], "Annie")
         cat = await players[1].sit(made["code"], made["seats"][2], "Cat")
         elsewhere = await players[2].sit(plain["code"], plain["seats"][0], "Annie")
-        assert (annie["name"], cat["name"], elsewhere["name"]) == ("Ann", "Cat", "Annie")
-        assert list(server.tables[made["code"]].match.seating.names) == ["Ann", "Bob", "Cat", "Dan"]
+        assert (annie["name"], cat["name"], elsewhere["name"]) == ("ann", "Cat", "Annie")
+        assert list(server.tables[made["code"]].match.seating.names) == ["ann", "Bob", "Cat", "Dan"]
         for client in (*players, host):
             await client.close()

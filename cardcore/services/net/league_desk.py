@@ -57,6 +57,23 @@ class LeagueDesk:
             raise TableError("bad_game", f"league {name} plays two partnerships of two")
         return league
 
+    @staticmethod
+    def players_of(league: League | None) -> frozenset[str]:
+        """The league's players (``player_key``): the seats of its table named for them keep
+        their names when claimed (``Table.league_players``)."""
+        if league is None:
+            return frozenset()
+        return frozenset().union(*(p.keys() for p in league.partnerships))
+
+    async def players(self, writer: Writer, name: str | None) -> frozenset[str]:
+        """``players_of`` the league called ``name`` (none if there is no such league now)."""
+        if name is None:
+            return frozenset()
+        try:
+            return self.players_of(await writer.call(self._league, name))
+        except (TableError, StoreError):
+            return frozenset()
+
     def _league(self, name: str) -> League:
         try:
             return self.book().get(name)

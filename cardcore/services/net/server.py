@@ -342,11 +342,13 @@ class Server:
         service = self._service(match, play.id)
         service.resumed([event for _, event in record], "the position the table was resumed at", turns)
         owner = data.get("owner")
-        return self._table(code, service, seats, play, public=bool(data.get("public")),
+        league = data.get("league") if isinstance(data.get("league"), str) else None
+        table = self._table(code, service, seats, play, public=bool(data.get("public")),
                            chosen_seed=bool(data.get("chosen_seed")),
                            owner_hash=owner if isinstance(owner, str) else None,
                            hot_seat=bool(data.get("hot_seat")), standin_open=bool(data.get("standin_open")),
-                           league=league if isinstance(league := data.get("league"), str) else None)
+                           league=league, league_players=await self.leagues.players(writer, league))
+        return table
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
@@ -629,7 +631,8 @@ class Server:
             chosen = self.config.allow_seed and message.seed is not None
             table = self._table(code, service, seats, play, public=message.public, chosen_seed=chosen,
                                 owner_hash=hash_secret(owner), hot_seat=message.hot_seat,
-                                standin_open=message.standin_open, league=league and league.name)
+                                standin_open=message.standin_open, league=league and league.name,
+                                league_players=self.leagues.players_of(league))
             table.save_row()  # written with the deal, in one transaction
         except BaseException:
             await self._discard(play)

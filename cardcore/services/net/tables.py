@@ -28,6 +28,7 @@ from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.engine.people import distinct_name, seat_key
+from cardcore.services.league import player_key
 from cardcore.services.net import views
 from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.net.persist import Writer
@@ -81,10 +82,13 @@ class Table:
                  registry: Registry, config: TableConfig, writer: Writer, bot_work: BotWork,
                  lock: Any = None, on_empty: Callable[[Table], None] | None = None,
                  public: bool = False, chosen_seed: bool = False, owner_hash: str | None = None,
-                 hot_seat: bool = False, standin_open: bool = False, league: str | None = None):
+                 hot_seat: bool = False, standin_open: bool = False, league: str | None = None,
+                 league_players: frozenset[str] = frozenset()):
         self.code = code
-        #: The server's league this table's matches count for (its rematches too).
+        #: The server's league this table's matches count for (its rematches too), and its
+        #: players (``player_key``).
         self.league = league
+        self.league_players = league_players
         #: The owner's key (SHA-256): it re-issues invites.
         self.owner_hash = owner_hash
         #: One connection may hold several human seats.
@@ -221,12 +225,9 @@ class Table:
         return seat
 
     def _league_named(self, seat: int) -> bool:
-        """A seat of a league table that its creator named: it keeps its name when claimed
-        (the league counts its matches by the players' names, docs/leagues.md)."""
-        if self.league is None:
-            return False
-        match = self.match
-        return match.seating.names[seat] != match.game.seating(len(self.seats), match.options).names[seat]
+        """A seat of a league table named for one of the league's players: it keeps its name
+        when claimed (the league counts its matches by the players' names, docs/leagues.md)."""
+        return player_key(self.match.seating.names[seat]) in self.league_players
 
     def _seat_for_key(self, invite: str | None, token: str | None) -> int:
         for i, held in enumerate(self.seats):
