@@ -84,14 +84,16 @@ async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposit
         async with app.run_test(size=SIZE) as pilot:
             lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.conn
                                 and app.screen, "the lobby")
-            await pilot.press("n")  # the game choice: Canasta first
+            # the keys: n, enter (Canasta, the first game), enter down enter (the league), ctrl+s
+            await pilot.press("n")
             await until(pilot, lambda: app.screen is not lobby, "the game choice")
             await pilot.press("enter")
             form = await until(pilot, lambda: isinstance(app.screen, RemoteSetupScreen)
                                and app.screen.query("LeagueChoice") and app.screen, "the form")
             choice = await until(pilot, lambda: form.query_one("LeagueChoice").display
                                  and form.query_one("LeagueChoice"), "the league row (a Canasta league)")
-            choice.query_one("#league", Select).value = "Weekly"
+            assert form.focused is choice.query_one("#league", Select)
+            await pilot.press("enter", "down", "enter")  # the league row's list: Weekly
             await until(pilot, lambda: form.query_one("#name-3", Input).value == "Jo", "the names filled")
             await pilot.pause()
             names = [form.query_one(f"#name-{i}", Input).value for i in range(4)]

@@ -75,9 +75,11 @@ class LeagueChoice(Vertical):
             return  # an older server, or none: the form makes a table of no league
         mine = [lg for lg in reply.leagues if lg.game == self.game.id]
         if mine and PLAYERS in self.game.player_counts:
-            self.query_one("#league", Select).set_options(
-                [("none", NONE), *((f"{lg.name} ({lg.season})", lg.name) for lg in mine)])
+            select = self.query_one("#league", Select)
+            select.set_options([("none", NONE), *((f"{lg.name} ({lg.season})", lg.name) for lg in mine)])
             self.display = True
+            if self.form.focused is self.form.query_one("#players"):  # untouched: the league first
+                select.focus()
 
     def say(self, text: str, style: str = "italic") -> None:
         self.query_one("#league-note", Static).update(plain(text, style))
