@@ -108,6 +108,8 @@ async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposit
             assert list(table.match.seating.side_names) == ["Gus & Hal", "Ivy & Jo"]
             await pilot.press("escape")
             await until(pilot, lambda: isinstance(app.screen, LobbyScreen), "the lobby again")
+            await until(pilot, lambda: "canasta (Weekly)" in str(lobby.query_one("#tables").get_row_at(0)),
+                        "the list names the table's league")
     finally:
         await stop_server(server)
 

@@ -164,7 +164,8 @@ class LobbyScreen(Screen[None]):
         row = widget.cursor_row
         widget.clear()
         for t in self.tables:
-            widget.add_row(*map(plain, (t.code, t.game, t.status, t.hand_no, seats_text(t))), key=t.code)
+            game = f"{t.game} ({t.league})" if t.league else t.game  # a league's table names it
+            widget.add_row(*map(plain, (t.code, game, t.status, t.hand_no, seats_text(t))), key=t.code)
         if self.tables:
             widget.move_cursor(row=min(row, len(self.tables) - 1))
 
