@@ -92,6 +92,12 @@ LAUNCHER_EXTRA: list[Entry] = [("↑ ↓", "choose a game (its rules on the righ
                                ("⏎", "set up a match of the game")]
 
 
+class HelpText(Static):
+    """The help drawn; ``plain``: its lines as text (each key beside its words)."""
+
+    plain = ""
+
+
 class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
 
@@ -101,10 +107,14 @@ class HelpScreen(ModalScreen[None]):
         self.under = under
 
     def compose(self) -> ComposeResult:
+        found = sections(self.app, self.under)
         parts: list[RenderableType] = [Text("cardcore — keys (esc closes)", style="bold"), Text("")]
-        parts += [section(*s) for s in sections(self.app, self.under)]
+        parts += [section(*s) for s in found]
+        text = HelpText(Group(*parts), id="help-text")
+        text.plain = "\n".join(f"{title}\n" + "".join(f"{k}  {w}\n" for k, w in lines) + note
+                                for title, lines, note in found)
         with VerticalScroll(id="help-box"):
-            yield Static(Group(*parts), id="help-text")
+            yield text
 
     def on_mount(self) -> None:
         self.query_one("#help-box").focus()

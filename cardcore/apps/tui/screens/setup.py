@@ -104,7 +104,7 @@ class SetupScreen(Screen[None]):
                 yield Input(id="side-1", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
             yield Tick("Draw for partners", False, id="draw", compact=True)
             yield Static(id="partners")
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row", id="seed-row"):
                 yield Label("Seed", classes="form-label")
                 if self.chooses_seed:
                     yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
