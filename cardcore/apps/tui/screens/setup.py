@@ -129,8 +129,8 @@ class SetupScreen(Screen[None]):
     @property
     def focus_chain(self) -> list[Widget]:
         """Tab goes row by row and skips a bot seat's name box (a bot is named by its seat;
-        a click still reaches the box): from the player count, seat 3 is three or four
-        Tabs away, not five."""
+        a click still reaches the box): with one human, seat 3 is four Tabs from the
+        player count (it was five)."""
         return [w for w in super().focus_chain if w is self.focused or not self._bot_name(w)]
 
     def _bot_name(self, widget: Widget) -> bool:

@@ -83,7 +83,7 @@ class OptionsForm(Vertical):
                     yield Label(name.replace("_", " "), classes="opt-name")
                     if kind == "bool":
                         yield Tick(yes_no(bool(value)), bool(value), id=wid,
-                                       classes="opt-control", compact=True)
+                                   classes="opt-control", compact=True)
                     elif kind == "choice":
                         yield Select([(str(c), c) for c in choices], value=value,
                                      allow_blank=False, id=wid, classes="opt-control", compact=True)
