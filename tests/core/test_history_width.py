@@ -36,24 +36,24 @@ def record(registry, game: str, names: list[str], seed: int) -> str:
     return out.getvalue()
 
 
-@pytest.mark.parametrize("columns", [80, 120])
-def test_history_lines_fit_the_width(registry, tmp_path, capsys, monkeypatch, columns):
+def test_history_lines_fit_the_width(registry, tmp_path, capsys, monkeypatch):
     for n, (game, names) in enumerate([("royal_casino", LONG), ("casino", SHORT)]):
         path = tmp_path / f"{n}.jsonl"
         path.write_text(record(registry, game, names, seed=5 + n), encoding="utf-8")
         assert main(["import", str(path)]) == 0
-    monkeypatch.setenv("COLUMNS", str(columns))
-    capsys.readouterr()
-    assert main(["history"]) == 0
-    lines = capsys.readouterr().out.splitlines()
-    assert lines and max(map(len, lines)) <= columns, [x for x in lines if len(x) > columns]
-    for name in LONG + SHORT:  # each player whole on one line, with the seat's kind
-        assert sum(f"{name} (greedy)" in line for line in lines) == 1, name
-    short = next(i for i, line in enumerate(lines) if "casino  " in line and "royal" not in line)
-    # the two short names fit beside the match at 120 columns; at 80 they go under it
-    assert ("Ann (greedy), Bob (greedy)" in lines[short]) == (columns == 120)
-    long_at = next(i for i, line in enumerate(lines) if "royal_casino" in line)
-    assert all(line.startswith("       ") for line in lines[long_at + 1:long_at + 3])
+    for columns in (80, 120):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        capsys.readouterr()
+        assert main(["history"]) == 0
+        lines = capsys.readouterr().out.splitlines()
+        assert lines and max(map(len, lines)) <= columns, [x for x in lines if len(x) > columns]
+        for name in LONG + SHORT:  # each player whole on one line, with the seat's kind
+            assert sum(f"{name} (greedy)" in line for line in lines) == 1, (columns, name)
+        short = next(i for i, line in enumerate(lines) if "casino  " in line and "royal" not in line)
+        # the two short names fit beside the match at 120 columns; at 80 they go under it
+        assert ("Ann (greedy), Bob (greedy)" in lines[short]) == (columns == 120)
+        long_at = next(i for i, line in enumerate(lines) if "royal_casino" in line)
+        assert all(line.startswith("       ") for line in lines[long_at + 1:long_at + 3])
 
 
 def test_fit_breaks_between_pieces_and_cuts_only_a_piece_wider_than_the_line():
