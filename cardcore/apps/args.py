@@ -4,7 +4,7 @@ parser that raises it, and argparse types for numbers in a range."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from typing import Any, NoReturn
 
 
@@ -48,3 +48,27 @@ def output_width() -> int:
     import shutil
 
     return min(max(shutil.get_terminal_size((80, 24)).columns, MIN_WIDTH), MAX_WIDTH)
+
+
+def fit(pieces: Iterable[str], width: int, *, lead: str = "", indent: int = 0) -> list[str]:
+    """``pieces`` a space apart, as many to a line as fit ``width`` (terminal cells), the
+    first line after ``lead``, the others ``indent`` columns in: a line breaks only between
+    pieces (a piece wider than a whole line alone is cut at the width)."""
+    from rich.cells import cell_len, chop_cells
+
+    lines: list[str] = []
+    line, empty = lead, True  # the line being filled, and whether it holds a piece yet
+    for piece in pieces:
+        if not empty and cell_len(line) + 1 + cell_len(piece) > width:
+            lines.append(line.rstrip())
+            line, empty = " " * indent, True
+        if empty and lines and not piece.strip():
+            continue  # a column's padding does not start a continuation line
+        line = line + piece if empty else f"{line} {piece}"
+        empty = False
+        while cell_len(line) > width:  # one piece wider than the line
+            head = chop_cells(line, width)[0]
+            lines.append(head)
+            line = " " * indent + line[len(head):]
+    lines.append(line.rstrip())
+    return [x for x in lines if x] or [""]

@@ -11,7 +11,9 @@ import time
 from pathlib import Path
 from typing import Any
 
-from cardcore.apps.args import output_width
+from rich.cells import cell_len
+
+from cardcore.apps.args import fit, output_width
 from cardcore.apps.stats_text import stats_lines
 from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry
@@ -175,7 +177,14 @@ def _when(t: float) -> str:
     return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
 
 
-def describe(m: MatchSummary) -> str:
+#: Where a history line's continuation starts (under the game's date).
+INDENT = 7
+
+
+def describe(m: MatchSummary, width: int | None = None) -> list[str]:
+    """A match in the history as lines that fit ``width`` (``output_width()``): its id, when,
+    game, score and state, the players after them when they fit, else under them."""
+    width = width if width is not None else output_width()
     totals = "-".join(map(str, m.totals)) if m.totals else "0"
     if m.finished:
         state = ("won by " + m.side_names[m.winner]
@@ -183,20 +192,29 @@ def describe(m: MatchSummary) -> str:
     else:
         where = " (at a server table)" if m.source == "server" else " (open elsewhere)" if m.locked else ""
         state = f"hand {m.hand}{where}"
-    return f"{m.id:>5}  {_when(m.last_played)}  {m.game:<13} {totals:<11} {state:<28} {m.players()}"
+    head = shown(f"{m.id:>5}  {_when(m.last_played)}  {m.game:<13} {totals:<11} {state:<28}")
+    players = shown(m.players())
+    if cell_len(head) + 1 + cell_len(players) <= width:
+        return [f"{head} {players}"]
+    each = players.split(", ")  # a player ("Ann Lee (human),") is never split
+    return (fit(head.rstrip().split(" "), width, indent=INDENT)
+            + fit([p + "," for p in each[:-1]] + each[-1:], width, lead=" " * INDENT, indent=INDENT))
 
 
 def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -> None:
+    width = output_width()
     open_ = [m for m in store.list_unfinished(limit=limit, here_only=False) if game in (None, m.game)]
-    say(f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)")
+    heading = f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)"
+    say("\n".join(fit(heading.split(" "), width, indent=2)))
     for m in open_:
-        say(describe(m))
+        say("\n".join(describe(m, width)))
     if unfinished:
         return
     done = store.finished(game, limit=limit)
-    say(f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`")
+    heading = f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`"
+    say("\n".join(fit(heading.split(" "), width, indent=2)))
     for m in done:
-        say(describe(m))
+        say("\n".join(describe(m, width)))
 
 
 # --- statistics -----------------------------------------------------------------------------

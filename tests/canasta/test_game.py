@@ -182,10 +182,10 @@ def test_zones_and_labels():
                                                      []])
     zones = {z.id: z for z in st.zones(0)}
     assert zones["stock"].badges == ["stock 4"] and zones["stock"].cards == [None]
-    assert zones["discard"].kind == "pile" and zones["discard"].badges == ["frozen", "3 cards"]
+    assert zones["discard"].kind == "pile" and zones["discard"].badges == ["frozen: 2♣ in it", "3 cards"]
     assert zones["hand-1"].cards == []
     assert [g.id for g in zones["melds-0"].groups] == ["meld-0-K"]
-    assert zones["melds-1"].badges == ["first meld 50"]
+    assert zones["melds-1"].badges == ["first meld needs 50 points"]
     labels = {a.label: a for a in st.legal_actions()}
     assert set(labels) == {"Draw from the stock", "Take the pile with 7♠ 7♥"}
     take = labels["Take the pile with 7♠ 7♥"]

@@ -11,7 +11,10 @@ from cardcore.apps.tui.screens.table import TableScreen
 
 
 def text_of(app: Any, selector: str) -> str:
-    return str(app.screen.query_one(selector, Static).render())
+    """The text a Static shows (its ``plain`` when it draws a renderable of its own)."""
+    widget = app.screen.query_one(selector, Static)
+    plain = getattr(widget, "plain", None)
+    return plain if isinstance(plain, str) and plain else str(widget.render())
 
 
 def record_calls(app: Any, name: str) -> list:

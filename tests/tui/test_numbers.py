@@ -42,7 +42,7 @@ async def test_canasta_first_meld_shows_its_count_and_the_melded_totals(make_app
         labels = [a.label for _, a in table.shown]
         assert "Meld Q♠ Q♥ Q♦ + K♠ K♥ K♦ · 30 + 30 = 60 of 50" in labels
         zones = table.query_one("#zones", ZonesView).plain
-        assert "Melds — West & East [melded 60]\n" in zones and "[first meld 50]" in zones
+        assert "Melds — West & East [melded 60]\n" in zones and "[first meld needs 50 points]" in zones
 
 
 async def test_canasta_picked_card_says_the_first_meld_is_below_the_minimum(make_app, registry):
@@ -54,7 +54,7 @@ async def test_canasta_picked_card_says_the_first_meld_is_below_the_minimum(make
         # kings are alike (card_key): each may be discarded, none melded
         assert [a.label for _, a in table.shown] == ["Discard K♠", "Discard K♥", "Discard K♦"]
         assert text_of(app, "#message").startswith(
-            "K♠: your best first meld: 60 is below the 90 minimum (D36) · ")
+            "K♠: your best first meld counts 60; a first meld needs 90 points · ")
 
 
 async def test_casino_picked_card_says_why_it_has_no_trail(make_app, registry):
@@ -67,13 +67,13 @@ async def test_casino_picked_card_says_why_it_has_no_trail(make_app, registry):
     async with app.run_test(size=(80, 24)) as pilot:
         table = await your_turn(pilot)
         await pick(pilot, table, "QH")  # a queen: no capture, no build, no trail
-        line = "Q♥: the owner of a build may not trail: you own the 8 (D12)"
+        line = "Q♥: the owner of a build may not trail: you own the 8"
         assert text_of(app, "#message") == line
         assert line in " ".join(screen_lines(app)[-4].split())  # whole on the 80-column line
         await pilot.press("escape")
         await pick(pilot, table, "8C")  # it captures the build, but may not trail
         assert text_of(app, "#message").startswith(
-            "8♣: the owner of a build may not trail: you own the 8 (D12) · ")
+            "8♣: the owner of a build may not trail: you own the 8 · ")
 
 
 async def test_a_red_three_a_bot_draws_is_in_the_log(make_app, registry):

@@ -156,8 +156,7 @@ async def test_help_says_cards_in_brackets(make_app):
         await pilot.press("question_mark")
         await pilot.pause()
         assert isinstance(app.screen, HelpScreen)
-        text = str(app.screen.query_one(Static).render())
-        assert "Cards in [brackets] are picked" in text
+        assert "Cards in [brackets] are picked" in text_of(app, "#help-text")
 
 
 # --- 9. keys that do nothing say why -----------------------------------------------------------

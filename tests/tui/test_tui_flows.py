@@ -292,7 +292,8 @@ async def test_hint_and_undo_keys(make_app, registry):
         best = table.legal[table.hint_index]
         # the best action first, with the search's estimate for the side, then the next ones
         assert message.startswith(f"Hint: {best.label}, about ") and "points for your side" in message
-        assert re.search(r"about [+-]\d+\.\d points for your side \(\d+ samples\)", message)
+        assert re.search(r"about [+-]\d+\.\d points for your side(;|$)", message)
+        assert "samples" not in message
         if len(table.legal) > 1:
             assert re.search(r"; next: .+ [+-]\d+\.\d", message)
         app.fixed_delay = 60  # the bot's reply waits: a card it plays would stop undo

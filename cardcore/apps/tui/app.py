@@ -115,9 +115,12 @@ class CardcoreApp(App[None]):
     TITLE = "cardcore"
 
     BINDINGS = [
-        Binding("question_mark", "help", "Help", id="app.help"),
-        Binding("f", "colours", "4-colour", id="app.colours"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True),
+        Binding("question_mark", "help", "Help", id="app.help",
+                tooltip="this help: every key of every screen"),
+        Binding("f", "colours", "4-colour", id="app.colours", show=False,  # in the help
+                tooltip="four-colour suits on/off"),
+        Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True,
+                tooltip="quit (a match here is saved)"),
     ]
 
     def __init__(self, registry: Registry | None = None, *, start: Start | None = None,
@@ -464,7 +467,7 @@ class CardcoreApp(App[None]):
         from cardcore.apps.tui.screens.help import HelpScreen
 
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            self.push_screen(HelpScreen(self.screen))
 
     def action_colours(self) -> None:
         self.palette = "two" if self.palette == "four" else "four"

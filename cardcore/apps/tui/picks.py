@@ -18,6 +18,10 @@ from cardcore.engine.game import Action, GameState, Zone
 #: The fixed key of each step a game may name (``Action.step``); other steps get none.
 STEP_KEYS = {"draw": "d", "take": "t", "discard": "x", "pass": "p", "knock": "k"}
 
+#: What each step's key does, in the help's words.
+STEP_WORDS = {"draw": "draw from the stock", "take": "take the pile",
+              "discard": "discard the picked card", "pass": "pass", "knock": "knock"}
+
 #: The keys that pick table units, in order (typed with shift: they clash with no binding).
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
 

@@ -3,7 +3,8 @@ and what the log says of a draw that turns up red threes. For people: off the ho
 The front end shows a reason on one line after the card: each is kept short.
 
 Every reason reads the position and the legal steps only; it says what the rules
-(D24-D36) forbid, the numbers included ("70 is below the 90 minimum").
+(D24-D36) forbid, the numbers included ("counts 70; a first meld needs 90 points"), in
+words: the decision numbers stay in the docs.
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from .moves import DRAW_PHASE, PLAY_PHASE
 from .rules import (
     BLACK_THREES,
     DEUCE,
+    FREEZES,
     ID_TEXT,
     IS_RED_THREE,
     JOKER,
@@ -60,7 +62,7 @@ def why_not(st: CanastaState, card: str) -> str | None:
     if st.phase != PLAY_PHASE:
         return None
     if c in BLACK_THREES:
-        return "black threes meld only when going out, three or four of them (D35)"
+        return "black threes meld only when going out, three or four of them"
     side = st.side_of[p]
     if not st.initial_meld_done[side]:
         return _first_meld_reason(st, p, c)
@@ -87,29 +89,29 @@ def _pile_reason(st: CanastaState, p: int, c: int) -> str:
     t = RANK_OF[top]
     shown = glyph(ID_TEXT[top])
     if t == THREE or is_wild(top):
-        return f": {shown} on top, the pile cannot be taken (D31)"
+        return f": {shown} on top, the pile cannot be taken"
     if len(st.hands[p]) == 1 and len(pile) == 1:
-        return ": with one card you may not take a pile of one (D34)"
+        return ": with one card you may not take a pile of one"
     if any(a.kind == ONTO for a in _steps(st)):
         return f": the {shown} goes onto your {_plural(t)} with no hand card: t"
     if any(a.kind == TAKE for a in _steps(st)):
         return f": the {shown} is taken with your {_plural(t)}, not this card: t"
     side = st.side_of[p]
-    why = "the frozen pile needs" if st.freezers else (
+    why = "the pile is frozen: it takes" if st.freezers else (
         "a first meld takes the pile with" if not st.initial_meld_done[side] else "")
     held = st.rank_counts[p][t]
     if why and held < 2:
-        return f": {why} two natural {_plural(t)} ({'D31' if st.freezers else 'D29'})"
+        return f": {why} two natural {_plural(t)}"
     if not why and RANK_OF[c] != t and not (is_wild(c) and held):
-        return f": the {shown} takes two {_plural(t)} or {_one(t)} and a wild card (D30)"
+        return f": the {shown} takes two {_plural(t)} or {_one(t)} and a wild card"
     if not why and held < 2 and not is_wild(c):
-        return f": one {_name(t)} and no wild card cannot take the pile (D30)"
+        return f": one {_name(t)} and no wild card cannot take the pile"
     if not st.initial_meld_done[side]:
         need = st.setup.minimums[side]
         best = best_first_meld(st.rank_counts[p], st.setup.classic, t)
         if best < need:
-            return f": a first meld with {shown}: {best} is below the {need} minimum (D36)"
-    return f": it would leave you one card; {_going_out(st)} (D34)"
+            return f": a first meld with {shown} counts {best}; it needs {need} points"
+    return f": it would leave you one card; {_going_out(st)}"
 
 
 def _going_out(st: CanastaState) -> str:
@@ -126,7 +128,7 @@ def _first_meld_reason(st: CanastaState, p: int, c: int) -> str:
     counts = st.rank_counts[p]
     best = best_first_meld(counts, st.setup.classic)
     if best < need:
-        return f"your best first meld: {best} is below the {need} minimum (D36)"
+        return f"your best first meld counts {best}; a first meld needs {need} points"
     return _alone(counts, c) or f"lay the first meld ({need}) first; the {glyph(ID_TEXT[c])} can follow"
 
 
@@ -153,18 +155,38 @@ def _melded_reason(st: CanastaState, p: int, c: int) -> str:
     h = len(st.hands[p])
     missing = st.setup.canastas_to_go_out - st.canastas[side]
     slot = RANK_OF[c]
-    new_meld = f"a new meld would leave you {h - 3} card(s); {_going_out(st)} (D34)"
-    adding = f"it would leave you one card; {_going_out(st)} (D34)"
+    new_meld = f"a new meld would leave you {h - 3} card(s); {_going_out(st)}"
+    adding = f"it would leave you one card; {_going_out(st)}"
     if is_wild(c):
         if missing > 0 and h < 5 and any(counts[s] >= 2 and s not in melds for s in NATURALS):
             return new_meld
         if missing > 0 and h <= 2 and melds:
             return adding
         rule = "" if st.setup.classic else ", 2 naturals each"
-        return f"your melds take no more wild cards: 3 at most{rule} (D24)"
+        return f"your melds take no more wild cards: 3 at most{rule}"
     if slot in melds:
         return adding
     return _alone(counts, c) or new_meld
+
+
+# --- the table's badges ---------------------------------------------------------------------
+
+
+def first_meld_badge(need: int) -> str:
+    """The melds zone of a side that has not melded: what its first meld must count (D36)."""
+    return f"first meld needs {need} points"
+
+
+def frozen_badge(pile: list[str | None], black_three_freezes: bool) -> str:
+    """Why the pile is frozen (D31), from what the seat sees of it (``pile``, bottom
+    first; ``None`` for a card under a squared pile's top, D47): the first card seen
+    that freezes it, else the cards that can."""
+    freezes = FREEZES[black_three_freezes]
+    card = next((c for c in pile if c is not None and freezes[TEXT_ID[c]]), None)
+    if card is not None:
+        return f"frozen: {glyph(card)} in it"
+    return "frozen: a wild card or a three in it" if black_three_freezes else \
+        "frozen: a wild card or a red three in it"
 
 
 # --- the log: red threes a draw turns up ------------------------------------------------------

@@ -9,7 +9,7 @@ from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreR
 from cardcore.engine.seating import Seating
 
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
-from .explain import draw_line, why_not
+from .explain import draw_line, first_meld_badge, frozen_badge, why_not
 from .moves import DRAW_PHASE, OVER, PLAY_PHASE, legal_actions, take_actions
 from .rules import (
     CANASTA,
@@ -427,7 +427,7 @@ class CanastaState(GameState):
 
     def why_not(self, card: str) -> str | None:
         """Why ``card`` melds, adds or takes the pile in no step now (the rule and the
-        numbers: "your best first meld counts 70: 70 is below the 90 minimum")."""
+        numbers: "your best first meld counts 70; a first meld needs 90 points")."""
         return why_not(self, card)
 
     def log_line(self, action: Action) -> str:
@@ -447,7 +447,7 @@ class CanastaState(GameState):
         zones.append(Zone("stock", "stock", "Stock", cards=[None] if n else [],
                           badges=[f"stock {n}"]))
         pile = data["discard"]
-        badges = ["frozen"] if data["frozen"] else []
+        badges = [frozen_badge(pile, self.setup.black_three_freezes)] if data["frozen"] else []
         badges.append(f"{len(pile)} cards")
         if len(pile) > 1 and pile[0] is None:  # squared (D47): one face-down card stands for the rest
             pile = [None, pile[-1]]
@@ -479,7 +479,7 @@ class CanastaState(GameState):
             canastas = sum(1 for m in melds if len(m["cards"]) >= CANASTA)
             badges = [f"melded {melded}"] + ([f"canastas {canastas}"] if canastas else [])
         else:
-            badges = [f"first meld {minimum(data['totals_before'][side])}"]
+            badges = [first_meld_badge(minimum(data['totals_before'][side]))]
         return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)
 
 

@@ -288,20 +288,21 @@ class FishingState(GameState):
 
     def _no_trail(self, c: int) -> str:
         """Why card ``c`` may not be trailed (it is in the hand and its trail is not legal),
-        short enough for the message line at 80 columns."""
+        short enough for the message line at 80 columns, in words (D11, D12: the decision
+        numbers stay in the docs)."""
         own = sorted({b.value for b in self.builds if b.owner == self.to_play})
         if own:
             builds = " and ".join(map(str, own))
-            return f"the owner of a build may not trail: you own the {builds} (D12)"
+            return f"the owner of a build may not trail: you own the {builds}"
         rules = self.rules
         if rules.trail_rule == "no_match":
             value = rules.value[c]
             same = next((x for x in self.loose if rules.value[x] == value), None)
             if same is not None:
                 return f"a card of a loose card's value may not be trailed: {glyph(NAMES[same])} " \
-                       "is loose (D11)"
+                       "is loose"
         if rules.trail_rule == "no_capture":
-            return "a card that could capture may not be trailed (D11)"
+            return "a card that could capture may not be trailed"
         return f"{glyph(NAMES[c])} may not be trailed here"
 
     def log_line(self, action: Action) -> str:

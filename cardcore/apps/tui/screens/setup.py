@@ -14,11 +14,12 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
+from textual.widget import Widget
 from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
 
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.session import HUMAN, SessionSetup
-from cardcore.apps.tui.widgets.options_form import OptionsForm
+from cardcore.apps.tui.widgets.options_form import OptionsForm, Tick
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
@@ -59,9 +60,15 @@ class SetupScreen(Screen[None]):
     chooses_seed = True
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start", id="setup.start"),
-        Binding("escape", "back", "Back", id="setup.back"),
+        Binding("ctrl+s", "start", "Start", id="setup.start",
+                tooltip="start the match (once every value is valid)"),
+        Binding("escape", "back", "Back", id="setup.back", tooltip="back, nothing started"),
     ]
+
+    #: The form's keys that are no binding of the screen (the help lists them).
+    HELP_EXTRA = [("tab", "the next field, row by row (shift+tab back); a bot's name box is "
+                          "skipped: click it to name the bot"),
+                  ("⏎ space", "open a list, tick a box")]
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__()
@@ -100,9 +107,9 @@ class SetupScreen(Screen[None]):
                 yield Label("Side names", classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
                 yield Input(id="side-1", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
-            yield Checkbox("Draw for partners", False, id="draw", compact=True)
+            yield Tick("Draw for partners", False, id="draw", compact=True)
             yield Static(id="partners")
-            with Horizontal(classes="form-row"):
+            with Horizontal(classes="form-row", id="seed-row"):
                 yield Label("Seed", classes="form-label")
                 if self.chooses_seed:
                     yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
@@ -123,6 +130,20 @@ class SetupScreen(Screen[None]):
         self.query_one("#players", Select).focus()
 
     # --- the form --------------------------------------------------------------------
+
+    @property
+    def focus_chain(self) -> list[Widget]:
+        """Tab goes row by row and skips a bot seat's name box (a bot is named by its seat;
+        a click still reaches the box): with one human, seat 3 is four Tabs from the
+        player count (it was five)."""
+        return [w for w in super().focus_chain if w is self.focused or not self._bot_name(w)]
+
+    def _bot_name(self, widget: Widget) -> bool:
+        """The name box of a seat a bot takes."""
+        wid = widget.id or ""
+        if not isinstance(widget, Input) or not wid.startswith("name-"):
+            return False
+        return self.query_one(f"#who-{wid.removeprefix('name-')}", Select).value != HUMAN
 
     @property
     def players(self) -> int:

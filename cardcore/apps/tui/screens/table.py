@@ -19,7 +19,7 @@ from textual.timer import Timer
 from textual.widgets import Footer, OptionList, Static
 
 from cardcore.apps.tui import picks
-from cardcore.apps.tui.picks import STEP_KEYS, Unit
+from cardcore.apps.tui.picks import STEP_KEYS, STEP_WORDS, Unit
 from cardcore.apps.tui.screens.handover import HandoverScreen
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
@@ -36,7 +36,7 @@ from cardcore.apps.tui.widgets.actions import (
 from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.apps.tui.widgets.message import MessageLine
 from cardcore.apps.tui.widgets.tail import TailStatic
-from cardcore.apps.tui.widgets.wrap import Hanging
+from cardcore.apps.tui.widgets.wrap import Hanging, PartsLine
 from cardcore.apps.tui.widgets.zones import Moved, TableInfo, ZonesView, badge_text, moved
 from cardcore.engine.bots.search import Estimate
 from cardcore.engine.cards import glyph
@@ -45,6 +45,12 @@ from cardcore.engine.journal import HandEnd, MatchEvent, Note
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
+
+
+#: What the table's marks mean (under its keys in the help).
+TABLE_MARKS = ("Cards in [brackets] are picked; the cursor is in reverse video; the cards "
+               "the highlighted action uses are underlined and between _ _, its zones marked "
+               "▶; the last bot move is marked \"last move\"; ▸ marks what just arrived.")
 
 
 def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str,
@@ -72,24 +78,47 @@ class TableScreen(Screen[None]):
             super().__init__()
             self.screen = screen
 
+    #: Each binding's ``tooltip`` is its line in the help (``screens.help``), which lists
+    #: them all: a key added here is in ``?`` at once.
     BINDINGS = [
-        *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}")
+        *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}",
+                  tooltip="play the action with that number (it keeps its meaning for the turn)")
           for n in range(1, 10)),
-        Binding("pagedown,right_square_bracket", "page(1)", "More actions", id="table.next_page",
-                priority=True),
+        Binding("pagedown,right_square_bracket", "page(1)", "More", id="table.next_page",
+                priority=True, key_display="]", tooltip="the next page of actions"),
         Binding("pageup,left_square_bracket", "page(-1)", "Back a page", show=False,
-                id="table.prev_page", priority=True),
-        *(Binding(k, f"step('{step}')", step.capitalize(), show=False, id=f"table.step_{step}")
+                id="table.prev_page", priority=True, tooltip="the page of actions before"),
+        *(Binding(k, f"step('{step}')", step.capitalize(), show=False, id=f"table.step_{step}",
+                  tooltip=f"{STEP_WORDS.get(step, step)} (where the game has it)")
           for step, k in STEP_KEYS.items()),
-        Binding("m", "lay_out", "Lay out picked", show=False, id="table.lay_out"),
-        Binding("n", "next_hand", "Next hand", id="table.next_hand"),
-        Binding("h", "hint", "Hint", id="table.hint"),
-        Binding("u", "undo", "Undo", id="table.undo"),
-        Binding("s", "score_sheet", "Sheet", id="table.sheet"),
-        Binding("b", "speed", "Bot speed", show=False, id="table.speed"),
-        Binding("r", "retry", "Try again", id="table.retry"),
-        Binding("c", "chat", "Chat", id="table.chat"),
-        Binding("q", "leave", "Leave", id="table.leave"),
+        Binding("m", "lay_out", "Lay out picked", show=False, id="table.lay_out",
+                tooltip="lay out the picked cards in as many plays as it takes: says what it "
+                        "will play, m again plays it"),
+        Binding("n", "next_hand", "Next hand", id="table.next_hand",
+                tooltip="the next hand (the last one stays on the table until then)"),
+        Binding("h", "hint", "Hint", id="table.hint",
+                tooltip="hint: the best three actions, with the points each may bring your side"),
+        Binding("u", "undo", "Undo", id="table.undo",
+                tooltip="undo your last move (against bots; never past a card you had not seen)"),
+        Binding("s", "score_sheet", "Sheet", id="table.sheet", tooltip="the score sheet"),
+        Binding("r", "rules", "Rules", id="table.rules",
+                tooltip="the rules of this game, as played here (esc comes back)"),
+        Binding("b", "speed", "Bot speed", show=False, id="table.speed",
+                tooltip="bot speed: normal → instant → slow"),
+        Binding("a", "retry", "Try again", id="table.retry",
+                tooltip="try a bot's failed move again"),
+        Binding("c", "chat", "Chat", id="table.chat",
+                tooltip="say a line to the table (a table on a server)"),
+        Binding("q", "leave", "Leave", id="table.leave",
+                tooltip="leave the table (the match is saved: Resume continues it)"),
+    ]
+
+    #: Keys the table takes that are no binding (``on_key``, the action list, the mouse).
+    HELP_EXTRA = [
+        ("shift+letter", "pick the table card, build, meld or pile marked A:, B:, … "
+                         "(narrows the actions)"),
+        ("tab", "to the action list and back (↑ ↓ and ⏎ there play an action)"),
+        ("mouse", "click a card to pick it, click an action to play it"),
     ]
 
     def __init__(self, session: TableSession) -> None:
@@ -141,7 +170,7 @@ class TableScreen(Screen[None]):
         self.hand_dealer = session.dealer
 
     def compose(self) -> ComposeResult:
-        yield Static(id="status")
+        yield PartsLine(id="status")
         yield Static(id="save-warning")
         with Horizontal(id="table-main"):
             # the scroll panes are not in the focus chain: tab goes hand -> actions -> hand
@@ -157,7 +186,8 @@ class TableScreen(Screen[None]):
         yield Static(id="hand-title")
         with VerticalScroll(id="hand-scroll", can_focus=False):
             yield HandView(id="hand")
-        yield Footer()
+        # the palette (ctrl+p) is in the help: 80 columns keep every key shown whole
+        yield Footer(show_command_palette=False)
 
     def on_mount(self) -> None:
         self.session.listen(self._heard)
@@ -303,7 +333,7 @@ class TableScreen(Screen[None]):
                                                      hint=self.hint_index, highlight=self.highlight)
         title = Text("Actions", style="bold")
         if self.finished is not None:
-            title.append("  (the hand is over: n next hand)", style="dim")
+            title.append("  (n: next hand)", style="dim")
         elif not self.legal:
             seat = self.session.to_play
             if self.session.waiting_for:  # for whom: the status line (this column is narrow)
@@ -343,27 +373,31 @@ class TableScreen(Screen[None]):
         self.query_one("#zones", ZonesView).show(others, info)
 
     def _draw_status(self) -> None:
-        """Most needed first (80 columns cut the end): the score and the target, whose
-        turn, the hand, the game, the dealer."""
+        """Most needed first: the score and the target, whose turn, the hand, the game,
+        the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``)."""
         s = self.session
         sheet = s.sheet
-        text = Text(" · ".join(f"{name} {total}" for name, total in
-                               zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
-        text.append(f" (to {sheet.target})")
+        score = Text(" · ".join(f"{name} {total}" for name, total in
+                                zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
+        score.append(f" (to {sheet.target})", style="not bold")
+        parts = [score]
         seat = s.to_play
         if self.finished is not None:
-            text.append(f" · hand {self.finished_no} over", style="bold green")
+            parts.append(Text(f"hand {self.finished_no} over", style="bold green"))
         elif waiting := s.waiting_for:
-            text.append(f" · waiting for {waiting}", style="bold yellow")
+            parts.append(Text(f"waiting for {waiting}", style="bold yellow"))
         elif seat is not None:
             who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
-            text.append(" · to play: ")
-            text.append(f"{s.name(seat)} ({who})", style="bold green")
+            turn = Text("to play: ")
+            turn.append(f"{s.name(seat)} ({who})", style="bold green")
+            parts.append(turn)
         if self.finished is None:
-            text.append(f" · hand {s.hand_no}")
-        league = f" · league {s.league}" if s.league else ""  # a server's league the match counts for
-        text.append(f" · {s.game.name}{league} · dealer {s.name(self.hand_dealer)}", style="dim")
-        self.query_one("#status", Static).update(text)
+            parts.append(Text(f"hand {s.hand_no}"))
+        parts.append(Text(s.game.name, style="dim"))
+        if s.league:  # a server's league the match counts for
+            parts.append(Text(f"league {s.league}", style="dim"))
+        parts.append(Text(f"dealer {s.name(self.hand_dealer)}", style="dim"))
+        self.query_one("#status", PartsLine).show(parts)
 
     def _draw_save_warning(self) -> None:
         """A line that stays while the match cannot be saved (a notify would go away)."""
@@ -460,7 +494,7 @@ class TableScreen(Screen[None]):
         except Exception as exc:  # a plugin's bug: say so, never crash; the match is as it was
             self._bot_failed = True
             self.say(f"{self.session.name(seat)}'s move failed: {fault_line(exc)} "
-                     "— r: try again, q: leave (saved)", error=True)
+                     "— a: try again, q: leave (saved)", error=True)
             self.redraw()
             return
         self._bot_failed = False
@@ -904,6 +938,13 @@ class TableScreen(Screen[None]):
         except ValueError as exc:
             self.say(str(exc), error=True)
 
+    def action_rules(self) -> None:
+        """The game's rules with this match's options, over the table (esc comes back; the
+        bots wait meanwhile: ``advance`` plays only while the table is on top)."""
+        from cardcore.apps.tui.screens.rules import RulesScreen
+
+        self.app.push_screen(RulesScreen(self.app.registry, self.session.game, self.session.options))
+
     def action_speed(self) -> None:
         speed = self.app.cycle_speed()
         self.say(f"Bot speed: {speed} (b: {self.app.next_speed()}).")
@@ -931,10 +972,10 @@ class TableScreen(Screen[None]):
 def hint_text(best: list[Estimate]) -> str:
     """The hint in a line or two: the best action and what the search expects of it for
     the player's side, then the runners-up ("Hint: Capture 8♦ with 8♠, about +1.2 points
-    for your side (340 samples); next: Build 10 +0.8, Trail 3♣ -0.4")."""
+    for your side; next: Build 10 +0.8, Trail 3♣ -0.4"); how many deals the search tried
+    is no word a player uses, and stays out."""
     first, rest = best[0], best[1:]
-    text = (f"Hint: {first.action.label}, about {first.value:+.1f} points for your side "
-            f"({first.visits} samples)")
+    text = f"Hint: {first.action.label}, about {first.value:+.1f} points for your side"
     if rest:
         text += "; next: " + ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
     return text

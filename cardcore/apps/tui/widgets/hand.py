@@ -25,14 +25,18 @@ class HandView(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("left", "move(-1)", "Left", show=False, id="hand.left"),
-        Binding("right", "move(1)", "Right", show=False, id="hand.right"),
-        Binding("up", "line(-1)", "Up", show=False, id="hand.up"),
-        Binding("down", "line(1)", "Down", show=False, id="hand.down"),
-        Binding("home", "jump(0)", "First", show=False, id="hand.first"),
-        Binding("end", "jump(-1)", "Last", show=False, id="hand.last"),
-        Binding("space,enter", "pick", "Pick card", show=False, id="hand.pick"),
-        Binding("escape", "clear", "Clear picks", show=False, id="hand.clear"),
+        Binding("left", "move(-1)", "Left", show=False, id="hand.left", tooltip="move in your hand"),
+        Binding("right", "move(1)", "Right", show=False, id="hand.right", tooltip="move in your hand"),
+        Binding("up", "line(-1)", "Up", show=False, id="hand.up", tooltip="move in your hand"),
+        Binding("down", "line(1)", "Down", show=False, id="hand.down", tooltip="move in your hand"),
+        Binding("home", "jump(0)", "First", show=False, id="hand.first",
+                tooltip="the first / last card of your hand"),
+        Binding("end", "jump(-1)", "Last", show=False, id="hand.last",
+                tooltip="the first / last card of your hand"),
+        Binding("space,enter", "pick", "Pick card", show=False, id="hand.pick",
+                tooltip="pick the card (narrows the actions to those that play it)"),
+        Binding("escape", "clear", "Clear picks", show=False, id="hand.clear",
+                tooltip="drop the picked cards"),
     ]
 
     cards: reactive[tuple[str | None, ...]] = reactive((), layout=True)

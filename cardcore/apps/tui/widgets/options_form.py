@@ -18,6 +18,15 @@ from cardcore.engine.game import GameOptions
 from cardcore.engine.option_fields import kind as _kind
 
 
+class Tick(Checkbox):
+    """A checkbox whose mark says on or off without colour: ``▐X▌`` ticked, ``▐ ▌`` not
+    (Textual's draws ``X`` both ways, only its colour differs)."""
+
+    def render(self) -> Any:
+        self.BUTTON_INNER = "X" if self.value else " "
+        return super().render()
+
+
 def _plain(value: Any) -> Any:
     return value.value if isinstance(value, enum.Enum) else value
 
@@ -73,8 +82,8 @@ class OptionsForm(Vertical):
                 with Horizontal(classes="opt-line"):
                     yield Label(name.replace("_", " "), classes="opt-name")
                     if kind == "bool":
-                        yield Checkbox(yes_no(bool(value)), bool(value), id=wid,
-                                       classes="opt-control", compact=True)
+                        yield Tick(yes_no(bool(value)), bool(value), id=wid,
+                                   classes="opt-control", compact=True)
                     elif kind == "choice":
                         yield Select([(str(c), c) for c in choices], value=value,
                                      allow_blank=False, id=wid, classes="opt-control", compact=True)
@@ -173,5 +182,5 @@ def help_line(description: str | None, default: Any, kind: str) -> str:
 
 
 def yes_no(value: bool) -> str:
-    """A checkbox's state in words (its mark alone is the same either way but for colour)."""
+    """A checkbox's state in words, beside its mark."""
     return "yes" if value else "no"

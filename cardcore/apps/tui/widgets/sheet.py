@@ -48,12 +48,19 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
 
 
 def cell(points: int, count: object) -> str:
-    """``3 (31)``: the points and, dim, what was counted (``1 (A♠)`` for the aces)."""
+    """``3 (31)``: the points and, dim, what was counted (``4 (A♣ A♦ A♥ A♠)`` for the
+    aces), when it says more than the points: not an empty list ("aces 0"), the same
+    number, or a card taken once that scored ("big casino 2")."""
     if count is None or isinstance(count, bool):
         return literal(points)
-    shown = listed(count) if isinstance(count, list) else str(count)
-    if shown == str(points):
+    if isinstance(count, list):
+        if not count:
+            return literal(points)
+        shown = listed(count)
+    elif count == points or (count == 1 and points):
         return literal(points)
+    else:
+        shown = str(count)
     return f"{literal(points)} [dim]({literal(shown)})[/dim]"
 
 

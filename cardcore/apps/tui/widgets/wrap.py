@@ -1,11 +1,13 @@
-"""Lines that wrap the way a narrow terminal needs: under their own start (Hanging), and
-short items side by side, as many to a line as fit (Flow)."""
+"""Lines that wrap the way a narrow terminal needs: under their own start (Hanging),
+short items side by side, as many to a line as fit (Flow), and a line of parts that breaks
+only between them (Parts)."""
 
 from __future__ import annotations
 
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
+from textual.widgets import Static
 
 
 class Flow:
@@ -94,3 +96,43 @@ class Tail:
             line.append_text(item)
             fresh = False
         return rows
+
+
+class Parts:
+    """Parts of a line (the status line's score, turn, hand, game, dealer) joined by
+    ``SEP``, breaking only between parts: no part is cut or split at the edge (a part
+    wider than the whole width alone wraps at its words)."""
+
+    SEP = " · "
+
+    def __init__(self, parts: list[Text]) -> None:
+        self.parts = [p for p in parts if p.plain]
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        line: Text | None = None
+        for part in self.parts:
+            if line is not None and cell_len(line.plain) + len(self.SEP) + cell_len(part.plain) <= width:
+                line.append(self.SEP, style="dim")
+                line.append_text(part)
+                continue
+            if line is not None:
+                yield from line.wrap(console, width)
+            line = part.copy()
+        if line is not None:
+            yield from line.wrap(console, width)
+
+    @property
+    def plain(self) -> str:
+        return self.SEP.join(p.plain for p in self.parts)
+
+
+class PartsLine(Static):
+    """A Static showing ``Parts`` (the table's status line); ``plain`` is the text shown."""
+
+    plain = ""
+
+    def show(self, parts: list[Text]) -> None:
+        line = Parts(parts)
+        self.plain = line.plain
+        self.update(line)
