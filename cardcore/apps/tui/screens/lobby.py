@@ -70,8 +70,10 @@ class LobbyScreen(Screen[None]):
         Binding("enter", "join", "Join", id="lobby.join", show=True),
         Binding("w", "watch", "Watch", id="lobby.watch"),
         Binding("j", "join_by_code", "Join code", id="lobby.join_code"),
-        Binding("l", "leagues", "Leagues", id="lobby.leagues"),
-        Binding("r", "refresh", "Refresh", id="lobby.refresh"),
+        Binding("l", "leagues", "Leagues", id="lobby.leagues",
+                tooltip="the server's leagues and their standings"),
+        Binding("r", "refresh", "Refresh", id="lobby.refresh", show=False,  # in the help (80 columns)
+                tooltip="the list of tables now (it refreshes itself every 5 s)"),
         Binding("q", "app.quit", "Quit", id="lobby.quit"),
     ]
 
@@ -100,7 +102,7 @@ class LobbyScreen(Screen[None]):
         table.add_columns("Table", "Game", "Status", "Hand", "Seats")
         yield table
         yield Static(id="lobby-message")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # the palette (ctrl+p) is in the help: 80 columns
 
     async def on_mount(self) -> None:
         self.query_one("#tables", DataTable).focus()
