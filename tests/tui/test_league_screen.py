@@ -3,6 +3,8 @@ and ratings as ``cardcore league show`` computes them, whole at 80x24."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cardcore.apps.tui.app import Launch
@@ -43,7 +45,8 @@ async def test_the_leagues_screen_shows_the_season_table_at_80x24(make_app, regi
         assert " l " in f" {footer} " and "l Leagues" in footer, footer
         await pilot.press("question_mark")
         await until(pilot, lambda: isinstance(app.screen, HelpScreen), "help")
-        await until(pilot, lambda: any("l          leagues" in line for line in screen_lines(app)),
+        await until(pilot, lambda: any(re.search(r"\bl\s+leagues: each league's standings", line)
+                                            for line in screen_lines(app)),
                     "l in the help")
         await pilot.press("escape")
         await pilot.press("l")

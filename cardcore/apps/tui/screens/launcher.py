@@ -69,8 +69,10 @@ class LauncherScreen(Screen[None]):
         Binding("r", "resume", "Resume", id="launcher.resume"),
         Binding("h", "history", "History", id="launcher.history"),
         Binding("s", "stats", "Statistics", id="launcher.stats"),
-        Binding("l", "leagues", "Leagues", id="launcher.leagues"),
-        Binding("j", "join_by_code", "Join by code", id="launcher.join", show=False),  # a button
+        Binding("l", "leagues", "Leagues", id="launcher.leagues",
+                tooltip="leagues: each league's standings and ratings"),
+        Binding("j", "join_by_code", "Join by code", id="launcher.join", show=False,  # a button
+                tooltip="join by code: a friend's table, by its code and a seat's invite"),
         Binding("q", "app.quit", "Quit", id="launcher.quit"),
     ]
 
