@@ -136,6 +136,13 @@ async def test_a_wrong_invite_in_the_box_says_why_and_the_box_stays(tmp_path, re
             said = await until(pilot, lambda: text_of(app, "#join-message").strip(), "why not")
             assert said.startswith(f"Table {made.code} did not seat you (not a seat's invite)")
             assert app.screen is box and not server.tables[made.code].seats[0].claimed
+            # a port that is no number (a name typed on the server's line) is one line too
+            box.query_one("#join-server", Input).value = f"ws://127.0.0.1:{server.port}Bob"
+            await pilot.press("enter")
+            said = await until(pilot, lambda: "the server is ws://" in text_of(app, "#join-message")
+                               and text_of(app, "#join-message"), "why not")
+            assert said.startswith(f"ws://127.0.0.1:{server.port}Bob: the server is"), said
+            assert app.screen is box
     finally:
         await stop_server(server)
 

@@ -136,6 +136,10 @@ def not_seated(code: str, exc: ClientError) -> str:
 def server_url(url: str) -> str:
     """``url`` when it is a server's address (ws:// or wss://), else ClientError("bad_link")."""
     parts = urlsplit(url)
+    try:
+        parts.port  # noqa: B018 (read for its check: a port that is no number, or out of range)
+    except ValueError:
+        parts = urlsplit("")
     if parts.scheme not in ("ws", "wss") or not parts.hostname:
         raise ClientError("bad_link", f"{_short(url)}: the server is ws://HOST:PORT or wss://HOST")
     return url
