@@ -230,7 +230,7 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
 @pytest.mark.slow
 async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, registry):
     game = registry.games["casino"]
-    names = ["Somebody with a very long name indeed", "Another player with a long name too"]
+    names = ["Somebody long-named, too", "Another long-named one"]  # a name is at most 24
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 7, names=names)
     app = make_app(start=Play(setup))
     async with app.run_test(size=(80, 24)) as pilot:
