@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from textual.widgets import Input, Select
+from textual.widgets import Checkbox, Input, Select
 
 from cardcore.apps.tui.app import CardcoreApp, Lobby
 from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen, RemoteSetupScreen
@@ -99,6 +99,12 @@ async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposit
             names = [form.query_one(f"#name-{i}", Input).value for i in range(4)]
             assert names == ["Gus", "Ivy", "Hal", "Jo"]  # Gus & Hal at 0 and 2, Ivy & Jo at 1 and 3
             assert form.query_one("#options").disabled and form.league == "Weekly"
+            # the server form's boxes draw on and off apart, as the setup form's (issue 23, item 8)
+            public = form.query_one("#public", Checkbox)
+            assert "▐ ▌" in str(public.render()) and not public.value
+            public.value = True
+            assert "▐X▌" in str(public.render())
+            public.value = False
             await pilot.press("ctrl+s")
             links = await until(pilot, lambda: isinstance(app.screen, LinksScreen) and app.screen,
                                 "the links")

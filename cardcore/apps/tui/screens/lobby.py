@@ -23,6 +23,7 @@ from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.server_leagues import ServerLeaguesScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
+from cardcore.apps.tui.widgets.options_form import Tick
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
@@ -409,10 +410,10 @@ class RemoteSetupScreen(SetupScreen):
         form, partners = self.query_one("#setup-form"), self.query_one("#partners")
         if self.conn is not None:
             form.mount(LeagueChoice(self.game, self.conn, id="league-choice"), before=form.children[0])
-        form.mount(Checkbox("Public: listed for everyone on the server (else: only by its code)", False,
-                            id="public", compact=True), before=partners)
-        form.mount(Checkbox("A bot plays each seat until its player comes (else the table waits)",
-                            False, id="standin-open", compact=True), before=partners)
+        form.mount(Tick("Public: listed for everyone on the server (else: only by its code)", False,
+                        id="public", compact=True), before=partners)
+        form.mount(Tick("A bot plays each seat until its player comes (else the table waits)",
+                        False, id="standin-open", compact=True), before=partners)
 
     @property
     def public(self) -> bool:
