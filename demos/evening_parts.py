@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -58,8 +59,9 @@ class Terminal:
             time.sleep(0.15)
 
     def type(self, text: str) -> None:
+        """Type ``text`` and wait until the screen shows it (keys after it go to the same box)."""
         subprocess.run(["tmux", "send-keys", "-t", self.name, "-l", text], check=True)
-        time.sleep(0.15)
+        wait(f"{text!r} on {self.name}'s screen", lambda: text in self.text(), timeout=10, step=0.05)
 
     def shows(self, phrase: str) -> bool:
         return phrase in flat(self.text())
@@ -67,6 +69,8 @@ class Terminal:
     def close(self) -> None:
         subprocess.run(["tmux", "kill-session", "-t", self.name], capture_output=True)
 
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
 HOOK = r"""
 window.__cc = [];
@@ -104,7 +108,9 @@ class Browser:
         self.driver.get(url)
 
     def text(self) -> str:
-        return str(self.driver.execute_script("return (window.__cc || []).join('')") or "")
+        """What the page's terminal was sent lately, its escape sequences taken out."""
+        sent = str(self.driver.execute_script("return (window.__cc || []).join('')") or "")
+        return ANSI.sub("", sent)
 
     def shows(self, phrase: str) -> bool:
         return phrase in flat(self.text())
