@@ -92,7 +92,7 @@ def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
         leagues = book.leagues()
         none = "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`"
         say("\n".join(f"{lg.name}  {_game_name(registry, lg.game, lg.options)}  season {lg.season}  "
-                      f"{len(lg.partnerships)} partnerships, {len(book.entries(lg))} entries"
+                      f"{len(lg.partnerships)} partnerships, {_entries(len(book.entries(lg)))}"
                       for lg in leagues) or none)
     elif what == "show":
         league = book.get(args.name)
@@ -236,6 +236,10 @@ def format_standings(registry: Registry, s: Standings, width: int) -> str:
     return "\n".join(out)
 
 
+def _entries(n: int) -> str:
+    return "1 entry" if n == 1 else f"{n} entries"
+
+
 def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], entries: int,
                 teams: Sequence[TeamRow], players: Sequence[PlayerRow], width: int) -> list[str]:
     """A league's heading (``head``: its name, game, options, season), table and players'
@@ -243,7 +247,7 @@ def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], 
     server (``cardcore.apps.tui.screens.server_leagues``)."""
     name, game, options, season = head
     out = textwrap.wrap(f"{name} · {_game_name(registry, game, options)} · season {season} · "
-                        f"{entries} entries", width)
+                        f"{_entries(entries)}", width)
     columns = _columns(width, any(t.drawn for t in teams))
     name_width = width - 3 - sum(w + 1 for _, w in columns)
     out.append(f"{'':3}{'partnership':<{name_width}}" + "".join(f" {h:>{w}}" for h, w in columns))

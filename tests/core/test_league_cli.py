@@ -133,4 +133,4 @@ def test_bad_input_is_one_line_exit_2_and_nothing_changes(registry, capsys, tmp_
         assert message in err and err.count("\n") == 1 and "Traceback" not in err, (argv, err)
     assert entries() == before
     assert [lg for lg in run(capsys, "league", "list")[1].splitlines()] == [
-        "Tuesday  Casino (target=11)  season 2026  3 partnerships, 1 entries"]
+        "Tuesday  Casino (target=11)  season 2026  3 partnerships, 1 entry"]

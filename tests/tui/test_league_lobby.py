@@ -207,7 +207,7 @@ async def test_a_league_match_names_its_league_and_its_final_sheet_shows_the_sta
             heading = text_of(app, "#sheet-heading")
             assert heading.startswith("Match over") and "league Tuesday" in heading
             shown = str(panel.render())
-            assert "Tuesday · Casino" in shown and "1 entries" in shown and "\ufffd" not in shown
+            assert "Tuesday · Casino" in shown and "1 entry" in shown and "\ufffd" not in shown
             assert [line.split()[0] for line in shown.split("\n")[1:3]] == ["partnership", "1"]
             assert "Ann & Cat" in shown and "Bob & Dan" in shown
             await pilot.press("escape")
