@@ -6,17 +6,19 @@ from __future__ import annotations
 
 import contextlib
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from websockets.sync.client import connect
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repository, for tests.web
+from tests.web.chromium import chromium, screen_text  # noqa: E402
+from tests.web.processes import running as process  # noqa: E402, F401 (the demo's)
 
 WAIT = 30.0
 CARDCORE = str(Path(sys.executable).with_name("cardcore"))
@@ -72,45 +74,18 @@ class Terminal:
 
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]")
 
-HOOK = r"""
-window.__cc = [];
-const Native = window.WebSocket;
-window.WebSocket = function (url, protocols) {
-  const ws = protocols ? new Native(url, protocols) : new Native(url);
-  ws.addEventListener("message", (ev) => {
-    window.__cc.push(typeof ev.data === "string" ? ev.data : new TextDecoder().decode(ev.data));
-    if (window.__cc.length > 400) window.__cc.splice(0, 200);
-  });
-  return ws;
-};
-window.WebSocket.prototype = Native.prototype;
-Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-"""
-
 
 class Browser:
     """A person at a browser: a headless Chromium page of `cardcore web`."""
 
     def __init__(self, name: str, url: str):
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-
         self.name, self.keys_pressed = name, 0
-        options = webdriver.ChromeOptions()
-        options.binary_location = "/usr/bin/chromium"
-        for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                    "--window-size=1100,700"):
-            options.add_argument(arg)
-        options.page_load_strategy = "none"
-        self.driver = webdriver.Chrome(
-            service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=options)
-        self.driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+        self.driver = chromium(window=(1100, 700), keep=400)
         self.driver.get(url)
 
     def text(self) -> str:
         """What the page's terminal was sent lately, its escape sequences taken out."""
-        sent = str(self.driver.execute_script("return (window.__cc || []).join('')") or "")
-        return ANSI.sub("", sent)
+        return ANSI.sub("", screen_text(self.driver))
 
     def shows(self, phrase: str) -> bool:
         return phrase in flat(self.text())
@@ -160,17 +135,3 @@ class Watcher:
 
     def close(self) -> None:
         self.ws.close()
-
-
-@contextlib.contextmanager
-def process(*args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[str]]:
-    proc = subprocess.Popen([CARDCORE, *args], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                            text=True, env={**os.environ, **(env or {})})
-    try:
-        yield proc
-    finally:
-        proc.terminate()
-        try:
-            proc.wait(10)
-        except subprocess.TimeoutExpired:
-            proc.kill()

@@ -21,6 +21,17 @@ def league_book(path):
     return store, LeagueBook(store)
 
 
+def library_with_a_league(tmp_path):
+    """The installed games, and a library holding the league Tuesday (tests.league_helpers)."""
+    registry = load_registry()
+    path = tmp_path / "library.sqlite"
+    store, book = league_book(path)
+    new_league(book, registry)
+    book.close()
+    store.close()
+    return registry, path
+
+
 async def a_league_table(client, names, league="Tuesday", options=OPTIONS, seed=1):
     return await client.request({"type": "create_table", "game": "casino", "seats": ["random"] * 4,
                                  "names": names, "options": options, "seed": seed, "league": league})
@@ -28,12 +39,7 @@ async def a_league_table(client, names, league="Tuesday", options=OPTIONS, seed=
 
 @pytest.mark.asyncio
 async def test_a_league_table_s_match_joins_its_league_and_standings_come_back(tmp_path):
-    registry = load_registry()
-    path = tmp_path / "library.sqlite"
-    store, book = league_book(path)
-    new_league(book, registry)
-    book.close()
-    store.close()
+    registry, path = library_with_a_league(tmp_path)
     async with running(path, registry=registry) as server:
         client = await Client.connect(server.port)
         made = await a_league_table(client, ["Ann", "Bob", "Cat", "Dan"])
@@ -76,12 +82,7 @@ async def test_a_league_table_s_match_joins_its_league_and_standings_come_back(t
 
 @pytest.mark.asyncio
 async def test_a_table_for_a_league_of_other_options_or_none_is_refused_and_nothing_is_kept(tmp_path):
-    registry = load_registry()
-    path = tmp_path / "library.sqlite"
-    store, book = league_book(path)
-    new_league(book, registry)
-    book.close()
-    store.close()
+    registry, path = library_with_a_league(tmp_path)
     async with running(path, registry=registry) as server:
         client = await Client.connect(server.port)
         other = await a_league_table(client, ["Ann", "Bob", "Cat", "Dan"], options={"target": 21})
@@ -104,12 +105,7 @@ async def test_a_rematch_at_a_league_table_is_for_the_same_league(tmp_path):
 
     from tests.net.play import gather_bounded, play_seat
 
-    registry = load_registry()
-    path = tmp_path / "library.sqlite"
-    store, book = league_book(path)
-    new_league(book, registry)
-    book.close()
-    store.close()
+    registry, path = library_with_a_league(tmp_path)
     game = registry.games["casino"]
     async with running(path, registry=registry) as server:
         host = await Client.connect(server.port)
@@ -223,12 +219,7 @@ async def test_at_a_league_table_a_seat_named_for_a_league_player_keeps_its_name
     """The league counts by names: a player claiming a seat named for one of the league's
     players under another name sits as the seat's name ("ann" is Ann); any other seat takes
     the joiner's name, as at any table."""
-    registry = load_registry()
-    path = tmp_path / "library.sqlite"
-    store, book = league_book(path)
-    new_league(book, registry)
-    book.close()
-    store.close()
+    registry, path = library_with_a_league(tmp_path)
     async with running(path, registry=registry) as server:
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": "casino", "options": OPTIONS,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import queue
 import re
 import socket
@@ -47,9 +48,11 @@ def _line(proc: subprocess.Popen[str], pattern: str, timeout: float = WAIT) -> r
 
 
 @contextlib.contextmanager
-def running(*args: str) -> Iterator[subprocess.Popen[str]]:
+def running(*args: str, env: dict[str, str] | None = None) -> Iterator[subprocess.Popen[str]]:
+    """``cardcore ARGS`` as a process (``env``: added to this one's environment)."""
     proc = subprocess.Popen([sys.executable, "-m", "cardcore", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.STDOUT, text=True)
+                            stderr=subprocess.STDOUT, text=True,
+                            env={**os.environ, **env} if env else None)
     try:
         yield proc
     finally:

@@ -8,64 +8,30 @@ from __future__ import annotations
 
 import hashlib
 import re
-import shutil
 import time
 from collections.abc import Callable, Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 
 from cardcore.services.net import protocol as p
 
+from .chromium import chromium, missing, screen_text
 from .processes import ask, browser_apps, serve, table_now, web
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 WAIT = 30.0
-
-#: Keeps what the page's WebSockets receive (the app's screen output) in window.__cc.
-HOOK = r"""
-window.__cc = [];
-const Native = window.WebSocket;
-window.WebSocket = function (url, protocols) {
-  const ws = protocols ? new Native(url, protocols) : new Native(url);
-  ws.addEventListener("message", (ev) => {
-    window.__cc.push(typeof ev.data === "string" ? ev.data : new TextDecoder().decode(ev.data));
-  });
-  return ws;
-};
-window.WebSocket.prototype = Native.prototype;
-Object.assign(window.WebSocket, {CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3});
-"""
 
 
 @pytest.fixture
 def browser() -> Iterator[Any]:
-    missing = [path for path in (CHROMIUM, CHROMEDRIVER) if not Path(path).exists()]
-    if missing:  # never skipped: `make test` installs them (Makefile, target browser)
-        pytest.fail(f"{', '.join(missing)} missing: install Debian's chromium and chromium-driver "
+    if missing():  # never skipped: `make test` installs them (Makefile, target browser)
+        pytest.fail(f"{', '.join(missing())} missing: install Debian's chromium and chromium-driver "
                     "(apt-get install -y chromium chromium-driver)")
-    from selenium import webdriver
-    from selenium.webdriver.chrome.service import Service
-
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for arg in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                "--window-size=1280,800"):
-        options.add_argument(arg)
-    options.page_load_strategy = "none"  # never wait for the fonts the page cannot fetch
-    driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or CHROMEDRIVER),
-                              options=options)
-    driver.execute_cdp_cmd("Page.addScriptToEvaluateOnNewDocument", {"source": HOOK})
+    driver = chromium()
     try:
         yield driver
     finally:
         driver.quit()
-
-
-def screen_text(driver: Any) -> str:
-    return str(driver.execute_script("return (window.__cc || []).join('')") or "")
 
 
 def wait(what: str, condition: Callable[[], Any], timeout: float = WAIT) -> Any:

@@ -221,14 +221,11 @@ class Connection:
         book = book or SeatBook()
         token = book.get(self.url, code, invite)
         if token is not None:
-            try:
-                joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
-                return joined
-            except ClientError as exc:
-                if exc.code != "bad_secret":
-                    raise
-                book.forget(self.url, code, invite)  # the seat was re-issued since
-        joined = await self.call(p.Join(code=code, invite=invite, name=name))
+            back = await self._by_token(code, token, name)
+            if back is not None:
+                return back
+            book.forget(self.url, code, invite)  # the seat was re-issued since
+        joined: p.Joined = await self.call(p.Join(code=code, invite=invite, name=name))
         book.put(self.url, code, invite, joined.token)
         return joined
 
@@ -240,14 +237,22 @@ class Connection:
         Only the seat taken last is tried: a wrong key counts as a wrong guess."""
         book = book or SeatBook()
         for entry, token in book.at_table(self.url, code)[:1]:
-            try:
-                joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
-                return joined
-            except ClientError as exc:
-                if exc.code != "bad_secret":
-                    raise
-                book.forget_entry(entry)
+            back = await self._by_token(code, token, name)
+            if back is not None:
+                return back
+            book.forget_entry(entry)
         return None
+
+    async def _by_token(self, code: str, token: str, name: str | None) -> p.Joined | None:
+        """The seat taken back with its kept token; None when the server no longer knows the
+        token (``bad_secret``: the seat was given a new invite since)."""
+        try:
+            joined: p.Joined = await self.call(p.Join(code=code, token=token, name=name))
+        except ClientError as exc:
+            if exc.code != "bad_secret":
+                raise
+            return None
+        return joined
 
     def send_soon(self, message: p._Request, table: str) -> None:
         """Send without waiting (an ``act``, a ``chat``); an error about it goes to
