@@ -79,17 +79,25 @@ def play_match(watcher: Watcher, people: dict[int, Any], limit: float = 900) -> 
             wait("the next hand", lambda t=turn: watcher.now().get("turn") != t or watcher.now().get("over"),
                  timeout=30)
             continue
-        person = people[seat]
+        if not first_that_plays(watcher, people[seat], turn):
+            raise SystemExit(f"turn {turn}: {PEOPLE[seat]} found no key that plays:\n{people[seat].text()}")
+    raise SystemExit("the match did not end in time")
+
+
+def first_that_plays(watcher: Watcher, person: Any, turn: int) -> bool:
+    """Press 1, 2, ... (and ] for the next page of actions) until the turn moves on: a
+    number whose move an earlier one this turn took away says so and plays nothing."""
+    for page in range(4):
+        if page:
+            person.press("]")
         for key in "123456789":
             person.press(key)
             try:
-                wait(f"{PEOPLE[seat]}'s move", lambda t=turn: watcher.now().get("turn") != t, timeout=4)
-                break
+                wait("a move", lambda: watcher.now().get("turn") != turn, timeout=1.5, step=0.05)
+                return True
             except TimeoutError:
                 continue
-        else:
-            raise SystemExit(f"turn {turn}: {PEOPLE[seat]} found no key that plays:\n{person.text()}")
-    raise SystemExit("the match did not end in time")
+    return False
 
 
 def keep(out: Path, name: str, people: dict[int, Any]) -> None:
