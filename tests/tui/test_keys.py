@@ -42,6 +42,13 @@ WITH_A_WILD = {**MELD_THEN_DISCARD, "hands": [
     MELD_THEN_DISCARD["hands"][1]]}
 
 
+#: Canasta after the draw, three melds in hand: once they are laid, every move of the
+#: first page is played or gone (the discards left are on page 2).
+THREE_MELDS = {**MELD_THEN_DISCARD, "hands": [
+    ["4S", "4C", "4C", "5H", "5D", "5C", "KH", "KC", "2H", "8S", "10H", "JS"],
+    MELD_THEN_DISCARD["hands"][1]], "melds": [[{"rank": "Q", "cards": ["QS", "QH", "QD"]}], []]}
+
+
 def number_of(table: TableScreen, label: str) -> str:
     """The key shown before ``label`` on the first page, as the player reads it."""
     return next(str(n) for n, row in enumerate(table.rows[:9], start=1) if row.label == label)
@@ -80,6 +87,35 @@ async def test_meld_then_discard_keys_do_what_the_player_read(make_app, registry
         assert mine(session)[-2:] == ["Meld 7♥ 7♦ 7♣", "Discard 3♠"]
         await your_turn(pilot)  # the next turn is numbered anew: nothing marked
         assert table.rows and all(r.index is not None for r in table.rows)
+
+
+async def test_a_page_whose_moves_are_all_taken_gives_way_to_the_next(make_app, registry):
+    """Dan's turn in the weekly evening: three melds, then 1-9 named only moves played or
+    gone, the discards on page 2. The list now shows page 2 itself; ] and [ still show page
+    1 (its marks) when asked."""
+    session = session_at(registry, "canasta", THREE_MELDS)
+    app = make_app(start=Resume(session))
+    async with app.run_test(size=SMALL) as pilot:
+        await pilot.pause()
+        table = app.screen
+        assert isinstance(table, TableScreen)
+        for label in ("Meld 4♠ 4♣ 4♣", "Meld 5♥ 5♦ 5♣", "Meld K♥ K♣ 2♥"):
+            assert table.page == 0
+            await pilot.press(number_of(table, label))
+            await pilot.pause()
+        assert all(r.index is None for r in table.rows[:9])  # page 1: nothing left to play
+        assert table.page == 1 and "page 2/3" in "\n".join(screen_lines(app))
+        first = next(n for n, r in enumerate(table.rows[9:18], 1) if r.index is not None)
+        label = table.rows[9 + first - 1].label
+        assert label.startswith("Discard ")
+        await pilot.press("[")  # asked for, page 1 shows (marked), and stays
+        await pilot.pause()
+        assert table.page == 0 and "Meld 4♠ 4♣ 4♣ · played" in "\n".join(screen_lines(app))
+        await pilot.press("]")
+        await pilot.pause()
+        await pilot.press(str(first))
+        await pilot.pause()
+        assert mine(session)[-1] == label
 
 
 async def test_typed_ahead_meld_then_discard(make_app, registry):

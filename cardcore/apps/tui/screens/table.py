@@ -313,7 +313,13 @@ class TableScreen(Screen[None]):
             # another's turn (a move on its way to a server leaves the turn as it was)
             self.order, self._order_turn = [], None
 
-    def _filter(self) -> None:
+    def _live(self, page: int) -> list[int]:
+        """The actions still playable on ``page`` of the list (their places in ``legal``)."""
+        return [r.index for r in self.rows[page * PAGE:(page + 1) * PAGE] if r.index is not None]
+
+    def _filter(self, follow: bool = True) -> None:
+        """The list as the picks narrow it; ``follow``: off the page shown when the turn's
+        moves took all of its moves (not when the player paged to it)."""
         picked = self.picked_cards()
         key = self.session.game.card_key
         units = self.picked_units
@@ -325,8 +331,10 @@ class TableScreen(Screen[None]):
         self.shown = [(r.index, self.legal[r.index]) for r in self.rows if r.index is not None]
         pages = max(1, -(-len(self.rows) // PAGE))
         self.page = max(0, min(self.page, pages - 1))
-        page_ids = [r.index for r in self.rows[self.page * PAGE:(self.page + 1) * PAGE]
-                    if r.index is not None]
+        if follow and not self._live(self.page) and self.shown:
+            # the turn's earlier moves took every move of this page: on to the first one left
+            self.page = next(i for i, r in enumerate(self.rows) if r.index is not None) // PAGE
+        page_ids = self._live(self.page)
         if self.highlight not in page_ids:
             self.highlight = page_ids[0] if page_ids else None
         self.query_one("#actions", ActionList).show(self.rows, self.page, self.app.palette,
@@ -872,7 +880,7 @@ class TableScreen(Screen[None]):
             return
         self.page = (self.page + step) % pages
         self.highlight = None
-        self._filter()
+        self._filter(follow=False)
         self.say(f"Actions page {self.page + 1} of {pages}.")
 
     def action_hint(self) -> None:
