@@ -22,7 +22,7 @@ from cardcore.services.net.client import Connection
 from cardcore.services.net.seat_book import SeatBook
 
 from ..net.helpers import start_server, stop_server
-from .helpers import text_of, until
+from .helpers import screen_lines, text_of, until
 
 SIZE = (80, 24)
 
@@ -179,17 +179,20 @@ async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_pa
     try:
         app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
                           bot_delay=0, animations=False)
-        async with app.run_test(size=(100, 30)) as pilot:
+        async with app.run_test(size=(80, 24)) as pilot:
             lobby = await on(pilot, LobbyScreen, "the lobby")
             from cardcore.apps.tui.session import SessionSetup
 
             game = registry.games["casino"]
-            lobby.create(SessionSetup(game, game.Options(), ["human", "human"], 5))
+            lobby.create(SessionSetup(game, game.Options(), ["human"] * 4, 5))
             links = await on(pilot, LinksScreen, "the links")
             code, seats = links.created.code, links.created.seats
             lines = [line.strip() for line in text_of(app, "#links-text").splitlines()]
-            for s in seats:  # the invite read aloud, then the link, each a line of its own
-                assert f"Seat {s.seat + 1}: {code} {s.invite}" in lines and s.link in lines
+            shown = " ".join(screen_lines(app))
+            for s in seats:  # the invites read aloud, all in view at 80x24; then the links
+                assert f"Seat {s.seat + 1}: {code} {s.invite}" in lines
+                assert f"Seat {s.seat + 1}: {code} {s.invite}" in shown
+                assert f"Seat {s.seat + 1}: {s.link}" in lines
             await pilot.press("c")  # the focus is on seat 1's button: its invite alone
             assert app.clipboard.startswith(f"cardcore table {code}, seat 1: join by code with "
                                             f"{code} {seats[0].invite} or the link {seats[0].link}")

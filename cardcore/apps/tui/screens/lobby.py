@@ -487,10 +487,12 @@ class LinksScreen(ModalScreen[int | None]):
         text.append("  — give each player their seat's invite (read it out; c copies it): they "
                     "join by code (j) with it, or with its link. An invite claims its seat once; "
                     "a new link unseats whoever held the seat.\n", style="dim")
-        for s in self.created.seats:
+        for s in self.created.seats:  # the invites first: all four in view at 80x24
             text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(plain(invite_text(self.created.code, s.invite), "bold"))
-            text.append("\n  ")
+        text.append("\n\nThe same as links:", style="dim")
+        for s in self.created.seats:
+            text.append(f"\nSeat {s.seat + 1}: ", style="bold")
             text.append(plain(s.link))
             if s.web_link:
                 text.append("\n  ")
