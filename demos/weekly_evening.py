@@ -215,7 +215,7 @@ def main() -> None:
                     wait("the rematch dealt", lambda: not watcher.now().get("over"), timeout=60)
             print(league(library, "show", "Tuesday"))
             ann = people[0]
-            ann.press("q")  # back to her lobby: l, the server's leagues, Tuesday's table
+            ann.press("Escape", "q")  # the sheet, the table: back in her lobby, l for the leagues
             wait("Ann's lobby", lambda: ann.shows("Tables on"))
             ann.press("l")
             wait("the league's table", lambda: ann.shows("Ann & Cat") and ann.shows("rating"))
