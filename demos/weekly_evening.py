@@ -118,7 +118,9 @@ def host(server: str, out: Path, pending: list[Any]) -> tuple[Terminal, str, dic
     wait("the games", lambda: ann.shows("which game?"))
     ann.press("Enter")  # Canasta, the first
     wait("the form", lambda: ann.shows("League"))
-    ann.press("Enter", "Down", "Enter")  # the league Tuesday
+    ann.press("Enter")  # the league row's list, once the server's leagues are in it
+    wait("the league in the list", lambda: ann.shows("Tuesday (2026)"))
+    ann.press("Down", "Enter")
     wait("the league's seats", lambda: ann.shows("The match counts for Tuesday"))
     ann.press("C-s")
     wait("the invites", lambda: ann.shows("give each player their seat's invite"))
