@@ -100,6 +100,7 @@ async def test_a_table_for_a_league_of_other_options_or_none_is_refused_and_noth
 
 
 @pytest.mark.asyncio
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_a_rematch_at_a_league_table_is_for_the_same_league(tmp_path):
     import random
 

@@ -147,6 +147,7 @@ async def test_a_wrong_invite_in_the_box_says_why_and_the_box_stays(tmp_path, re
         await stop_server(server)
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_a_private_tables_seat_is_given_by_its_code_and_invite_without_listing_it(
         tmp_path, registry):
     """The friend's lobby lists no table (it is private); the code and the seat's invite,

@@ -4,6 +4,8 @@ stays while the bots play, no pop-up covers the message line, ``b`` quickens fir
 
 from __future__ import annotations
 
+import pytest
+
 from cardcore.apps.tui.app import Play, Resume
 from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.widgets.message import MessageLine
@@ -118,6 +120,7 @@ async def test_a_page_whose_moves_are_all_taken_gives_way_to_the_next(make_app, 
         assert mine(session)[-1] == label
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_typed_ahead_meld_then_discard(make_app, registry):
     """Both keys sent at once, before the screen redraws between them."""
     session = session_at(registry, "canasta", MELD_THEN_DISCARD)

@@ -120,6 +120,7 @@ async def test_the_lobby_form_makes_a_league_table_with_its_partnerships_opposit
         await stop_server(server)
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_name_offered_at_a_server_is_the_last_profiles_and_a_name_sat_under_is_kept(
         tmp_path, cardcore_home, registry):
     """The lobby's name box offers the most recent profile's name; a seat taken under a name

@@ -165,6 +165,7 @@ async def test_a_lost_server_is_said_and_nothing_can_be_played(tmp_path, cardcor
         await conn.close()
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_chat_lines_reach_the_other_players_log(tmp_path, cardcore_home, registry):
     server = await start_server(tmp_path / "server.sqlite")
     try:

@@ -48,6 +48,7 @@ def finished(registry, seed=4):
     return s
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_tables_and_the_replays_score_sheets_show_the_games_extras(make_app):
     registry = held_registry()
     s = finished(registry)

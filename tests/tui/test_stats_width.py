@@ -4,6 +4,8 @@ screen at 80x24 (issue 23: "matc…", "casi…", "litt…" before)."""
 
 from __future__ import annotations
 
+import pytest
+
 from cardcore.apps.cli import main
 from cardcore.apps.tui.app import Launch
 from cardcore.apps.tui.screens.library import StatsScreen
@@ -49,6 +51,7 @@ def test_cardcore_stats_at_80_columns_cuts_nothing(registry, capsys, monkeypatch
     assert lines[0] == "Casino (target=1)"
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_statistics_screen_at_80x24_cuts_nothing(make_app, registry):
     library(registry)
     app = make_app(start=Launch())

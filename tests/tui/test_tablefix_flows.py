@@ -149,6 +149,7 @@ async def test_tab_goes_to_the_actions_and_back(make_app, registry):
 # --- 8. help keeps its words ------------------------------------------------------------------
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_help_says_cards_in_brackets(make_app):
     app = make_app()
     async with app.run_test(size=(100, 50)) as pilot:
@@ -182,6 +183,7 @@ async def test_undo_in_hot_seat_and_with_nothing_to_undo_says_why(make_app, regi
         assert "Nothing to undo" in text_of(app, "#message")
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_resume_key_on_the_launcher_without_a_save_says_so(make_app):
     app = make_app()
     notes = record_calls(app, "notify")
@@ -357,6 +359,7 @@ async def test_a_failing_move_on_screen_names_the_plugin_and_changes_nothing(mak
 # --- 2. the replay's score sheet shows the last hand at 80x24 -----------------------------------
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_app, registry, tmp_path):
     import subprocess
     import sys

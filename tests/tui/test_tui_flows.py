@@ -274,6 +274,7 @@ async def test_click_a_card_then_an_action(make_app, registry):
                         if e.event == "action" and e.seat == 0]
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_hint_and_undo_keys(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
@@ -373,6 +374,7 @@ async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
         assert session.match.decisions >= 1
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_score_sheet_key_and_help(make_app, registry):
     app = against_greedy(make_app, registry)
     async with app.run_test(size=SIZE) as pilot:
@@ -455,6 +457,7 @@ async def test_replay_steps_through_a_human_record(make_app, registry):
 
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_first_screen_comes_from_the_start(make_app, registry):
     game = registry.games["crazy_eights"]
     app = make_app()
@@ -529,6 +532,7 @@ async def test_a_match_that_cannot_start_keeps_the_setup(make_app, registry, mon
         assert any("no deck" in args[0] for args, _ in notes)
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_resume_from_the_launcher_via_its_message(make_app, registry):
     game = registry.games["crazy_eights"]
     saved = Session.new(registry, SessionSetup(game, game.Options(), ["human", "greedy"], 9))

@@ -49,6 +49,7 @@ def test_a_server_that_is_not_there(capsys):
     assert "cannot reach the server" in err
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 def test_a_table_or_secret_the_server_does_not_know(capsys):
     with serve() as server:
         created = ask(server, p.CreateTable(game="casino", seats=["human", "greedy"]))
