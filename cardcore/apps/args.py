@@ -50,25 +50,41 @@ def output_width() -> int:
     return min(max(shutil.get_terminal_size((80, 24)).columns, MIN_WIDTH), MAX_WIDTH)
 
 
-def fit(pieces: Iterable[str], width: int, *, lead: str = "", indent: int = 0) -> list[str]:
-    """``pieces`` a space apart, as many to a line as fit ``width`` (terminal cells), the
+def fit(pieces: Iterable[str], width: int, *, lead: str = "", indent: int = 0,
+        sep: str = " ") -> list[str]:
+    """``pieces`` ``sep`` apart, as many to a line as fit ``width`` (terminal cells), the
     first line after ``lead``, the others ``indent`` columns in: a line breaks only between
-    pieces (a piece wider than a whole line alone is cut at the width)."""
+    pieces (the separator dropped there). A piece wider than a whole line alone breaks
+    between its words; a word wider than a line is cut at the width."""
     from rich.cells import cell_len, chop_cells
 
     lines: list[str] = []
     line, empty = lead, True  # the line being filled, and whether it holds a piece yet
-    for piece in pieces:
-        if not empty and cell_len(line) + 1 + cell_len(piece) > width:
+    for glue, word in _tokens(pieces, width - indent, sep):
+        if not empty and cell_len(line) + cell_len(glue) + cell_len(word) > width:
             lines.append(line.rstrip())
             line, empty = " " * indent, True
-        if empty and lines and not piece.strip():
+        if empty and lines and not word.strip():
             continue  # a column's padding does not start a continuation line
-        line = line + piece if empty else f"{line} {piece}"
+        line = line + word if empty else f"{line}{glue}{word}"
         empty = False
-        while cell_len(line) > width:  # one piece wider than the line
+        while cell_len(line) > width:  # one word wider than the line
             head = chop_cells(line, width)[0]
             lines.append(head)
             line = " " * indent + line[len(head):]
     lines.append(line.rstrip())
     return [x for x in lines if x] or [""]
+
+
+def _tokens(pieces: Iterable[str], room: int, sep: str) -> Iterable[tuple[str, str]]:
+    """(what goes before it, text) to lay out: each piece whole, or its words when the
+    piece is wider than ``room`` (a whole continuation line)."""
+    from rich.cells import cell_len
+
+    for i, piece in enumerate(pieces):
+        glue = sep if i else ""
+        if cell_len(piece) <= room or " " not in piece.strip():
+            yield glue, piece
+            continue
+        for j, word in enumerate(piece.split(" ")):
+            yield (glue if j == 0 else " "), word

@@ -16,7 +16,7 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import IO, Any
 
-from cardcore.apps.args import UsageError, output_width
+from cardcore.apps.args import UsageError, fit, output_width
 from cardcore.apps.library_cli import say
 from cardcore.apps.stats_text import variant
 from cardcore.services.league import Entry, League
@@ -259,23 +259,9 @@ def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], 
     out.append("Players")
     for p in players:
         where = f" ({p.partnership})" if p.partnership else " (stood in)"
-        out.extend(_parts([f"{p.name}{where}: played {p.played}", f"won {p.won}", p.rating.words()], width))
+        parts = [f"{p.name}{where}: played {p.played},", f"won {p.won},", p.rating.words()]
+        out.extend(fit(parts, width, lead="  ", indent=4))
     return out
-
-
-def _parts(parts: list[str], width: int) -> list[str]:
-    """``parts`` joined by ", " in lines of at most ``width`` (indented), broken between
-    parts (a part is wrapped only when it is wider than a line itself)."""
-    lines, line = [], "  "
-    for i, part in enumerate(parts):
-        piece = part + ("," if i < len(parts) - 1 else "")
-        if line.strip() and len(line) + 1 + len(piece) > width:
-            lines.append(line)
-            line = "    " + piece
-        else:
-            line += (" " if line.strip() else "") + piece
-    lines.append(line)
-    return [cut for whole in lines for cut in textwrap.wrap(whole, width, subsequent_indent="    ")]
 
 
 def export_csv(s: Standings, out: IO[str], *, entries: bool = False) -> None:

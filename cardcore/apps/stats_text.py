@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from cardcore.apps.args import fit
 from cardcore.engine.scoresheet import extras_of
 from cardcore.services.plugins import Registry
 from cardcore.services.store import PlayerStats
@@ -88,16 +89,6 @@ def _table(registry: Registry, head: str, rows: list[PlayerStats], width: int) -
         yield Line(INDENT + label.ljust(name_w) + cells)
         words = count_words(registry, st)
         items = [f"{words[k]} {v}" for k, v in st.counts.items() if v]
-        yield from (Line(text, "counts") for text in _wrap(items, width))
-
-
-def _wrap(items: list[str], width: int) -> Iterator[str]:
-    """The items joined by " · ", in lines of ``width`` at most, an item never split."""
-    line = ""
-    for item in items:
-        if line and len(COUNTS_INDENT) + len(line) + 3 + len(item) > width:
-            yield COUNTS_INDENT + line
-            line = ""
-        line = f"{line} · {item}" if line else item
-    if line:
-        yield COUNTS_INDENT + line
+        if items:  # " · " between them, a line broken between two (args.fit)
+            yield from (Line(text, "counts") for text in
+                        fit(items, width, lead=COUNTS_INDENT, indent=len(COUNTS_INDENT), sep=" · "))
