@@ -171,8 +171,8 @@ class Writer:
         its match (``held.id``): a frame sent after it waits for it, so whoever is shown the
         match's end and then asks the library (a league's standings) finds the lock let go."""
         self._locks.append(held)
-        match_id = getattr(held, "id", None)
-        if isinstance(match_id, int):
+        match_id = _match_of(held)
+        if match_id is not None:
             self._number(match_id)
         else:
             self._soon()
@@ -246,7 +246,7 @@ class Writer:
             if batch.locks:
                 self._pool.submit(_release, batch.locks)
             self._written(batch.upto, [m for m, _, _ in batch.matches] + [row[1] for row in batch.tables]
-                          + [held.id for held in batch.locks if isinstance(getattr(held, "id", None), int)])
+                          + [m for m in map(_match_of, batch.locks) if m is not None])
             if self._pending():
                 self._soon()
         else:
@@ -294,3 +294,9 @@ def _release(locks: list[Any]) -> None:
             held.close()
         except Exception as exc:  # the batch is written: never written twice for a lock
             log.warning("cannot release a match's lock: %s", exc)
+
+
+def _match_of(held: Any) -> int | None:
+    """The match a held lock is on (its ``id``), or None for a lock of no match."""
+    match_id = getattr(held, "id", None)
+    return match_id if isinstance(match_id, int) else None

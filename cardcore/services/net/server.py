@@ -343,12 +343,11 @@ class Server:
         service.resumed([event for _, event in record], "the position the table was resumed at", turns)
         owner = data.get("owner")
         league = data.get("league") if isinstance(data.get("league"), str) else None
-        table = self._table(code, service, seats, play, public=bool(data.get("public")),
+        return self._table(code, service, seats, play, public=bool(data.get("public")),
                            chosen_seed=bool(data.get("chosen_seed")),
                            owner_hash=owner if isinstance(owner, str) else None,
                            hot_seat=bool(data.get("hot_seat")), standin_open=bool(data.get("standin_open")),
                            league=league, league_players=await self.leagues.players(writer, league))
-        return table
 
     def _service(self, match: Match, match_id: int, *, new: bool = False) -> TableService:
         """The table service of a server's match: kept through the writer, no undo."""
