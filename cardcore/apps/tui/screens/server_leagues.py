@@ -31,13 +31,19 @@ def standings_text(registry: Registry, answer: p.Standings, width: int) -> str:
     lays out a library's (without the entries, which the answer only counts)."""
     from cardcore.apps.league_cli import table_lines
 
-    teams = [TeamRow(n, t.name, ((t.players + ["", ""])[0], (t.players + ["", ""])[1]), t.played, t.won,
-                     t.lost, t.drawn, t.forfeits, t.points_for, t.points_against, Rating(t.mu, t.sigma))
+    teams = [TeamRow(n, t.name, _two(t.players), t.played, t.won, t.lost, t.drawn, t.forfeits,
+                     t.points_for, t.points_against, Rating(t.mu, t.sigma))
              for n, t in enumerate(answer.teams)]
     players = [PlayerRow(q.name, q.partnership, q.played, q.won, Rating(q.mu, q.sigma))
                for q in answer.players]
     head = (answer.league, answer.game, answer.options, answer.season)
     return "\n".join(table_lines(registry, head, answer.entries, teams, players, width))
+
+
+def _two(players: list[str]) -> tuple[str, str]:
+    """A partnership's two players as the answer lists them ("" for one it leaves out)."""
+    first, second = (players + ["", ""])[:2]
+    return first, second
 
 
 async def ask_standings(conn: Connection, name: str) -> p.Standings:
