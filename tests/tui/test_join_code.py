@@ -189,7 +189,7 @@ async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_pa
             links = await on(pilot, LinksScreen, "the links")
             code, seats = links.created.code, links.created.seats
             lines = [line.strip() for line in text_of(app, "#links-text").splitlines()]
-            shown = " ".join(screen_lines(app))
+            shown = await until(pilot, lambda: " ".join(screen_lines(app)).strip(), "the links drawn")
             for s in seats:  # the invites read aloud, all in view at 80x24; then the links
                 assert f"Seat {s.seat + 1}: {code} {s.invite}" in lines
                 assert f"Seat {s.seat + 1}: {code} {s.invite}" in shown
