@@ -453,7 +453,16 @@ class Game(ABC):
 
 
 class StateError(ValueError):
-    """Data that is not a possible state of the game (state_from_json)."""
+    """Data that is not a possible state of the game (state_from_json).
+
+    ``path`` names the place at fault in the export, as keys and indices
+    (``("hands", 2)``; empty: the position as a whole). The bots' sampler reads it to
+    repair a filling of hidden cards that does not load.
+    """
+
+    def __init__(self, message: str, path: tuple[str | int, ...] = ()) -> None:
+        super().__init__(message)
+        self.path = path
 
 
 def load_state(game: Game, data: Any, *, strict: bool = True) -> GameState:

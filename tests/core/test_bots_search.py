@@ -104,7 +104,7 @@ def greedy_positions(game, players, seed, every=5):
 
 
 def test_a_refused_filling_is_mended_where_the_loader_points(monkeypatch):
-    """Canasta refuses a red three in a hand (``hands.2: ...``): the cards there are swapped
+    """Canasta refuses a red three in a hand (``StateError.path`` ("hands", 2)): the cards there are swapped
     for others, so the canonical state loads in a few tries (rotations of the sorted cards
     took three on average over positions of greedy play, 1.7 now); the same view gives the
     same state, kept for the next info set."""

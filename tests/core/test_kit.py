@@ -52,14 +52,19 @@ def test_a_declared_state_loads_with_errors_naming_the_part(crazy_eights):
                                   crazy_eights.Options(), random.Random(1), [0, 0, 0])
     data = state.export()
     assert crazy_eights.state_from_json(data, strict=True).export() == data
-    for change, words in [({"hands": data["hands"][:2]}, "hands: a list of 3"),
-                          ({"suit": "X"}, "suit: 'X' is not one of S, H, D, C"),
-                          ({"passes": 1.0}, "passes: an integer"),
-                          ({"stock": ["AS"] + data["stock"]}, "cards: AS appears 2 times"),
-                          ({"players": 7}, "players: 7 is not a player count"),
-                          ({"options": {"hand_size": 99}}, "options.hand_size")]:
-        with pytest.raises(StateError, match=words.replace("(", r"\(")):
+    hands = [*data["hands"][:1], ["ZZ"], *data["hands"][2:]]
+    for change, words, path in [({"hands": data["hands"][:2]}, "hands: a list of 3", ("hands",)),
+                                ({"hands": hands}, "not a card", ("hands", 1)),
+                                ({"suit": "X"}, "suit: 'X' is not one of S, H, D, C", ("suit",)),
+                                ({"passes": 1.0}, "passes: an integer", ("passes",)),
+                                ({"stock": ["AS"] + data["stock"]}, "cards: AS appears 2 times",
+                                 ("cards",)),
+                                ({"players": 7}, "players: 7 is not a player count", ("players",)),
+                                ({"options": {"hand_size": 99}}, "options.hand_size",
+                                 ("options", "hand_size"))]:
+        with pytest.raises(StateError, match=words.replace("(", r"\(")) as refused:
             crazy_eights.state_from_json({**data, **change})
+        assert refused.value.path == path  # the place at fault, as data (the bots' sampler reads it)
     partial = {k: v for k, v in data.items() if k != "stock"}
     assert crazy_eights.state_from_json(partial).stock == []
     with pytest.raises(StateError, match="stock: missing"):

@@ -147,10 +147,10 @@ def canonical_state(game: Game, view: dict, unseen: Counter) -> GameState:
     """``view`` with its hidden places filled from ``unseen``, loaded (not strictly).
 
     The first filling is the sorted cards in path order. When the game's loader refuses a
-    filling and names the place at fault (``hands.2: ...``), the cards there are swapped for
-    others (the largest other hidden place first), and so on; then rotations of the sorted
-    order, then orders shuffled with fixed seeds. Each try depends on the view, the multiset
-    and the refusals of the tries before it: on the view alone.
+    filling and names the place at fault (``StateError.path``: ``("hands", 2)``), the cards
+    there are swapped for others (the largest other hidden place first), and so on; then
+    rotations of the sorted order, then orders shuffled with fixed seeds. Each try depends
+    on the view, the multiset and the refusals of the tries before it: on the view alone.
     """
     places = hidden_places(view)
     cards = sorted(unseen.elements())
@@ -218,13 +218,12 @@ def _fillings(cards: list[str], places: list[Path]) -> Generator[list[str], Exce
 
 
 def _refused_region(places: list[Path], refusal: Exception) -> list[int] | None:
-    """The hidden places under the path a refusal names first (``hands.2: ...``), if any
+    """The hidden places under the path a refusal names (``StateError.path``), if any
     (and not all of them)."""
-    head = str(refusal).split(":", 1)[0].strip()
-    if not head or " " in head:
-        return None
-    prefix = tuple(int(p) if p.isdigit() else p for p in head.split("."))
+    prefix = tuple(getattr(refusal, "path", ()))
     n = len(prefix)
+    if not n:
+        return None
     region = [i for i, path in enumerate(places) if path[:n] == prefix]
     return region if region and len(region) < len(places) else None
 

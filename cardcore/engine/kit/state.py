@@ -19,129 +19,13 @@ from them with ``game.seating``. The game writes its rules: ``legal_actions``, `
 from __future__ import annotations
 
 import random
-from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Final, Literal
+from typing import Any, ClassVar
 
-import pydantic
-
-from cardcore.engine.cards import CardError, check_cards, parse_card, standard_deck
+from cardcore.engine.cards import standard_deck
 from cardcore.engine.game import Game, GameOptions, GameState, StateError, Zone
+from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
+from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo
 from cardcore.engine.seating import Seating
-
-#: Everyone sees it (a discard pile, captured cards, the table).
-PUBLIC: Final = "public"
-#: Only its seat sees it (hands): per seat only.
-OWNER: Final = "owner"
-#: Nobody sees it, and its order matters (a stock): a view shows a null per card.
-HIDDEN: Final = "hidden"
-
-Shown = Literal["public", "owner", "hidden"]
-Per = Literal["seat", "side"] | None
-
-
-@dataclass(frozen=True)
-class Part:
-    """One part of a state: ``per`` "seat" or "side" makes it one value per seat or side."""
-
-    per: Per = field(default=None, kw_only=True)
-
-    def empty(self) -> Any:
-        raise NotImplementedError
-
-    def load_one(self, name: str, value: Any, strict: bool) -> Any:
-        raise NotImplementedError
-
-
-@dataclass(frozen=True)
-class Cards(Part):
-    """A list of cards in notation, first card first (a stock: the top)."""
-
-    shown: Shown = PUBLIC
-    #: The zone kind the default ``zones`` draws it as (``hand`` for OWNER parts).
-    zone: str = ""
-
-    def __post_init__(self) -> None:
-        if self.shown == OWNER and self.per != "seat":
-            raise ValueError("an OWNER part is one list per seat: Cards(per='seat', shown=OWNER)")
-
-    def empty(self) -> list[str]:
-        return []
-
-    def load_one(self, name: str, value: Any, strict: bool) -> list[str]:
-        if not isinstance(value, list):
-            raise StateError(f"{name}: a list of cards, not {type(value).__name__}")
-        try:
-            return [parse_card(c) for c in value]
-        except CardError as exc:
-            raise StateError(f"{name}: {exc}") from None
-
-
-@dataclass(frozen=True)
-class Count(Part):
-    """An integer counter, ``least`` to ``most`` (None: no bound)."""
-
-    least: int = 0
-    most: int | None = None
-    default: int = 0
-
-    def empty(self) -> int:
-        return self.default
-
-    def load_one(self, name: str, value: Any, strict: bool) -> int:
-        if not isinstance(value, int) or isinstance(value, bool):
-            raise StateError(f"{name}: an integer, not {value!r}")
-        if value < self.least or (self.most is not None and value > self.most):
-            top = "" if self.most is None else f" to {self.most}"
-            raise StateError(f"{name}: {value} is out of range ({self.least}{top})")
-        return value
-
-
-@dataclass(frozen=True)
-class Choice(Part):
-    """One of a few strings (a suit called, a phase); ``default`` is the first choice."""
-
-    choices: tuple[str, ...] = ()
-    optional: bool = False
-
-    def empty(self) -> str | None:
-        return None if self.optional else self.choices[0]
-
-    def load_one(self, name: str, value: Any, strict: bool) -> str | None:
-        if value is None and self.optional:
-            return None
-        if value not in self.choices or not isinstance(value, str):
-            raise StateError(f"{name}: {value!r} is not one of {', '.join(self.choices)}")
-        return value
-
-
-@dataclass(frozen=True)
-class Flag(Part):
-    """A true/false."""
-
-    default: bool = False
-
-    def empty(self) -> bool:
-        return self.default
-
-    def load_one(self, name: str, value: Any, strict: bool) -> bool:
-        if not isinstance(value, bool):
-            raise StateError(f"{name}: true or false, not {value!r}")
-        return value
-
-
-@dataclass(frozen=True)
-class SeatNo(Part):
-    """A seat number, or null (no seat yet): the last to capture, the first to go out.
-    Checked against the table's size by loading."""
-
-    def empty(self) -> None:
-        return None
-
-    def load_one(self, name: str, value: Any, strict: bool) -> int | None:
-        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-            raise StateError(f"{name}: a seat number or null, not {value!r}")
-        return value
 
 
 class CardGameState(GameState):
@@ -316,85 +200,22 @@ class CardGameState(GameState):
         """
         if not isinstance(data, dict):
             raise StateError(f"position: an object, not {type(data).__name__}")
-        options = _options(game, data.get("options", {}), strict)
-        seating = _seating(game, data, options, cls.parts, strict)
-        to_play = _seat(data.get("to_play", seating.leader), seating.players, "to_play", True)
+        options = load_options(game, data.get("options", {}), strict)
+        seating = load_seating(game, data, options, cls.parts, strict)
+        to_play = load_seat(data.get("to_play", seating.leader), seating.players, "to_play", True)
         values = {}
         for name, part in cls.parts.items():
             if name not in data:
                 if strict:
-                    raise StateError(f"{name}: missing (strict loading wants every part)")
+                    raise StateError(f"{name}: missing (strict loading wants every part)", (name,))
                 continue
-            values[name] = _load_part(name, part, data[name], seating, strict)
+            values[name] = load_part(name, part, data[name], seating, strict)
             if isinstance(part, SeatNo):
-                _seat(values[name], seating.players, name, True)
+                load_seat(values[name], seating.players, name, True)
         state = cls(seating, options, to_play, **values)
-        _check_deck(state, strict)
+        check_deck(state, strict)
         state.check(strict)
         return state
-
-
-def _options(game: Game, raw: Any, strict: bool) -> GameOptions:
-    if not isinstance(raw, dict):
-        raise StateError(f"options: an object, not {type(raw).__name__}")
-    try:
-        return game.Options.model_validate(raw, strict=strict)
-    except pydantic.ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(map(str, first["loc"]))
-        raise StateError(f"options.{where}: {first['msg']}") from None
-
-
-def _seating(game: Game, data: dict, options: GameOptions, parts: dict[str, Part],
-             strict: bool) -> Seating:
-    if "players" in data:
-        players = data["players"]
-    elif strict:
-        raise StateError("players: missing (strict loading wants every part)")
-    else:  # a partial position: as many players as a per-seat part has lists
-        seated = [data[n] for n, p in parts.items() if p.per == "seat" and isinstance(data.get(n), list)]
-        players = len(seated[0]) if seated else game.player_counts[0]
-    if not isinstance(players, int) or isinstance(players, bool) or players not in game.player_counts:
-        counts = ", ".join(map(str, game.player_counts))
-        raise StateError(f"players: {players!r} is not a player count of {game.id} ({counts})")
-    dealer = _seat(data.get("dealer", 0), players, "dealer", False)
-    assert dealer is not None
-    return game.seating(players, options, dealer)
-
-
-def _seat(value: Any, players: int, name: str, optional: bool) -> int | None:
-    if value is None and optional:
-        return None
-    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise StateError(f"{name}: {value!r} is not a seat (0 to {players - 1})")
-    return value
-
-
-def _load_part(name: str, part: Part, value: Any, seating: Seating, strict: bool) -> Any:
-    if part.per is None:
-        return part.load_one(name, value, strict)
-    count = seating.players if part.per == "seat" else seating.sides
-    if not isinstance(value, list) or len(value) != count:
-        raise StateError(f"{name}: a list of {count} (one per {part.per}), not {_describe(value)}")
-    return [part.load_one(f"{name}[{i}]", v, strict) for i, v in enumerate(value)]
-
-
-def _describe(value: Any) -> str:
-    return f"a list of {len(value)}" if isinstance(value, list) else type(value).__name__
-
-
-def _check_deck(state: CardGameState, strict: bool) -> None:
-    cards = state.all_cards()
-    deck = state.whole_deck()
-    try:
-        check_cards(cards, deck, "cards")
-    except CardError as exc:
-        raise StateError(str(exc)) from None
-    if strict:
-        missing = Counter(deck) - Counter(cards)
-        if missing:
-            raise StateError(f"cards: strict loading wants the whole deck; missing "
-                             f"{' '.join(sorted(missing.elements()))}")
 
 
 class CardGame(Game):

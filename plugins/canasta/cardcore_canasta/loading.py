@@ -180,7 +180,8 @@ def _place_hands(st: CanastaState, pos: PositionData) -> list[int]:
     for s, texts in enumerate(_per(pos.hands, st.seating.players, "hands")):
         hand = _cards(texts, f"hands.{s}")
         if any(c in RED_THREES for c in hand):
-            raise StateError(f"hands.{s}: a red three is never held (it is laid out at once)")
+            raise StateError(f"hands.{s}: a red three is never held (it is laid out at once)",
+                             ("hands", s))
         st.hands[s] = hand
         counts = st.rank_counts[s]
         for c in hand:
@@ -312,7 +313,8 @@ def _check_strict(st: CanastaState, cards: list[int]) -> None:
     if st.phase != OVER:
         for s, hand in enumerate(st.hands):
             if not hand:
-                raise StateError(f"hands.{s}: empty while the hand goes on (going out ends it)")
+                raise StateError(f"hands.{s}: empty while the hand goes on (going out ends it)",
+                                 ("hands", s))
     for s, melded in enumerate(st.has_melded):
         if melded and not st.initial_meld_done[st.side_of[s]]:
             raise StateError(f"has_melded: seat {s} melded but its side has no initial meld")

@@ -1,0 +1,88 @@
+"""Loading a kit state's export: options, seating, seats, parts and the deck, each refusal a
+``StateError`` naming its place."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+import pydantic
+
+from cardcore.engine.cards import CardError, check_cards
+from cardcore.engine.game import Game, GameOptions, StateError
+from cardcore.engine.kit.parts import Part
+from cardcore.engine.seating import Seating
+
+if TYPE_CHECKING:
+    from cardcore.engine.kit.state import CardGameState
+
+
+def load_options(game: Game, raw: Any, strict: bool) -> GameOptions:
+    """The export's options, or StateError naming the field."""
+    if not isinstance(raw, dict):
+        raise StateError(f"options: an object, not {type(raw).__name__}", ("options",))
+    try:
+        return game.Options.model_validate(raw, strict=strict)
+    except pydantic.ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(map(str, first["loc"]))
+        raise StateError(f"options.{where}: {first['msg']}", ("options", *first["loc"])) from None
+
+
+def load_seating(game: Game, data: dict, options: GameOptions, parts: dict[str, Part],
+                 strict: bool) -> Seating:
+    """The export's seating (``players``, ``dealer``), or StateError naming the field."""
+    if "players" in data:
+        players = data["players"]
+    elif strict:
+        raise StateError("players: missing (strict loading wants every part)", ("players",))
+    else:  # a partial position: as many players as a per-seat part has lists
+        seated = [data[n] for n, p in parts.items() if p.per == "seat" and isinstance(data.get(n), list)]
+        players = len(seated[0]) if seated else game.player_counts[0]
+    if not isinstance(players, int) or isinstance(players, bool) or players not in game.player_counts:
+        counts = ", ".join(map(str, game.player_counts))
+        raise StateError(f"players: {players!r} is not a player count of {game.id} ({counts})",
+                         ("players",))
+    dealer = load_seat(data.get("dealer", 0), players, "dealer", False)
+    assert dealer is not None
+    return game.seating(players, options, dealer)
+
+
+def load_seat(value: Any, players: int, name: str, optional: bool) -> int | None:
+    """A seat number (or None when ``optional``), or StateError naming ``name``."""
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+        raise StateError(f"{name}: {value!r} is not a seat (0 to {players - 1})", (name,))
+    return value
+
+
+def load_part(name: str, part: Part, value: Any, seating: Seating, strict: bool) -> Any:
+    """One part's value from the export, or StateError naming its place."""
+    if part.per is None:
+        return part.load_one((name,), value, strict)
+    count = seating.players if part.per == "seat" else seating.sides
+    if not isinstance(value, list) or len(value) != count:
+        raise StateError(f"{name}: a list of {count} (one per {part.per}), not {_describe(value)}",
+                         (name,))
+    return [part.load_one((name, i), v, strict) for i, v in enumerate(value)]
+
+
+def _describe(value: Any) -> str:
+    return f"a list of {len(value)}" if isinstance(value, list) else type(value).__name__
+
+
+def check_deck(state: CardGameState, strict: bool) -> None:
+    """Every card of the state in its deck, none too often; ``strict``: the whole deck."""
+    cards = state.all_cards()
+    deck = state.whole_deck()
+    try:
+        check_cards(cards, deck, "cards")
+    except CardError as exc:
+        raise StateError(str(exc), ("cards",)) from None
+    if strict:
+        missing = Counter(deck) - Counter(cards)
+        if missing:
+            raise StateError(f"cards: strict loading wants the whole deck; missing "
+                         f"{' '.join(sorted(missing.elements()))}", ("cards",))
+
