@@ -22,9 +22,11 @@ import random
 from typing import Any, ClassVar
 
 from cardcore.engine.cards import standard_deck
-from cardcore.engine.game import Game, GameOptions, GameState, StateError, Zone
+from cardcore.engine.game import Game, GameOptions, GameState, ScoreExtra, StateError, Zone
 from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
+from cardcore.engine.kit.matches import POINTS_TARGET, MatchRule
 from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo
+from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Seating
 
 
@@ -219,9 +221,21 @@ class CardGameState(GameState):
 
 
 class CardGame(Game):
-    """A Game whose state is a CardGameState: loading comes with it."""
+    """A Game whose state is a CardGameState: loading comes with it, and the match is won
+    by its ``match_rule`` (kit/matches.py)."""
 
     State: ClassVar[type[CardGameState]]
+    #: How a match is won: ``POINTS_TARGET`` (to a points target, the default) or
+    #: ``FirstToHands(...)`` (first to win ``options.target`` hands).
+    match_rule: ClassVar[MatchRule] = POINTS_TARGET
+
+    def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
+        return self.match_rule.winner(sheet, options.target)
+
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """The match rule's (the card points under a hand won); a game with its own adds
+        them to ``super().score_extras(options)``."""
+        return self.match_rule.extras()
 
     def state_from_json(self, data: dict, strict: bool = False) -> CardGameState:
         return self.State.from_json(self, data, strict)
