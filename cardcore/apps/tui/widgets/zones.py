@@ -18,10 +18,13 @@ __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zon
 
 
 def zone_title(zone: Zone, info: TableInfo) -> str:
+    """The zone's title with whose it is: a hand is titled by its seat's name (you,
+    partner, the side), another zone of a seat or side gets ``— name`` after its title,
+    unless its title already names them ("Taken by South & North")."""
     seat, side = zone.seat, zone.side
     if seat is not None and 0 <= seat < len(info.names):
         name = info.names[seat]
-        title = name if zone.kind == "hand" else f"{zone.title} — {name}"
+        title = name if zone.kind == "hand" else _naming(zone.title, name)
         if seat == info.viewer and zone.kind == "hand":
             title += " (you)"
         elif (side is not None and side == info.viewer_side and zone.kind == "hand"
@@ -32,8 +35,17 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
             title += f" — {info.side_names[side]}"
         return title
     if side is not None and 0 <= side < len(info.side_names):
-        return f"{zone.title} — {info.side_names[side]}"
+        return _naming(zone.title, info.side_names[side])
     return zone.title
+
+
+def _names(text: str, name: str) -> bool:
+    """``text`` says ``name`` as words of its own (not "Ann" in "Annex")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def _naming(title: str, name: str) -> str:
+    return title if _names(title, name) else f"{title} — {name}"
 
 
 _ONE = re.compile(r"^1 (\w+?)s$")
@@ -156,8 +168,9 @@ def _group(zone: Zone, group: Group, info: TableInfo, changed: bool) -> Text:
             inner.stylize("reverse")
         row.append_text(inner)
     badges = [badge_text(b) for b in group.badges]
-    if group.seat is not None and 0 <= group.seat < len(info.names):
-        badges.append(info.names[group.seat])
+    if group.seat is not None and 0 <= group.seat < len(info.names) \
+            and not any(_names(b, info.names[group.seat]) for b in badges):
+        badges.append(info.names[group.seat])  # the owner, unless a badge names them
     if badges:
         row.append(" " + " · ".join(badges), style="italic")
     if changed:
