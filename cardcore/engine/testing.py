@@ -45,6 +45,7 @@ from cardcore.engine.cards import CardError, deck
 from cardcore.engine.fuzz import NON_ACTIONS, check_forged_actions, first_difference, fuzz_loading, short_json
 from cardcore.engine.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreRow
 from cardcore.engine.journal import MatchEvent
+from cardcore.engine.kit.known import known_in
 from cardcore.engine.match import Match
 from cardcore.engine.seating import Seating
 
@@ -442,20 +443,9 @@ def _check_zones(state: GameState, seat: int, visible: Counter, at: str, view: d
              f"{sorted((shown - visible).elements())[:5]} (build zones from the view)")
     for z in zones:  # the view shows them: it leaks
         face_up = Counter(c for c in z.cards if c is not None)
-        if z.kind == "hand" and z.seat is not None and z.seat != seat and face_up - _known_in(view, z.seat):
+        if z.kind == "hand" and z.seat is not None and z.seat != seat and face_up - known_in(view, z.seat):
             raise AssertionError(f"{at}: view({seat}) leaks seat {z.seat}'s hand: zone {z.id!r} "
                                  "shows its cards face up (other seats' hands are hidden)")
-
-
-def _known_in(view: dict, seat: int) -> Counter:
-    """The cards of ``seat``'s places that the view's ``known`` shows on purpose (known
-    cards, cardcore/engine/kit/known.py)."""
-    found: Counter = Counter()
-    parts = view.get("known")
-    for places in parts.values() if isinstance(parts, dict) else ():
-        if isinstance(places, list) and seat < len(places) and isinstance(places[seat], list):
-            found.update(m.get("card") for m in places[seat] if isinstance(m, dict))
-    return found
 
 
 def _check_dealt_out(game: Game, hidden_from_all: set[Path], where: str) -> None:

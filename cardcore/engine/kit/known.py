@@ -87,6 +87,17 @@ def without(cards: Sequence[C], known: Iterable[C]) -> list[C]:
     return out
 
 
+def known_in(view: Any, seat: int) -> Counter:
+    """The cards of ``seat``'s places that a view's ``known`` shows on purpose (a view of
+    any game: malformed marks are skipped)."""
+    found: Counter = Counter()
+    parts = view.get("known") if isinstance(view, dict) else None
+    for places in parts.values() if isinstance(parts, dict) else ():
+        if isinstance(places, list) and seat < len(places) and isinstance(places[seat], list):
+            found.update(m.get("card") for m in places[seat] if isinstance(m, dict))
+    return found
+
+
 # --- export and loading ------------------------------------------------------------------
 
 def export_marks(cards: Sequence[C], marks: Sequence[Mark[C]],
