@@ -76,14 +76,11 @@ def forget(marks: Sequence[Mark[C]], card: C) -> tuple[Mark[C], ...]:
 
 
 def without(cards: Sequence[C], known: Iterable[C]) -> list[C]:
-    """``cards`` less one copy of each of ``known``, in order."""
-    left = Counter(known)
-    out = []
-    for c in cards:
-        if left[c]:
-            left[c] -= 1
-        else:
-            out.append(c)
+    """``cards`` less (the first) one copy of each of ``known``, in order."""
+    out = list(cards)
+    for c in known:
+        if c in out:
+            out.remove(c)
     return out
 
 

@@ -236,11 +236,15 @@ class CanastaState(GameState):
         for c in cards:
             hand.remove(c)
             counts[RANK_OF[c]] -= 1
-        if self.known[p]:
-            self._forget(p, cards)
+        known = self.known[p]
+        if known:
+            for c in cards:
+                if c in known:  # a mark follows its card out
+                    self._forget(p, cards)
+                    break
 
     def _forget(self, p: int, cards: tuple[int, ...]) -> None:
-        """The seat's known cards less ``cards`` (played): a mark follows its card out."""
+        """The seat's known cards less ``cards`` (played)."""
         known = tuple(k.without(self.known[p], cards))
         self.known = (*self.known[:p], known, *self.known[p + 1:])
 
