@@ -108,8 +108,8 @@ class CanastaState(GameState):
         self.turn_added_to_earlier = False
         self.went_out: int | None = None
         self.concealed = False
-        #: Per seat, the cards it took with the open pile and still holds, sorted: known to
-        #: all (D47). Tuples, replaced when they change: a clone shares them.
+        #: Per seat, the cards it took with the open pile and still holds: known to all
+        #: (D47). Tuples, replaced when they change: a clone shares them.
         self.known: tuple[tuple[int, ...], ...] = ((),) * seating.players
         self._legal: list[CanastaAction] | None = None
 
@@ -239,14 +239,13 @@ class CanastaState(GameState):
         known = self.known[p]
         if known:
             for c in cards:
-                if c in known:  # a mark follows its card out
-                    self._forget(p, cards)
+                if c in known:  # a mark follows its card out (kit/known.py's without, inline)
+                    left = list(known)
+                    for x in cards:
+                        if x in left:
+                            left.remove(x)
+                    self.known = (*self.known[:p], tuple(left), *self.known[p + 1:])
                     break
-
-    def _forget(self, p: int, cards: tuple[int, ...]) -> None:
-        """The seat's known cards less ``cards`` (played)."""
-        known = tuple(k.without(self.known[p], cards))
-        self.known = (*self.known[:p], known, *self.known[p + 1:])
 
     def _lay(self, side: int, cards: tuple[int, ...], slot: int = -1) -> None:
         """Put ``cards`` on the side's meld of ``slot`` (a new meld when it has none)."""
@@ -313,7 +312,7 @@ class CanastaState(GameState):
                 counts[RANK_OF[c]] += 1
         pile.clear()
         if self.setup.browse_pile:  # everyone saw the open pile: known while held (D47)
-            known = tuple(sorted(self.known[p] + tuple(hand[taken:])))
+            known = self.known[p] + tuple(hand[taken:])
             self.known = (*self.known[:p], known, *self.known[p + 1:])
         self.freezers = 0
         self.phase = PLAY_PHASE
@@ -379,11 +378,12 @@ class CanastaState(GameState):
         text, known = ID_TEXT, self.known[seat]
         if not known:
             return [text[c] for c in sorted(self.hands[seat])]
-        return [text[c] for c in known] + [text[c] for c in sorted(k.without(self.hands[seat], known))]
+        rest = k.without(self.hands[seat], known)
+        return [text[c] for c in sorted(known)] + [text[c] for c in sorted(rest)]
 
     def _marks(self, seat: int) -> list[tuple[str, None]]:
-        """The seat's known cards as the kit's marks, in notation: known to all."""
-        return [(ID_TEXT[c], None) for c in self.known[seat]]
+        """The seat's known cards as the kit's marks, in notation (sorted): known to all."""
+        return [(ID_TEXT[c], None) for c in sorted(self.known[seat])]
 
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (None: a spectator): the other hands and the stock hidden,
