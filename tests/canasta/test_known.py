@@ -115,3 +115,14 @@ def test_d47_loading_refuses_known_cards_not_in_their_hand(known, words, path):
     with pytest.raises(StateError, match=words) as refused:
         position(**{**TAKEN, "known": known})
     assert refused.value.path == path
+
+
+def test_d47_a_card_played_from_two_copies_takes_the_known_one_along():
+    """Seat 1 holds QH taken with the pile and another QH: once one QH is discarded,
+    nobody knows which one left, so no QH is known any more."""
+    hands = [TAKEN["hands"][0], ["QH", "QH", "5S", "6S"], *TAKEN["hands"][2:]]
+    st = position(**{**TAKEN, "to_play": 1, "phase": "play", "hands": hands,
+                     "known": {"hands": [[], [{"card": "QH", "to": None}], [], []]}})
+    assert st.view(0)["hands"][1] == ["QH", None, None, None]
+    play(st, "discard QH")
+    assert st.export()["known"]["hands"][1] == [] and st.view(0)["hands"][1] == [None] * 3

@@ -10,7 +10,7 @@ from cardcore import StateError
 from cardcore.engine.bots.base import InfoSet
 from cardcore.engine.cards import standard_deck
 from cardcore.engine.game import load_state
-from cardcore.engine.kit import OWNER, Cards
+from cardcore.engine.kit import HIDDEN, OWNER, Cards
 from cardcore.engine.testing import check_game
 from cardcore_crazy_eights.game import CrazyEights, CrazyEightsState
 
@@ -144,3 +144,28 @@ def test_a_bots_samples_never_move_a_known_card():
 def test_check_game_passes_on_a_game_that_makes_cards_known():
     report = check_game(GAME, seeds=range(2), max_hands=1, deep_every=4, player_counts=[3])
     assert report.hands >= 2
+
+
+class TrumpState(CrazyEightsState):
+    """A stock whose bottom card is turned face up (the trump): known to all, in place."""
+
+    game_id = "shown_draws"
+    parts = {**CrazyEightsState.parts, "stock": Cards(shown=HIDDEN, known=True)}
+
+
+def test_a_known_card_of_an_ordered_hidden_place_stays_where_it_lies():
+    data = {k: v for k, v in POSITION.items() if k != "known"}
+    st = TrumpState.from_json(GAME, data)
+    bottom = st.stock[-1]
+    st.make_known("stock", None, bottom)
+    assert st.stock[-1] == bottom  # an ordered place: nothing moves
+    for seat in (0, 1, 2, None):
+        assert st.view(seat)["stock"] == [None] * (len(st.stock) - 1) + [bottom], seat
+    assert st.export()["known"] == {"stock": [{"card": bottom, "to": None}]}
+    tops = set()
+    for i in range(10):
+        sample = st.determinize(0, random.Random(i))
+        assert sample.stock[-1] == bottom and len(sample.stock) == len(st.stock)
+        tops.add(sample.stock[0])
+    assert len(tops) > 1  # the rest dealt again
+    assert TrumpState.from_json(GAME, st.export(), strict=True).export() == st.export()
