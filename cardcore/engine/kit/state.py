@@ -26,6 +26,7 @@ from cardcore.engine.game import Game, GameOptions, GameState, ScoreExtra, State
 from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
 from cardcore.engine.kit.matches import POINTS_TARGET, MatchRule
 from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo
+from cardcore.engine.kit.tricks import Trick, Tricks
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Seating
 
@@ -90,6 +91,8 @@ class CardGameState(GameState):
             value = getattr(self, name)
             if part.per is not None and isinstance(part, Cards):
                 setattr(twin, name, [list(v) for v in value])
+            elif isinstance(value, Trick):
+                setattr(twin, name, value.copy())
             elif isinstance(value, list):
                 setattr(twin, name, list(value))
         return twin
@@ -101,6 +104,8 @@ class CardGameState(GameState):
             value = getattr(self, name)
             if part.per is not None and isinstance(part, Cards):
                 value = [list(v) for v in value]
+            elif isinstance(value, Trick):
+                value = value.export()
             elif isinstance(value, list):
                 value = list(value)
             data[name] = value
@@ -152,6 +157,8 @@ class CardGameState(GameState):
             if isinstance(part, Cards):
                 value = getattr(self, name)
                 out += [c for v in value for c in v] if part.per else value
+            elif isinstance(part, Tricks):
+                out += getattr(self, name).cards()
         return out
 
     # --- the table ----------------------------------------------------------------
@@ -164,6 +171,8 @@ class CardGameState(GameState):
         for name, part in self.parts.items():
             if isinstance(part, Cards):
                 zones += self._part_zones(name, part, data[name])
+            elif isinstance(part, Tricks):  # public: the view shows it all
+                zones += part.zones(name, getattr(self, name), self.seating)
         return zones
 
     def _part_zones(self, name: str, part: Cards, value: list) -> list[Zone]:
@@ -214,6 +223,8 @@ class CardGameState(GameState):
             values[name] = load_part(name, part, data[name], seating, strict)
             if isinstance(part, SeatNo):
                 load_seat(values[name], seating.players, name, True)
+            elif isinstance(part, Tricks):
+                part.check_seats((name,), values[name], seating.players)
         state = cls(seating, options, to_play, **values)
         check_deck(state, strict)
         state.check(strict)
