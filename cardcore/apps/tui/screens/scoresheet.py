@@ -41,6 +41,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         Binding("n", "next", "Next hand", id="sheet.next"),
         Binding("a", "again", "Play again", id="sheet.again"),
         Binding("m", "menu", "Launcher", id="sheet.menu"),
+        # q as under the sheet: the table's "Leave" (saved), elsewhere "Back"
+        Binding("q", "leave", "Leave", id="sheet.leave",
+                tooltip="leave the table (the match is saved), or back where the sheet was opened"),
     ]
 
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
@@ -145,6 +148,11 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     @on(Button.Pressed, "#menu")
     def action_menu(self) -> None:
         self.dismiss(SheetChoice.MENU)
+
+    def action_leave(self) -> None:
+        """What q does on the screen under the sheet: a table's leaves it (MENU: the match
+        saved), a replay's or the history's goes back (the sheet closes)."""
+        self.dismiss(SheetChoice.MENU if self.session is not None else SheetChoice.CONTINUE)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":

@@ -53,6 +53,10 @@ TABLE_MARKS = ("Cards in [brackets] are picked; the cursor is in reverse video; 
                "▶; the last bot move is marked \"last move\"; ▸ marks what just arrived.")
 
 
+#: The status line's height at most (app.tcss ``#status``).
+STATUS_LINES = 2
+
+
 def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str,
             units: Iterable[Unit] = ()) -> bool:
     """The action plays every picked card (as a multiset, cards compared by the game's
@@ -382,13 +386,15 @@ class TableScreen(Screen[None]):
 
     def _draw_status(self) -> None:
         """Most needed first: the score and the target, whose turn, the hand, the game,
-        the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``)."""
+        the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``). Two
+        lines at most: the game's name, the hand, the league and the dealer give way, in
+        that order, when long names need the room."""
         s = self.session
         sheet = s.sheet
-        score = Text(" · ".join(f"{name} {total}" for name, total in
-                                zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
-        score.append(f" (to {sheet.target})", style="not bold")
-        parts = [score]
+        sides = [Text(f"{name} {total}", style="bold")
+                 for name, total in zip(sheet.side_names, sheet.totals, strict=False)]
+        sides[-1].append(f" (to {sheet.target})", style="not bold")
+        parts = list(sides)  # one part a side: long names break between the sides
         seat = s.to_play
         if self.finished is not None:
             parts.append(Text(f"hand {self.finished_no} over", style="bold green"))
@@ -399,13 +405,14 @@ class TableScreen(Screen[None]):
             turn = Text("to play: ")
             turn.append(f"{s.name(seat)} ({who})", style="bold green")
             parts.append(turn)
-        if self.finished is None:
-            parts.append(Text(f"hand {s.hand_no}"))
+        hand = len(parts)
+        parts.append(Text(f"hand {s.hand_no}" if self.finished is None else ""))
         parts.append(Text(s.game.name, style="dim"))
-        if s.league:  # a server's league the match counts for
-            parts.append(Text(f"league {s.league}", style="dim"))
+        parts.append(Text(f"league {s.league}" if s.league else "", style="dim"))
         parts.append(Text(f"dealer {s.name(self.hand_dealer)}", style="dim"))
-        self.query_one("#status", PartsLine).show(parts)
+        self.query_one("#status", PartsLine).show(parts, STATUS_LINES,
+                                                  spare=(hand + 1, hand, hand + 2, hand + 3),
+                                                  glued=range(1, len(sides)))
 
     def _draw_save_warning(self) -> None:
         """A line that stays while the match cannot be saved (a notify would go away)."""
