@@ -142,6 +142,9 @@ async def test_a_hand_of_whist_at_80x24_shows_the_trick_trumps_and_who_took_the_
             lines = screen_lines(app)
             found, shown = trick_problems(lines, table)
             problems += found + check_80x24(app, table)
+            # each trick is a turn of its own: nothing listed as played before, numbered anew
+            problems += [f"{row.label} still listed at trick {len(table.session.state.trick.done)}"
+                         for row in table.rows if row.index is None]
             seen.add(shown)
             await pilot.press(first_action_key(app))
         assert isinstance(app.screen, ScoreSheetScreen), "the hand never ended"

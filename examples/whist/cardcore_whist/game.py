@@ -20,11 +20,11 @@ from typing import Any
 import pydantic
 
 from cardcore import GameOptions, IllegalAction, StateError
-from cardcore.engine.cards import glyph, standard_deck
+from cardcore.engine.cards import deck, glyph, standard_deck
 from cardcore.engine.deal import deal, one_at_a_time, shuffled
 from cardcore.engine.game import Action, ScoreRow
-from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, Scores, Trick, Tricks, follow, winner
-from cardcore.engine.kit.tricks import Played
+from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, Scores, Trick, Tricks
+from cardcore.engine.kit.tricks import ACE_HIGH, Played, follow, winner
 from cardcore.engine.seating import Seating
 
 
@@ -128,7 +128,7 @@ class WhistState(CardGameState):
         return f"{action.label} · {self.seating.names[taker]} takes the trick"
 
 
-ORDER = {c: i for i, c in enumerate(standard_deck())}
+ORDER = {c: i for i, c in enumerate(deck(ACE_HIGH))}  # a hand sorted by suit, aces high
 
 
 class Whist(CardGame):

@@ -137,7 +137,7 @@ class TableScreen(Screen[None]):
         #: This turn's order of the actions (labels) and the turn it belongs to (the hand,
         #: the seat shown): numbers keep their meaning while the same player plays on.
         self.order: list[str] = []
-        self._order_turn: tuple[int, int | None] | None = None
+        self._order_turn: tuple[object, ...] | None = None
         self.played: set[str] = set()  # the labels the player played this turn
         #: Where the actions the last move added begin in ``order`` (None: none added, or
         #: a whole new list, as after a draw).
@@ -255,7 +255,7 @@ class TableScreen(Screen[None]):
             self.legal = s.legal_actions()
         else:
             self.legal = []
-        self._keep_order()
+        self._keep_order(zones)
         self.units = picks.lettered(picks.table_units(others, self.legal))
         self.picked_units = [u for u in self.picked_units if u in self.units.values()]
         hand = self.hand
@@ -298,11 +298,13 @@ class TableScreen(Screen[None]):
                               style="bold"))
         self.refresh_bindings()
 
-    def _keep_order(self) -> None:
+    def _keep_order(self, zones: list[Zone]) -> None:
         """The turn's order of the actions: carried over while the same player plays on
-        in the same hand (their own moves change the list), begun anew otherwise."""
+        in the same hand (their own moves change the list), begun anew otherwise, and
+        when a trick was taken (the taker's lead is a turn of its own)."""
         s = self.session
-        turn = (s.hand_no, self.viewer)
+        tricks = tuple((z.title, z.seat) for z in zones if z.kind == "trick")
+        turn = (s.hand_no, self.viewer, tricks)
         self._added_at = None
         if self.legal:
             if turn == self._order_turn and self.order:
