@@ -91,10 +91,10 @@ class CardGameState(GameState):
             value = getattr(self, name)
             if part.per is not None and isinstance(part, Cards):
                 setattr(twin, name, [list(v) for v in value])
-            elif isinstance(value, Trick):
-                setattr(twin, name, value.copy())
             elif isinstance(value, list):
                 setattr(twin, name, list(value))
+            elif isinstance(value, Trick):
+                setattr(twin, name, value.copy())
         return twin
 
     def export(self) -> dict:
@@ -104,10 +104,10 @@ class CardGameState(GameState):
             value = getattr(self, name)
             if part.per is not None and isinstance(part, Cards):
                 value = [list(v) for v in value]
-            elif isinstance(value, Trick):
-                value = value.export()
             elif isinstance(value, list):
                 value = list(value)
+            elif isinstance(value, Trick):
+                value = value.export()
             data[name] = value
         data["options"] = self.options.model_dump(mode="json")
         return data
