@@ -9,6 +9,7 @@ import pytest
 from rich.text import Text
 
 from cardcore.apps.tui.app import Play
+from cardcore.apps.tui.screens.help import HelpScreen
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.session import SessionSetup
@@ -18,7 +19,7 @@ from cardcore.engine.cards import glyph
 from cardcore.engine.kit.tricks import suit_glyph
 from cardcore.services.plugins import load_registry
 
-from .helpers import first_action_key, record_calls, screen_lines, until
+from .helpers import first_action_key, record_calls, screen_lines, text_of, until
 from .test_narrow import check_80x24, render_at
 
 NAMES = ["South", "West", "North", "East"]
@@ -91,6 +92,12 @@ async def test_q_on_the_score_sheet_leaves_the_table_as_at_the_table(make_app, r
         left = record_calls(app, "leave_table")
         await pilot.press("s")
         await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen), "the sheet")
+        await pilot.press("question_mark")  # the help over the sheet lists the sheet's keys first
+        await until(pilot, lambda: isinstance(app.screen, HelpScreen), "the help")
+        words = " ".join(text_of(app, "#help-text").split())
+        assert words.startswith("Score sheet") and "q leave the table (the match is saved)" in words
+        await pilot.press("escape")
+        await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen), "the sheet again")
         await pilot.press("q")
         await until(pilot, lambda: left, "the table left")
         assert left[0][0] == (table,)
