@@ -54,7 +54,7 @@ class Play(Action):
     def targets(self) -> tuple[str, ...]:
         return ("trick",)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, str]:
         return {"type": "play", "card": self.card}
 
 
@@ -152,9 +152,13 @@ class Whist(CardGame):
         return self.State(seating, options, seating.leader, hands=hands, trick=Trick(trump=trump))
 
     def heuristic(self, state: Any, seat: int) -> float:
-        """Odd tricks to come, roughly: tricks taken by the seat's side over the other's,
-        and a third of a trick for each ace or trump in the seat's hand."""
-        tricks = state.trick.taken_by_side(state.seating)
-        side = state.seating.side_of(seat)
-        strong = sum(c[0] == "A" or c[-1] == state.trick.trump for c in state.hands[seat])
-        return (2 * tricks[side] - sum(tricks) + strong / 3) / 2
+        """The margin of odd tricks, roughly: the tricks the seat's side took over the
+        other's, a third of a trick more for each ace or trump in the seat's hand; exact
+        once the hand is over (9 tricks to 4: 3 points to none, a margin of 3)."""
+        tricks: list[int] = state.trick.taken_by_side(state.seating)
+        side: int = state.seating.side_of(seat)
+        hand: list[str] = state.hands[seat]
+        trump: str | None = state.trick.trump
+        strong = sum(c[0] == "A" or c[-1] == trump for c in hand)
+        lead = 2 * tricks[side] - sum(tricks) + strong / 3
+        return (lead + (1 if lead > 0 else -1)) / 2
