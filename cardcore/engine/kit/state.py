@@ -106,8 +106,8 @@ class CardGameState(GameState):
                 value = [list(v) for v in value]
             elif isinstance(value, list):
                 value = list(value)
-            elif isinstance(value, Trick):
-                value = value.export()
+            elif isinstance(part, Tricks):
+                value = part.export_one(value)
             data[name] = value
         data["options"] = self.options.model_dump(mode="json")
         return data
@@ -158,7 +158,7 @@ class CardGameState(GameState):
                 value = getattr(self, name)
                 out += [c for v in value for c in v] if part.per else value
             elif isinstance(part, Tricks):
-                out += getattr(self, name).cards()
+                out += part.cards_one(getattr(self, name))
         return out
 
     # --- the table ----------------------------------------------------------------

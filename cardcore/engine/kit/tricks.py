@@ -138,6 +138,13 @@ class Tricks(Part):
     def empty(self) -> Trick:
         return Trick()
 
+    def export_one(self, value: Trick) -> dict[str, Any]:
+        return value.export()
+
+    def cards_one(self, value: Trick) -> list[str]:
+        """Every card played this hand: the kit's deck check counts them."""
+        return value.cards()
+
     def load_one(self, path: Path, value: Any, strict: bool) -> Trick:
         if not isinstance(value, dict):
             raise StateError(f"{_at(path)}: an object, not {type(value).__name__}", path)
