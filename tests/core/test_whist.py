@@ -85,8 +85,8 @@ def test_odd_tricks_over_six_score_for_the_side_that_took_them(whist):
     assert state.is_over and state.legal_actions() == []
     assert whist.heuristic(state, 2) == 3 and whist.heuristic(state, 3) == -3  # the margin
     assert state.score() == {"sides": [
-        {"seats": [0, 2], "items": {"odd_tricks": 3}, "total": 3, "counts": {"tricks": 9}},
-        {"seats": [1, 3], "items": {"odd_tricks": 0}, "total": 0, "counts": {"tricks": 4}}]}
+        {"seats": [0, 2], "items": {"odd_tricks": 3}, "total": 3, "counts": {"tricks_taken": 9}},
+        {"seats": [1, 3], "items": {"odd_tricks": 0}, "total": 0, "counts": {"tricks_taken": 4}}]}
 
 
 def test_six_tricks_each_side_scores_nothing_and_seven_score_one(whist):

@@ -89,7 +89,7 @@ class WhistState(CardGameState):
         tricks = self.trick.taken_by_side(self.seating)
         row = Scores(self.seating).add("odd_tricks", [max(0, t - 6) for t in tricks]).row()
         for side, taken in zip(row["sides"], tricks, strict=True):
-            side["counts"] = {"tricks": taken}
+            side["counts"] = {"tricks_taken": taken}
         return row
 
     def check(self, strict: bool) -> None:
