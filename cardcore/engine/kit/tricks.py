@@ -123,7 +123,8 @@ class Trick:
 
 
 def suit_glyph(suit: str) -> str:
-    return Suit(suit).glyph
+    """``♥`` for ``H`` (anything else as it is: a joker's)."""
+    return Suit(suit).glyph if suit in SUITS else suit
 
 
 @dataclass(frozen=True)
