@@ -35,6 +35,7 @@ from cardcore.engine.kit.loading import (
 )
 from cardcore.engine.kit.matches import POINTS_TARGET, MatchRule
 from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo, where
+from cardcore.engine.kit.tricks import Trick, Tricks
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Seating
 
@@ -118,6 +119,8 @@ class CardGameState(GameState):
                 setattr(twin, name, [list(v) for v in value])
             elif isinstance(value, list):
                 setattr(twin, name, list(value))
+            elif isinstance(value, Trick):
+                setattr(twin, name, value.copy())
         if self.known_parts:  # the marks are tuples: a copy of each part's list of them
             twin.known = {n: list(m) if isinstance(m, list) else m for n, m in self.known.items()}
         return twin
@@ -131,6 +134,8 @@ class CardGameState(GameState):
                 value = [list(v) for v in value]
             elif isinstance(value, list):
                 value = list(value)
+            elif isinstance(part, Tricks):
+                value = part.export_one(value)
             data[name] = value
         if self.known_parts:
             data["known"] = {n: self._export_marks(n) for n in self.known_parts}
@@ -264,6 +269,8 @@ class CardGameState(GameState):
             if isinstance(part, Cards):
                 value = getattr(self, name)
                 out += [c for v in value for c in v] if part.per else value
+            elif isinstance(part, Tricks):
+                out += part.cards_one(getattr(self, name))
         return out
 
     # --- the table ----------------------------------------------------------------
@@ -276,6 +283,8 @@ class CardGameState(GameState):
         for name, part in self.parts.items():
             if isinstance(part, Cards):
                 zones += self._part_zones(name, part, data[name])
+            elif isinstance(part, Tricks):  # public: the view shows it all
+                zones += part.zones(name, getattr(self, name), self.seating)
         return zones
 
     def _part_zones(self, name: str, part: Cards, value: list) -> list[Zone]:
@@ -326,6 +335,8 @@ class CardGameState(GameState):
             values[name] = load_part(name, part, data[name], seating, strict)
             if isinstance(part, SeatNo):
                 load_seat(values[name], seating.players, name, True)
+            elif isinstance(part, Tricks):
+                part.check_seats((name,), values[name], seating.players)
         state = cls(seating, options, to_play, **values)
         check_deck(state, strict)
         load_known(state, data.get("known"))

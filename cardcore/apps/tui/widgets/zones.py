@@ -24,6 +24,8 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
     seat, side = zone.seat, zone.side
     if seat is not None and 0 <= seat < len(info.names):
         name = info.names[seat]
+        if zone.kind == "trick":  # a trick's seat is the one that took it (kit.tricks)
+            return f"{zone.title} — taken by {name}"
         title = name if zone.kind == "hand" else _naming(zone.title, name)
         if seat == info.viewer and zone.kind == "hand":
             title += " (you)"
@@ -130,8 +132,9 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
             head.append(" · dealer", style="italic")
         if zone.seat == info.to_play:
             head.append(" · to play ◀", style="bold green")
-    if zone.id in info.last_move.zones:
-        head.append(" · last move", style="bold cyan")
+    changed = info.last_move.groups.get(zone.id, set())
+    if zone.id in info.last_move.zones and not (zone.kind == "trick" and changed):
+        head.append(" · last move", style="bold cyan")  # a trick's card says it (80 columns)
     badges = shown_badges(zone, info)
     for badge in badges:
         head.append(f" [{badge}]", style="dim")
@@ -147,9 +150,9 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
         row.append_text(_table_cards(zone.cards, (zone.id,), info,
                                      info.last_move.cards.get(zone.id, set())))
         lines.append(row)
-    if not zone.cards and not zone.groups:  # on the title's line: 80x24 has no line to spare
+    if not zone.cards and not zone.groups and zone.kind != "tricks":  # a count says it
+        # on the title's line: 80x24 has no line to spare
         head.append("  (empty)", style="dim")
-    changed = info.last_move.groups.get(zone.id, set())
     return lines, [_group(zone, group, info, i in changed) for i, group in enumerate(zone.groups)]
 
 
