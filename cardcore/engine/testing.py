@@ -4,46 +4,82 @@ Seeded random playouts of whole hands and of short whole matches, for every
 allowed player count, asserting after every action:
 
 - every card is accounted for (the export's cards are the same multiset);
-- ``legal_actions()`` is never empty before the hand ends, lists no action twice,
-  and an action not in it raises IllegalAction and leaves ``export()`` identical;
+- ``legal_actions()`` is never empty before the hand ends (no dead end), lists no action
+  twice, each action's ``hand_cards`` are in the mover's hand, and an action not in it
+  raises IllegalAction and leaves ``export()`` identical; a legal action applies (on the
+  state, a clone and a reloaded state) without raising;
 - ``clone()`` is independent of the original;
-- ``export()`` -> ``state_from_json()`` round-trips exactly (legal actions too);
+- ``export()`` -> ``state_from_json()`` round-trips exactly (legal actions too), strictly
+  where the game's loading takes ``strict`` (so no card is unaccounted for, from the deal
+  to the hand's end);
 - ``view(seat)`` reveals nothing: permuting the cards at the positions the view
   nulls and reloading gives the same view; ``determinize`` agrees with the view;
 - ``view(None)``, the spectator's, hides exactly the cards some seat cannot see;
-- every hand ends; ``score()`` is JSON with each side's ``total`` the sum of its items
-  and each side's ``seats`` the seating's;
+- every hand ends (a position that comes back through forced actions only is a loop);
+  ``score()`` is JSON with each side's ``total`` the sum of its items and each side's
+  ``seats`` the seating's;
 - the export holds only JSON types and the hand's options; the same actions replayed on
   a state reloaded from the export give the same states (nothing the rules need is
-  left out); ``determinize`` deals the hidden cards again (it never gives back the truth);
+  left out); ``determinize`` deals the hidden cards again (it never gives back the truth,
+  and every place hidden from every seat, a stock, comes in another order);
 - a seat sees the cards it plays; two actions never share a label; ``heuristic`` (every
-  seat, every step) and ``log_line`` (every legal action) answer without raising;
+  seat, every step) and ``log_line`` (every legal action) answer without raising; labels
+  and the log line stay the same when the cards a seat cannot see are dealt again (the log
+  says public information only);
 - an action that is not legal raises IllegalAction (no other exception) and changes
   nothing; a game with ``deck_dealt_out`` ends no hand with a card never dealt;
 - every Options field is also played at a value other than its default;
 - hostile input (``cardcore.engine.fuzz``, with hypothesis): forged actions raise IllegalAction
-  and change nothing; mutated exports load or raise StateError, nothing else.
+  and change nothing; mutated exports load or raise StateError, nothing else; a strict load
+  of an export with one card taken out or put in twice, or one field left out, raises
+  StateError (a few positions a hand).
+
+Every failure is an AssertionError whose message starts with where: the game, players,
+seed, step and the action about to be played (``crazy_eights players=2 seed=0 step=5
+action={"type": "draw"}: ...``); an exception the game raises inside a check becomes one
+too, naming the game's line and the check.
 """
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import enum
 import json
 import math
 import random
+import traceback
 import typing
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
 
 from cardcore.engine.bots.play import play_bots
-from cardcore.engine.cards import CardError, deck
-from cardcore.engine.fuzz import NON_ACTIONS, check_forged_actions, first_difference, fuzz_loading, short_json
-from cardcore.engine.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreRow
+from cardcore.engine.cards import CardError
+from cardcore.engine.fuzz import (
+    NON_ACTIONS,
+    check_forged_actions,
+    check_strict_loading,
+    first_difference,
+    fuzz_loading,
+    short_json,
+)
+from cardcore.engine.fuzz import at_path as _get
+from cardcore.engine.fuzz import is_card as _is_card
+from cardcore.engine.fuzz import leaves as _leaves
+from cardcore.engine.game import (
+    Action,
+    Game,
+    GameOptions,
+    GameState,
+    IllegalAction,
+    ScoreRow,
+    _knows_strict,
+    load_state,
+)
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.engine.seating import Seating
@@ -92,14 +128,16 @@ def check_game(
     report = Report()
     seeds = list(seeds)
     counts = list(player_counts or game.player_counts)
-    for players in counts:
-        for seed in seeds:
-            _check_hand(game, players, seed, max_steps, deep_every, report, options)
-        for seed in seeds[:3]:
-            _check_match(game, players, seed, max_hands, match_target, report)
-    for i, variant in enumerate(option_variants(game.Options) if variants else []):
-        _check_hand(game, counts[i % len(counts)], seeds[i % len(seeds)], max_steps, deep_every,
-                    report, variant)
+    here = _Here()
+    with _no_escape(here):
+        for players in counts:
+            for seed in seeds:
+                _check_hand(game, players, seed, max_steps, deep_every, report, here, options)
+            for seed in seeds[:3]:
+                _check_match(game, players, seed, max_hands, match_target, report, here)
+        for i, variant in enumerate(option_variants(game.Options) if variants else []):
+            _check_hand(game, counts[i % len(counts)], seeds[i % len(seeds)], max_steps, deep_every,
+                        report, here, variant)
     return report
 
 
@@ -148,58 +186,192 @@ def card_multiset(data: Any) -> Counter:
     return found
 
 
+class _Here:
+    """Where the checker is: game, players, seed, step and action, the start of every failure."""
+
+    at = ""
+
+
+@contextlib.contextmanager
+def _no_escape(here: _Here) -> Iterator[None]:
+    """Any exception but AssertionError from inside the checks (the game's code raising where
+    no check expected it) becomes an AssertionError naming where the checker was."""
+    try:
+        yield
+    except AssertionError:
+        raise
+    except Exception as exc:
+        raise AssertionError(f"{here.at}: {type(exc).__name__}: {exc}, raised {_raised_in(exc)}"
+                             ) from exc
+
+
+def _raised_in(exc: Exception) -> str:
+    """``in game.py:12 apply, while check_game ran _check_clone``: the innermost frame, and
+    the innermost of the checker's own."""
+    frames = traceback.extract_tb(exc.__traceback__)
+    last = frames[-1]
+    mine = [f.name for f in frames if f.filename.endswith(("testing.py", "fuzz.py"))]
+    return (f"in {last.filename.rsplit('/', 1)[-1]}:{last.lineno} {last.name}"
+            + (f", while check_game ran {mine[-1]}" if mine else ""))
+
+
+#: The steps of each hand whose export is also loaded with one card off and one field left out
+#: (and the finished hand): a few per hand keep check_game quick.
+STRICT_STEPS = frozenset({0, 12})
+#: The steps of a hand (seeds 0 and 1, default options) given hostile input.
+FUZZ_STEPS = frozenset({0, 7})
+
+
+@dataclass
+class _Run:
+    """One hand under check: what its steps share."""
+
+    game: Game
+    players: int
+    seed: int
+    where: str
+    deep_every: int
+    fuzz: bool
+    here: _Here
+    rng: random.Random
+    cards: Counter = field(default_factory=Counter)
+    seen: dict[tuple, Action] = field(default_factory=dict)
+    #: (seat, place) whose determinize was tried on many seeds (place None: any hidden card).
+    dealt: set[tuple[int, Path | None]] = field(default_factory=set)
+    #: Positions since the last step with a choice, and the labels of the forced actions.
+    forced: dict[str, int] = field(default_factory=dict)
+    forced_labels: list[str] = field(default_factory=list)
+
+
 def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every: int,
-                report: Report, options: GameOptions | None = None) -> None:
+                report: Report, here: _Here, options: GameOptions | None = None) -> None:
     options = options if options is not None else game.Options()
     seating = game.seating(players, options, dealer=seed % players)
-    rng = random.Random(f"check:{seed}")
     where = f"{game.id} players={players} seed={seed}"
     if options != game.Options():
         where += f" options={options.model_dump(mode='json', exclude_defaults=True)}"
-    state = _guard(where, "new_hand", game.new_hand, seating, options, random.Random(f"{seed}:1"),
+    run = _Run(game, players, seed, where, deep_every, seed < 2 and options == game.Options(), here,
+               random.Random(f"check:{seed}"))
+    here.at = f"{where} step=0 action=none (the deal)"
+    state = _guard(here.at, "new_hand", game.new_hand, seating, options, random.Random(f"{seed}:1"),
                    [0] * seating.sides)
-    cards = card_multiset(state.export())
-    _require(sum(cards.values()) > 0, f"{where}: the export names no card")
-    _check_options(state, options, where)
-    seen: dict[tuple, Action] = {}
-    fuzz_steps = {0, 7} if seed < 2 and options == game.Options() else set()
-    unchecked = set(range(players))  # seats whose determinize is yet to be tried on many seeds
+    run.cards = card_multiset(state.export())
+    _require(sum(run.cards.values()) > 0, f"{here.at}: the export names no card")
+    _check_options(state, options, here.at)
+    last = "none"
     for step in range(max_steps):
-        at = f"{where} step={step}"
         if state.is_over:
             break
-        deep = step % deep_every == 0
-        actions = _check_legal(state, at)
-        for a in actions:
-            seen.setdefault(a.key, a)
-        action = actions[rng.randrange(len(actions))]
-        _check_heuristic(game, state, players, at)
-        reloaded = None
-        if deep:
-            _check_clone(state, action, at)
-            reloaded = _check_round_trip(game, state, actions, at)
-            _check_illegal(state, actions, seen, at)
-            _check_views(game, state, players, rng, at)
-            _check_determinize_deals(state, unchecked, at)
-        if step in fuzz_steps:
-            check_forged_actions(state, at)
-            fuzz_loading(game, state, at)
-        _guard(at, f"apply({action.to_json()})", state.apply, action)
+        last = _check_step(run, state, step)
         report.decisions += 1
-        _require(card_multiset(state.export()) == cards,
-                 f"{at}: cards created or lost by {action.to_json()}")
-        if reloaded is not None:
-            _check_replay(state, reloaded, action, at)
     else:
-        raise AssertionError(f"{where}: the hand did not end in {max_steps} actions")
-    _require(state.to_play is None, f"{where}: to_play is {state.to_play} after the hand ended")
-    _require(state.legal_actions() == [], f"{where}: legal actions after the hand ended")
-    _check_round_trip(game, state, [], where + " (over)")
-    hidden_from_all = _check_views(game, state, players, rng, where + " (over)")
-    _check_dealt_out(game, hidden_from_all, where)
-    _check_heuristic(game, state, players, where + " (over)")
-    _check_score(_guard(where, "score()", state.score), seating, where)
+        raise AssertionError(f"{where} step={max_steps} action={last}: the hand did not end in "
+                             f"{max_steps} actions")
+    here.at = at = f"{where} step={step} action=none (the hand is over, after {last})"
+    _require(state.to_play is None, f"{at}: to_play is {state.to_play} after the hand ended")
+    _require(state.legal_actions() == [], f"{at}: legal actions after the hand ended")
+    _check_round_trip(game, state, [], at)
+    hidden_from_all = _check_views(game, state, players, run.rng, at)
+    if _knows_strict(game):
+        check_strict_loading(game, state, random.Random(f"strict:{seed}:over"), at)
+    _check_dealt_out(game, hidden_from_all, at)
+    _check_heuristic(game, state, players, at)
+    _check_score(_guard(at, "score()", state.score), seating, at)
     report.hands += 1
+
+
+def _check_step(run: _Run, state: GameState, step: int) -> str:
+    """Check the position, then play one of its legal actions; returns the action's JSON."""
+    game, at = run.game, f"{run.where} step={step} action=none"
+    run.here.at = at
+    actions = _guard(at, "legal_actions()", state.legal_actions)
+    _require(bool(actions), lambda: f"{at}: no legal action before the hand ended (to_play is "
+             f"{state.to_play}): a dead end; the seat to play always has a move (a draw, a pass), "
+             "or the hand is over (to_play None)")
+    action = actions[run.rng.randrange(len(actions))]
+    text = json.dumps(_guard(at, "to_json()", action.to_json), default=repr)
+    run.here.at = at = f"{run.where} step={step} action={text}"
+    _check_legal(state, actions, at)
+    _check_hand_cards(state, actions, at)
+    _check_loop(run, state, actions, step, at)
+    for a in actions:
+        run.seen.setdefault(a.key, a)
+    _check_heuristic(game, state, run.players, at)
+    reloaded = None
+    if step % run.deep_every == 0:
+        _check_clone(state, action, at)
+        reloaded = _check_round_trip(game, state, actions, at)
+        _check_illegal(state, actions, run.seen, at)
+        hidden_from_all = _check_views(game, state, run.players, run.rng, at, action)
+        _check_determinize_deals(state, run.players, run.dealt, hidden_from_all, at)
+    if step in STRICT_STEPS and _knows_strict(game):
+        check_strict_loading(game, state, random.Random(f"strict:{run.seed}:{step}"), at)
+    if run.fuzz and step in FUZZ_STEPS:
+        check_forged_actions(state, at)
+        fuzz_loading(game, state, at)
+    _apply_legal(state, action, at)
+    _require(card_multiset(state.export()) == run.cards,
+             lambda: f"{at}: cards created or lost by {action.to_json()}: "
+             f"{_card_change(run.cards, card_multiset(state.export()))}")
+    if reloaded is not None:
+        _check_replay(state, reloaded, action, at)
+    return text
+
+
+def _apply_legal(state: GameState, action: Action, at: str, on: str = "") -> None:
+    """``state.apply(action)`` of a legal action; raising is the game's mistake, named."""
+    try:
+        state.apply(action)
+    except AssertionError:
+        raise
+    except Exception as exc:
+        hint = ("; does apply change the state (take the card from the hand) before it checks "
+                "that the action is legal?" if isinstance(exc, IllegalAction) else "")
+        raise AssertionError(f"{at}: apply({action.to_json()}){on}, a legal action here, raised "
+                             f"{type(exc).__name__}: {exc}: a legal action must apply{hint}") from None
+
+
+def _check_loop(run: _Run, state: GameState, actions: list[Action], step: int, at: str) -> None:
+    """A position that comes back with only forced actions between is a hand that never ends."""
+    if len(actions) > 1:
+        run.forced.clear()
+        run.forced_labels.clear()
+        return
+    position = repr(state.export())
+    first = run.forced.get(position)
+    if first is not None:
+        labels = run.forced_labels[first:]
+        raise AssertionError(
+            f"{at}: the hand never ends: the position of step {step - len(labels)} is back at step "
+            f"{step}, with one legal action at each step since ({', '.join(labels)}): a loop no "
+            "choice can leave (a rule that ends the hand or deals again is missing?)")
+    run.forced[position] = len(run.forced_labels)
+    run.forced_labels.append(actions[0].label)
+
+
+def _check_hand_cards(state: GameState, actions: list[Action], at: str) -> None:
+    """Each legal action's ``hand_cards`` are in the mover's hand (its ``hand`` zone). Zones
+    that raise or show the mover's own hand face down are left to the views' checks, which
+    name that mistake."""
+    playing = [a for a in actions if a.hand_cards]
+    if not playing:
+        return
+    seat = state.to_play
+    try:
+        zones = state.zones(seat)
+    except Exception:
+        return
+    shown = [c for z in zones if z.kind == "hand" and z.seat == seat for c in z.cards]
+    hand = Counter(c for c in shown if c is not None)
+    if len(shown) > sum(hand.values()):
+        return
+    for a in playing:
+        missing = Counter(a.hand_cards) - hand
+        if missing:
+            raise AssertionError(
+                f"{at}: the legal action {a.to_json()} plays {sorted(missing.elements())}, not in "
+                f"seat {seat}'s hand ({' '.join(sorted(hand.elements())) or 'empty'}): an action's "
+                "hand_cards are cards of the mover's own hand")
 
 
 def _guard(at: str, what: str, fn: Any, *args: Any) -> Any:
@@ -219,9 +391,7 @@ def _check_options(state: GameState, options: GameOptions, where: str) -> None:
              f"{want!r}: the export carries the options, so a reloaded hand plays by them")
 
 
-def _check_legal(state: GameState, at: str) -> list[Action]:
-    actions = state.legal_actions()
-    _require(bool(actions), f"{at}: no legal action before the hand ended")
+def _check_legal(state: GameState, actions: list[Action], at: str) -> None:
     keys = [json.dumps(a.to_json(), sort_keys=True) for a in actions]
     _require(len(set(keys)) == len(keys), f"{at}: an action is listed twice")
     _require(len({a.key for a in actions}) == len(actions), f"{at}: two actions share a key")
@@ -236,7 +406,6 @@ def _check_legal(state: GameState, at: str) -> list[Action]:
         _check_json(a.to_json(), f"{at}: action {key}")
         line = _guard(at, f"log_line({key})", state.log_line, a)
         _require(isinstance(line, str) and bool(line), f"{at}: log_line({key}) is {line!r}, not text")
-    return actions
 
 
 def _check_heuristic(game: Game, state: GameState, players: int, at: str) -> None:
@@ -263,7 +432,7 @@ def _check_json(data: Any, what: str, path: Path = ()) -> None:
 def _check_round_trip(game: Game, state: GameState, actions: list[Action], at: str) -> GameState:
     data = state.export()
     _check_json(data, f"{at}: export()")
-    again = _guard(at, "state_from_json(export())", game.state_from_json, copy.deepcopy(data))
+    again = _load_export(game, data, at)
     _require(again.export() == data, lambda: f"{at}: export -> state_from_json -> export differs at "
              f"{first_difference(data, again.export())}")
     have, want = [a.to_json() for a in again.legal_actions()], [a.to_json() for a in actions]
@@ -275,9 +444,28 @@ def _check_round_trip(game: Game, state: GameState, actions: list[Action], at: s
     return again
 
 
+def _load_export(game: Game, data: dict, at: str) -> GameState:
+    """The export loaded as files and the network load it: strictly, where the game can."""
+    strict = _knows_strict(game)
+    try:
+        return load_state(game, copy.deepcopy(data), strict=True)
+    except AssertionError:
+        raise
+    except Exception as exc:
+        how = "state_from_json(export(), strict=True)" if strict else "state_from_json(export())"
+        path = getattr(exc, "path", ())
+        if path and path[0] not in data:
+            raise AssertionError(f"{at}: the export leaves out something the rules need: {how} "
+                                 f"refused it, {type(exc).__name__}: {exc}") from None
+        raise AssertionError(
+            f"{at}: {how} refused the export, {type(exc).__name__}: {exc}: everything loaded from a "
+            "file or the network loads strictly, so the export of every position must (is a card "
+            "unaccounted for, or a counter past its bounds?)") from None
+
+
 def _check_replay(state: GameState, reloaded: GameState, action: Action, at: str) -> None:
     """The same action on a state reloaded from the export: the same state after."""
-    _guard(at, f"apply({action.to_json()}) on the reloaded state", reloaded.apply, action)
+    _apply_legal(reloaded, action, at, " on the state reloaded from the export")
     have, want = reloaded.export(), state.export()
     _require(have == want, lambda: f"{at}: the export leaves out something the rules need: after "
              f"{action.to_json()}, the state reloaded from the export differs at "
@@ -309,15 +497,17 @@ def _check_illegal(state: GameState, actions: list[Action], seen: dict, at: str)
 
 def _check_clone(state: GameState, action: Action, at: str) -> None:
     before = state.export()
-    twin = state.clone()
+    twin = _guard(at, "clone()", state.clone)
     _require(twin.export() == before, f"{at}: clone() differs from the original")
-    twin.apply(action)
+    _apply_legal(twin, action, at, " on a clone")
     _require(state.export() == before, lambda: f"{at}: applying to a clone changed the original at "
              f"{first_difference(before, state.export())} (a shallow clone shares a list)")
 
 
-def _check_views(game: Game, state: GameState, players: int, rng: random.Random, at: str) -> set[Path]:
-    """Every seat's view and zones; returns the paths hidden from every seat."""
+def _check_views(game: Game, state: GameState, players: int, rng: random.Random, at: str,
+                 action: Action | None = None) -> set[Path]:
+    """Every seat's view and zones (and, before ``action``, determinize); returns the paths
+    hidden from every seat."""
     data = state.export()
     cards = card_multiset(data)
     hidden_from_some: set[Path] = set()
@@ -334,8 +524,8 @@ def _check_views(game: Game, state: GameState, players: int, rng: random.Random,
         if len(hidden) > 1:
             _check_permuted(game, data, hidden, seat, view, rng, at)
         _check_zones(state, seat, visible, at)
-        if not state.is_over:
-            _check_determinize(state, seat, data, cards, hidden, view, rng, at)
+        if action is not None:
+            _check_determinize(state, seat, data, cards, hidden, view, rng, at, action)
     _check_spectator(state, data, hidden_from_some, at)
     return hidden_from_all or set()
 
@@ -357,9 +547,12 @@ def _check_permuted(game: Game, data: dict, hidden: list[Path], seat: int, view:
         permuted = _permute(data, hidden, rng)
         try:
             other = game.state_from_json(permuted)
-        except (ValueError, CardError):
-            other = game.state_from_json(_permute(data, hidden, rng, within=True))
-        other_view = other.view(seat)
+        except (ValueError, CardError):  # the rules refuse that deal (a red three in a hand)
+            other = _guard(at, f"state_from_json of the export with the cards view({seat}) hides "
+                           "shuffled within their places", game.state_from_json,
+                           _permute(data, hidden, rng, within=True))
+        other_view = _guard(at, f"view({seat}) of the export with its hidden cards shuffled",
+                            other.view, seat)
         if other_view != view:
             raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
                                  f"{first_difference(view, other_view)} when the hidden cards are "
@@ -367,18 +560,27 @@ def _check_permuted(game: Game, data: dict, hidden: list[Path], seat: int, view:
 
 
 def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, hidden: list[Path],
-                       view: dict, rng: random.Random, at: str) -> None:
+                       view: dict, rng: random.Random, at: str, action: Action) -> None:
     sample = _guard(at, f"determinize({seat})", state.determinize, seat, random.Random(rng.random()))
     sample_data = sample.export()
     sample_cards = card_multiset(sample_data)
     _require(sample_cards == cards,
              f"{at}: determinize({seat}) changed the cards: {_card_change(cards, sample_cards)}")
-    if seat == state.to_play:  # a seat knows its own legal actions: a sample keeps them
-        _require([a.key for a in sample.legal_actions()] == [a.key for a in state.legal_actions()],
-                 f"{at}: determinize({seat}) changed the legal actions of the seat to play")
     sample_view = sample.view(seat)
-    if sample_view == view:
-        return
+    if sample_view != view:
+        _disagrees(state, seat, data, sample_data, hidden, view, sample_view, at)
+    theirs = {a.key: a for a in sample.legal_actions()}
+    if seat == state.to_play:  # a seat knows its own legal actions: a sample keeps them
+        _require(list(theirs) == [a.key for a in state.legal_actions()],
+                 f"{at}: determinize({seat}) changed the legal actions of the seat to play")
+        _check_labels(state, theirs, seat, at)
+    if action.key in theirs:
+        _check_log_line(state, sample, action, theirs[action.key], seat, at)
+
+
+def _disagrees(state: GameState, seat: int, data: dict, sample_data: dict, hidden: list[Path],
+               view: dict, sample_view: dict, at: str) -> None:
+    """The sample's view is not the view: say why (always raises)."""
     secret = set(hidden)
     if _same_outside(data, sample_data, secret):  # only hidden cards moved: the view reads them
         raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
@@ -393,6 +595,36 @@ def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, 
             "show them, yet the view does (hide the stock and the other hands)")
     raise AssertionError(f"{at}: determinize({seat}) disagrees with the view at "
                          f"{first_difference(view, sample_view)}: it may change only hidden cards")
+
+
+def _check_labels(state: GameState, theirs: dict[tuple, Action], seat: int, at: str) -> None:
+    """The mover's labels name only what the mover sees: a sample keeps them."""
+    for a in state.legal_actions():
+        other = theirs[a.key].label
+        if other != a.label:
+            raise AssertionError(
+                f"{at}: the label of {a.to_json()} changes when the cards seat {seat} cannot see "
+                f"are dealt again ({a.label!r}, then {other!r}): a label names only what the "
+                "seat to play can see")
+
+
+def _check_log_line(state: GameState, sample: GameState, action: Action, same: Action, seat: int,
+                    at: str) -> None:
+    """The log line says public information only: the cards ``seat`` cannot see dealt again,
+    it stays, unless the action shows everyone a card that differs (a red three drawn is
+    laid out)."""
+    line = state.log_line(action)
+    again = _guard(at, f"log_line({action.to_json()}) on determinize({seat})", sample.log_line, same)
+    if again == line:
+        return
+    after = _guard(at, "clone()", state.clone)
+    _apply_legal(after, action, at, " on a clone")
+    _apply_legal(sample, same, at, f" on determinize({seat})")
+    if after.view(None) == sample.view(None):
+        raise AssertionError(
+            f"{at}: log_line({action.to_json()}) changes when the cards seat {seat} cannot see are "
+            f"dealt again ({line!r}, then {again!r}): every seat reads the log, so it says public "
+            "information only (\"draws a card\", never which)")
 
 
 def _card_change(before: Counter, after: Counter) -> str:
@@ -412,25 +644,50 @@ def _same_outside(a: Any, b: Any, hidden: set[Path], path: Path = ()) -> bool:
     return bool(a == b)
 
 
-def _check_determinize_deals(state: GameState, unchecked: set[int], at: str, samples: int = 20) -> None:
-    """With two different hidden cards in two places, some of ``samples`` determinized
-    states deal them differently: determinize must not give back the truth."""
+def _check_determinize_deals(state: GameState, players: int, dealt: set[tuple[int, Path | None]],
+                             hidden_from_all: set[Path], at: str, samples: int = 20) -> None:
+    """Determinize must not give back the truth: with two different hidden cards in two places,
+    some of ``samples`` determinized states deal them differently; and each place hidden from
+    every seat (a stock) with two different cards comes in another order in some of them
+    (reordering a hand is not enough). Each (seat, place) once a hand."""
     data = state.export()
-    for seat in sorted(unchecked):
-        hidden = _hidden_paths(data, state.view(seat), at)
-        places = {p[:-1] for p in hidden}
-        if len(places) < 2 or len({_get(data, p) for p in hidden}) < 2:
-            continue
-        unchecked.discard(seat)
-        truth = [_get(data, p) for p in hidden]
-        for i in range(samples):
-            sample = state.determinize(seat, random.Random(f"determinize:{i}")).export()
-            if [_get(sample, p) for p in hidden] != truth:
-                break
-        else:
-            raise AssertionError(f"{at}: determinize({seat}) gave back the true hidden cards in "
-                                 f"{samples} samples of {len(hidden)} hidden cards: it must deal "
-                                 "them again at random")
+    stocks: dict[Path, list[Path]] = {}
+    for p in sorted(hidden_from_all):
+        stocks.setdefault(p[:-1], []).append(p)
+    for seat in range(players):
+        checks: dict[Path | None, list[Path]] = {}
+        if (seat, None) not in dealt:
+            hidden = _hidden_paths(data, state.view(seat), at)
+            if len({p[:-1] for p in hidden}) > 1 and len({_get(data, p) for p in hidden}) > 1:
+                checks[None] = hidden
+        for place, paths in stocks.items():
+            if (seat, place) not in dealt and len({_get(data, p) for p in paths}) > 1:
+                checks[place] = paths
+        if checks:
+            dealt.update((seat, k) for k in checks)
+            _try_deals(state, seat, data, checks, at, samples)
+
+
+def _try_deals(state: GameState, seat: int, data: dict, checks: dict[Path | None, list[Path]],
+               at: str, samples: int) -> None:
+    truth = {k: [_get(data, p) for p in paths] for k, paths in checks.items()}
+    same = set(checks)
+    for i in range(samples):
+        sample = _guard(at, f"determinize({seat})", state.determinize, seat,
+                        random.Random(f"determinize:{i}")).export()
+        same = {k for k in same if [_get(sample, p) for p in checks[k]] == truth[k]}
+        if not same:
+            return
+    if None in same:
+        raise AssertionError(f"{at}: determinize({seat}) gave back the true hidden cards in "
+                             f"{samples} samples of {len(checks[None])} hidden cards: it must deal "
+                             "them again at random")
+    place = sorted(same, key=str)[0]
+    assert place is not None
+    raise AssertionError(
+        f"{at}: determinize({seat}) kept the true order of {'/'.join(map(str, place))} (hidden from "
+        f"every seat) in {samples} samples: it must deal the hidden cards again at random, the "
+        "stock's order too (reordering a hand is not enough)")
 
 
 def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None:
@@ -536,18 +793,19 @@ def _check_score(score: ScoreRow | Any, seating: Seating, where: str) -> None:
 
 
 def _check_match(game: Game, players: int, seed: int, max_hands: int, target: int | None,
-                 report: Report) -> None:
-    from cardcore.engine.bots import RandomBot
-
+                 report: Report, here: _Here) -> None:
     default = game.Options().target
     options = game.Options(target=target or max(1, default // 10))
     events: list[MatchEvent] = []
     match = Match(game, options, seed=seed, players=players, seats=["random"] * players,
                   max_hands=max_hands, on_event=events.append)
-    match.start()
     where = f"{game.id} match players={players} seed={seed}"
+    here.at = f"{where} hand=1 step=0 action=none (the deal)"
+    match.start()
     _check_non_actions(match, where)
-    play_bots(match, {s: RandomBot() for s in range(players)})
+    bot = _NamingBot(match, where, here)
+    play_bots(match, dict.fromkeys(range(players), bot))
+    here.at = where
     _require(match.over, f"{where}: did not end")
     _require(len(match.sheet.hands) <= max_hands, f"{where}: played past the cap")
     _require(match.sheet.totals == [sum(r["sides"][i]["total"] for r in match.sheet.hands)
@@ -561,6 +819,21 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     report.matches += 1
     report.hands += len(match.sheet.hands)
     report.decisions += match.decisions
+
+
+class _NamingBot:
+    """A random bot that keeps ``here`` naming the hand, the step and the action it plays."""
+
+    def __init__(self, match: Match, where: str, here: _Here) -> None:
+        from cardcore.engine.bots import RandomBot
+
+        self.bot, self.match, self.where, self.here = RandomBot(), match, where, here
+
+    def choose(self, info: Any, rng: random.Random) -> Action:
+        action = self.bot.choose(info, rng)
+        self.here.at = (f"{self.where} hand={self.match.hand_no} step={self.match.decisions} "
+                        f"action={json.dumps(action.to_json(), default=repr)}")
+        return action
 
 
 def _check_extras(game: Game, options: GameOptions, rows: list[ScoreRow], where: str) -> None:
@@ -593,31 +866,6 @@ def _check_non_actions(match: Match, where: str) -> None:
             raise AssertionError(f"{where}: Match.apply({thing!r}) raised {type(exc).__name__}") from None
         raise AssertionError(f"{where}: Match.apply accepted {thing!r}")
     _require(match.snapshot() == before, f"{where}: a refused non-action changed the match")
-
-
-def _leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
-    if isinstance(data, dict):
-        for k, v in data.items():
-            if k != "options":
-                yield from _leaves(v, path + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            yield from _leaves(v, path + (i,))
-    else:
-        yield path, data
-
-
-_CARDS = frozenset(deck(jokers=1))
-
-
-def _is_card(text: str) -> bool:
-    return text in _CARDS
-
-
-def _get(data: Any, path: Path) -> Any:
-    for p in path:
-        data = data[p]
-    return data
 
 
 def _set(data: Any, path: Path, value: Any) -> None:

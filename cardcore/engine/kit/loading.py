@@ -86,3 +86,22 @@ def check_deck(state: CardGameState, strict: bool) -> None:
             raise StateError(f"cards: strict loading wants the whole deck; missing "
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
 
+
+
+def require_every_field(shape: pydantic.BaseModel, path: tuple[str | int, ...] = ()) -> None:
+    """Strict loading wants every field: StateError naming the first field the data left out
+    of ``shape`` (a pydantic model validated from it) or of the models inside it."""
+    for name in type(shape).model_fields:
+        here = (*path, name)
+        if name not in shape.model_fields_set:
+            raise StateError(f"{'.'.join(map(str, here))}: missing (strict loading wants every field)",
+                             here)
+        _every_field_inside(getattr(shape, name), here)
+
+
+def _every_field_inside(value: Any, path: tuple[str | int, ...]) -> None:
+    if isinstance(value, pydantic.BaseModel):
+        require_every_field(value, path)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _every_field_inside(item, (*path, i))

@@ -200,6 +200,11 @@ class CardGameState(GameState):
         """
         if not isinstance(data, dict):
             raise StateError(f"position: an object, not {type(data).__name__}")
+        for key in ("game", "dealer", "to_play", "options") if strict else ():
+            if key not in data:
+                raise StateError(f"{key}: missing (strict loading wants every part)", (key,))
+        if data.get("game", cls.game_id) != cls.game_id:
+            raise StateError(f"game: {data['game']!r}, not {cls.game_id!r}", ("game",))
         options = load_options(game, data.get("options", {}), strict)
         seating = load_seating(game, data, options, cls.parts, strict)
         to_play = load_seat(data.get("to_play", seating.leader), seating.players, "to_play", True)
