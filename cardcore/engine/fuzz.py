@@ -68,7 +68,7 @@ def fuzz_loading(game: Game, state: GameState, at: str, examples: int = 60) -> N
                          st.sampled_from(ODD_VALUES))
 
     @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
     @given(mutation)
     def load(m: tuple[Path, str, Any]) -> None:
         path, how, value = m
