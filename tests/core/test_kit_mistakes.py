@@ -9,7 +9,8 @@ import pytest
 
 from cardcore.engine.testing import check_game
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "fixtures"))
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "tests" / "fixtures"))
 
 from mistakes import KEPT_WORD, MISTAKES, OLD_MISTAKES  # noqa: E402
 
@@ -41,3 +42,23 @@ def test_there_are_twelve_new_mistakes_and_eighteen_the_checker_keeps_its_word_o
     assert len(MISTAKES) == 12 and all(MISTAKES.values())
     assert len(KEPT_WORD) == 18 and all(KEPT_WORD.values())
     assert not set(KEPT_WORD) & (set(MISTAKES) | set(OLD_MISTAKES))
+
+
+def test_docs_list_every_check_with_the_test_that_plants_its_mistake():
+    """docs/plugins.md's table of checks: each row names a planted mistake (in quotes) or a
+    test that exists, and every planted mistake is in the table."""
+    text = (ROOT / "docs" / "plugins.md").read_text()
+    table = text.split("<!-- checks: begin -->")[1].split("<!-- checks: end -->")[0]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "|---" not in line][1:]
+    assert len(rows) >= 40
+    named = set()
+    for row in rows:
+        planted = row.rstrip(" |").rsplit(" | ", 1)[1]
+        quoted = re.findall(r'"([^"]+)"', planted)
+        tests = re.findall(r"`(tests/[\w/]+\.py)::(\w+)`", planted)
+        assert quoted or tests, row
+        assert set(quoted) <= set(ALL), row
+        for path, name in tests:
+            assert f"def {name}(" in (ROOT / path).read_text(), (path, name)
+        named.update(quoted)
+    assert named == set(ALL), set(ALL) - named

@@ -196,7 +196,8 @@ class CardGameState(GameState):
         """The state ``data`` (an export) describes, or StateError naming the part.
 
         Partial by default: absent parts take their empty values, an absent ``to_play``
-        is the dealer's neighbour. ``strict``: every part present, the whole deck.
+        is the dealer's neighbour. ``strict``: every field present (the parts, ``game``,
+        ``players``, ``dealer``, ``to_play``, ``options``), the whole deck.
         """
         if not isinstance(data, dict):
             raise StateError(f"position: an object, not {type(data).__name__}")
