@@ -210,11 +210,11 @@ def _one_card_off(data: dict, rng: random.Random) -> Iterator[tuple[str, dict]]:
     for place, indices in places.items():
         i = rng.choice(indices)
         name = "/".join(map(str, place))
-        out = copy.deepcopy(data)
-        card = at_path(out, place).pop(i)
+        out, cards = _copy_along(data, place)
+        card = cards.pop(i)
         yield f"with {card} taken out of {name}", out
-        out = copy.deepcopy(data)
-        at_path(out, place).insert(i, card)
+        out, cards = _copy_along(data, place)
+        cards.insert(i, card)
         yield f"with {card} twice in {name}", out
 
 
@@ -226,7 +226,19 @@ def _one_field_missing(data: dict) -> Iterator[tuple[Path, dict]]:
         shape = tuple("*" if isinstance(p, int) else p for p in path)
         if shape not in shapes:
             shapes.add(shape)
-            yield path, _mutate(data, path, "remove", None)
+            out, parent = _copy_along(data, path[:-1])
+            del parent[path[-1]]
+            yield path, out
+
+
+def _copy_along(data: dict, path: Path) -> tuple[dict, Any]:
+    """A copy of ``data`` sharing all but the objects and lists on ``path`` (cheaper than a
+    deep copy: loading reads its input, never changes it), and the copy's node at ``path``."""
+    root = node = copy.copy(data)
+    for p in path:
+        node[p] = copy.copy(node[p])
+        node = node[p]
+    return root, node
 
 
 def _fields(data: Any, path: Path = ()) -> Iterator[Path]:

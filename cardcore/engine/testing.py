@@ -269,13 +269,13 @@ class _Run:
 def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every: int,
                 report: Report, here: _Here, options: GameOptions | None = None) -> None:
     options = options if options is not None else game.Options()
-    seating = game.seating(players, options, dealer=seed % players)
     where = f"{game.id} players={players} seed={seed}"
     if options != game.Options():
         where += f" options={options.model_dump(mode='json', exclude_defaults=True)}"
+    here.at = f"{where} step=0 action=none (the deal)"
+    seating = game.seating(players, options, dealer=seed % players)
     run = _Run(game, players, seed, where, deep_every, seed < 2 and options == game.Options(), here,
                random.Random(f"check:{seed}"))
-    here.at = f"{where} step=0 action=none (the deal)"
     state = _guard(here.at, "new_hand", game.new_hand, seating, options, random.Random(f"{seed}:1"),
                    [0] * seating.sides)
     run.cards = card_multiset(state.export())
