@@ -210,7 +210,7 @@ def _raised_in(exc: Exception) -> str:
     the innermost of the checker's own."""
     frames = traceback.extract_tb(exc.__traceback__)
     last = frames[-1]
-    mine = [f.name for f in frames if f.filename.endswith(("testing.py", "fuzz.py"))]
+    mine = [f.name for f in frames if f.filename.endswith(("engine/testing.py", "engine/fuzz.py"))]
     return (f"in {last.filename.rsplit('/', 1)[-1]}:{last.lineno} {last.name}"
             + (f", while check_game ran {mine[-1]}" if mine else ""))
 
