@@ -51,25 +51,21 @@ import random
 import traceback
 import typing
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
 import pydantic
 
 from cardcore.engine.bots.play import play_bots
-from cardcore.engine.cards import CardError
+from cardcore.engine.checking import Path, apply_legal, card_change, card_multiset, check_json, guard, require
 from cardcore.engine.fuzz import (
     NON_ACTIONS,
     check_forged_actions,
     check_strict_loading,
     first_difference,
     fuzz_loading,
-    short_json,
 )
-from cardcore.engine.fuzz import at_path as _get
-from cardcore.engine.fuzz import is_card as _is_card
-from cardcore.engine.fuzz import leaves as _leaves
 from cardcore.engine.game import (
     Action,
     Game,
@@ -80,11 +76,10 @@ from cardcore.engine.game import (
     _knows_strict,
     load_state,
 )
+from cardcore.engine.hiding import check_determinize_deals, check_views
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.engine.seating import Seating
-
-Path = tuple[Any, ...]
 
 
 class _Bogus(Action):
@@ -177,15 +172,6 @@ def _zero(annotation: Any) -> Any:
     return {bool: False, int: 0, str: ""}.get(annotation)
 
 
-def card_multiset(data: Any) -> Counter:
-    """Every card string anywhere in an export (options excluded)."""
-    found: Counter = Counter()
-    for _, value in _leaves(data):
-        if isinstance(value, str) and _is_card(value):
-            found[value] += 1
-    return found
-
-
 class _Here:
     """Where the checker is: game, players, seed, step and action, the start of every failure."""
 
@@ -205,12 +191,16 @@ def _no_escape(here: _Here) -> Iterator[None]:
                              ) from exc
 
 
+#: The checker's own modules.
+CHECKER = ("engine/testing.py", "engine/hiding.py", "engine/checking.py", "engine/fuzz.py")
+
+
 def _raised_in(exc: Exception) -> str:
     """``in game.py:12 apply, while check_game ran _check_clone``: the innermost frame, and
     the innermost of the checker's own."""
     frames = traceback.extract_tb(exc.__traceback__)
     last = frames[-1]
-    mine = [f.name for f in frames if f.filename.endswith(("engine/testing.py", "engine/fuzz.py"))]
+    mine = [f.name for f in frames if f.filename.endswith(CHECKER)]
     return (f"in {last.filename.rsplit('/', 1)[-1]}:{last.lineno} {last.name}"
             + (f", while check_game ran {mine[-1]}" if mine else ""))
 
@@ -276,10 +266,10 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
     seating = game.seating(players, options, dealer=seed % players)
     run = _Run(game, players, seed, where, deep_every, seed < 2 and options == game.Options(), here,
                random.Random(f"check:{seed}"))
-    state = _guard(here.at, "new_hand", game.new_hand, seating, options, random.Random(f"{seed}:1"),
+    state = guard(here.at, "new_hand", game.new_hand, seating, options, random.Random(f"{seed}:1"),
                    [0] * seating.sides)
     run.cards = card_multiset(state.export())
-    _require(sum(run.cards.values()) > 0, f"{here.at}: the export names no card")
+    require(sum(run.cards.values()) > 0, f"{here.at}: the export names no card")
     _check_options(state, options, here.at)
     last = "none"
     for step in range(max_steps):
@@ -291,15 +281,15 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
         raise AssertionError(f"{where} step={max_steps} action={last}: the hand did not end in "
                              f"{max_steps} actions")
     here.at = at = f"{where} step={step} action=none (the hand is over, after {last})"
-    _require(state.to_play is None, f"{at}: to_play is {state.to_play} after the hand ended")
-    _require(state.legal_actions() == [], f"{at}: legal actions after the hand ended")
+    require(state.to_play is None, f"{at}: to_play is {state.to_play} after the hand ended")
+    require(state.legal_actions() == [], f"{at}: legal actions after the hand ended")
     _check_round_trip(game, state, [], at)
-    hidden_from_all = _check_views(game, state, players, run.rng, at)
+    hidden_from_all = check_views(game, state, players, run.rng, at)
     if _knows_strict(game):
         check_strict_loading(game, state, random.Random(f"strict:{seed}:over"), at)
     _check_dealt_out(game, hidden_from_all, at)
     _check_heuristic(game, state, players, at)
-    _check_score(_guard(at, "score()", state.score), seating, at)
+    _check_score(guard(at, "score()", state.score), seating, at)
     report.hands += 1
 
 
@@ -307,12 +297,12 @@ def _check_step(run: _Run, state: GameState, step: int) -> str:
     """Check the position, then play one of its legal actions; returns the action's JSON."""
     game, at = run.game, f"{run.where} step={step} action=none"
     run.here.at = at
-    actions = _guard(at, "legal_actions()", state.legal_actions)
-    _require(bool(actions), lambda: f"{at}: no legal action before the hand ended (to_play is "
+    actions = guard(at, "legal_actions()", state.legal_actions)
+    require(bool(actions), lambda: f"{at}: no legal action before the hand ended (to_play is "
              f"{state.to_play}): a dead end; the seat to play always has a move (a draw, a pass), "
              "or the hand is over (to_play None)")
     action = actions[run.rng.randrange(len(actions))]
-    text = json.dumps(_guard(at, "to_json()", action.to_json), default=repr)
+    text = json.dumps(guard(at, "to_json()", action.to_json), default=repr)
     run.here.at = at = f"{run.where} step={step} action={text}"
     _check_legal(state, actions, at)
     _check_hand_cards(state, actions, at)
@@ -325,33 +315,20 @@ def _check_step(run: _Run, state: GameState, step: int) -> str:
         _check_clone(state, action, at)
         reloaded = _check_round_trip(game, state, actions, at)
         _check_illegal(state, actions, run.seen, at)
-        hidden_from_all = _check_views(game, state, run.players, run.rng, at, action)
-        _check_determinize_deals(state, run.players, run.dealt, hidden_from_all, at)
+        hidden_from_all = check_views(game, state, run.players, run.rng, at, action)
+        check_determinize_deals(state, run.players, run.dealt, hidden_from_all, at)
     if step in STRICT_STEPS and _knows_strict(game):
         check_strict_loading(game, state, random.Random(f"strict:{run.seed}:{step}"), at)
     if run.fuzz and step in FUZZ_STEPS:
         check_forged_actions(state, at)
         fuzz_loading(game, state, at)
-    _apply_legal(state, action, at)
-    _require(card_multiset(state.export()) == run.cards,
+    apply_legal(state, action, at)
+    require(card_multiset(state.export()) == run.cards,
              lambda: f"{at}: cards created or lost by {action.to_json()}: "
-             f"{_card_change(run.cards, card_multiset(state.export()))}")
+             f"{card_change(run.cards, card_multiset(state.export()))}")
     if reloaded is not None:
         _check_replay(state, reloaded, action, at)
     return text
-
-
-def _apply_legal(state: GameState, action: Action, at: str, on: str = "") -> None:
-    """``state.apply(action)`` of a legal action; raising is the game's mistake, named."""
-    try:
-        state.apply(action)
-    except AssertionError:
-        raise
-    except Exception as exc:
-        hint = ("; does apply change the state (take the card from the hand) before it checks "
-                "that the action is legal?" if isinstance(exc, IllegalAction) else "")
-        raise AssertionError(f"{at}: apply({action.to_json()}){on}, a legal action here, raised "
-                             f"{type(exc).__name__}: {exc}: a legal action must apply{hint}") from None
 
 
 def _check_hand_cards(state: GameState, actions: list[Action], at: str) -> None:
@@ -379,72 +356,48 @@ def _check_hand_cards(state: GameState, actions: list[Action], at: str) -> None:
                 "hand_cards are cards of the mover's own hand")
 
 
-def _guard(at: str, what: str, fn: Any, *args: Any) -> Any:
-    """``fn(*args)``; an exception from the game becomes an AssertionError naming the call."""
-    try:
-        return fn(*args)
-    except AssertionError:
-        raise
-    except Exception as exc:
-        raise AssertionError(f"{at}: {what} raised {type(exc).__name__}: {exc}") from None
-
-
 def _check_options(state: GameState, options: GameOptions, where: str) -> None:
     have = state.export().get("options")
     want = options.model_dump(mode="json")
-    _require(have == want, lambda: f"{where}: export()['options'] is {have!r}, not the hand's options "
+    require(have == want, lambda: f"{where}: export()['options'] is {have!r}, not the hand's options "
              f"{want!r}: the export carries the options, so a reloaded hand plays by them")
 
 
 def _check_legal(state: GameState, actions: list[Action], at: str) -> None:
     keys = [json.dumps(a.to_json(), sort_keys=True) for a in actions]
-    _require(len(set(keys)) == len(keys), f"{at}: an action is listed twice")
-    _require(len({a.key for a in actions}) == len(actions), f"{at}: two actions share a key")
+    require(len(set(keys)) == len(keys), f"{at}: an action is listed twice")
+    require(len({a.key for a in actions}) == len(actions), f"{at}: two actions share a key")
     labels: dict[str, str] = {}
     for a, key in zip(actions, keys, strict=True):
         label = a.label
-        _require(isinstance(label, str) and bool(label), f"{at}: {key} has no label")
+        require(isinstance(label, str) and bool(label), f"{at}: {key} has no label")
         if label in labels:
             raise AssertionError(f"{at}: two actions share the label {label!r}: "
                                  f"{labels[label]} and {key}; a player must tell them apart")
         labels[label] = key
-        _check_json(a.to_json(), f"{at}: action {key}")
-        line = _guard(at, f"log_line({key})", state.log_line, a)
-        _require(isinstance(line, str) and bool(line), f"{at}: log_line({key}) is {line!r}, not text")
+        check_json(a.to_json(), f"{at}: action {key}")
+        line = guard(at, f"log_line({key})", state.log_line, a)
+        require(isinstance(line, str) and bool(line), f"{at}: log_line({key}) is {line!r}, not text")
 
 
 def _check_heuristic(game: Game, state: GameState, players: int, at: str) -> None:
     for seat in range(players):
-        value = _guard(at, f"heuristic(state, seat {seat})", game.heuristic, state, seat)
-        _require(isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
+        value = guard(at, f"heuristic(state, seat {seat})", game.heuristic, state, seat)
+        require(isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value),
                  f"{at}: heuristic(state, seat {seat}) is {value!r}, not a finite number")
-
-
-def _check_json(data: Any, what: str, path: Path = ()) -> None:
-    """Only JSON types: dicts with str keys, lists, str, int, float, bool, None."""
-    if isinstance(data, dict):
-        for k, v in data.items():
-            _require(isinstance(k, str), f"{what} has a {type(k).__name__} key {k!r} at {list(path)}")
-            _check_json(v, what, path + (k,))
-    elif isinstance(data, list):
-        for i, v in enumerate(data):
-            _check_json(v, what, path + (i,))
-    elif not (data is None or isinstance(data, str | int | float)):
-        raise AssertionError(f"{what} holds a {type(data).__name__} at {list(path)}; only JSON "
-                             "types (dict with str keys, list, str, int, float, bool, None)")
 
 
 def _check_round_trip(game: Game, state: GameState, actions: list[Action], at: str) -> GameState:
     data = state.export()
-    _check_json(data, f"{at}: export()")
+    check_json(data, f"{at}: export()")
     again = _load_export(game, data, at)
-    _require(again.export() == data, lambda: f"{at}: export -> state_from_json -> export differs at "
+    require(again.export() == data, lambda: f"{at}: export -> state_from_json -> export differs at "
              f"{first_difference(data, again.export())}")
     have, want = [a.to_json() for a in again.legal_actions()], [a.to_json() for a in actions]
-    _require(have == want, lambda: f"{at}: the export leaves out something the rules need: the state "
+    require(have == want, lambda: f"{at}: the export leaves out something the rules need: the state "
              f"reloaded from export() has other legal actions ({first_difference(want, have)})")
     for a in actions[:3]:
-        _require(game.action_from_json(state, a.to_json()) == a,
+        require(game.action_from_json(state, a.to_json()) == a,
                  f"{at}: action_from_json does not give back {a.to_json()}")
     return again
 
@@ -469,9 +422,9 @@ def _load_export(game: Game, data: dict, at: str) -> GameState:
 
 def _check_replay(state: GameState, reloaded: GameState, action: Action, at: str) -> None:
     """The same action on a state reloaded from the export: the same state after."""
-    _apply_legal(reloaded, action, at, " on the state reloaded from the export")
+    apply_legal(reloaded, action, at, " on the state reloaded from the export")
     have, want = reloaded.export(), state.export()
-    _require(have == want, lambda: f"{at}: the export leaves out something the rules need: after "
+    require(have == want, lambda: f"{at}: the export leaves out something the rules need: after "
              f"{action.to_json()}, the state reloaded from the export differs at "
              f"{first_difference(want, have)}")
 
@@ -484,7 +437,7 @@ def _check_illegal(state: GameState, actions: list[Action], seen: dict, at: str)
         try:
             state.apply(bad)
         except IllegalAction as exc:
-            _require(bool(exc.reason), f"{at}: IllegalAction without a reason")
+            require(bool(exc.reason), f"{at}: IllegalAction without a reason")
         except Exception as exc:
             raise AssertionError(
                 f"{at}: apply({bad.to_json()}), not a legal action here, raised "
@@ -501,210 +454,11 @@ def _check_illegal(state: GameState, actions: list[Action], seen: dict, at: str)
 
 def _check_clone(state: GameState, action: Action, at: str) -> None:
     before = state.export()
-    twin = _guard(at, "clone()", state.clone)
-    _require(twin.export() == before, f"{at}: clone() differs from the original")
-    _apply_legal(twin, action, at, " on a clone")
-    _require(state.export() == before, lambda: f"{at}: applying to a clone changed the original at "
+    twin = guard(at, "clone()", state.clone)
+    require(twin.export() == before, f"{at}: clone() differs from the original")
+    apply_legal(twin, action, at, " on a clone")
+    require(state.export() == before, lambda: f"{at}: applying to a clone changed the original at "
              f"{first_difference(before, state.export())} (a shallow clone shares a list)")
-
-
-def _check_views(game: Game, state: GameState, players: int, rng: random.Random, at: str,
-                 action: Action | None = None) -> set[Path]:
-    """Every seat's view and zones (and, before ``action``, determinize); returns the paths
-    hidden from every seat."""
-    data = state.export()
-    cards = card_multiset(data)
-    hidden_from_some: set[Path] = set()
-    hidden_from_all: set[Path] | None = None
-    for seat in range(players):
-        view = _guard(at, f"view({seat})", state.view, seat)
-        _check_json(view, f"{at}: view({seat})")
-        hidden = _hidden_paths(data, view, f"{at}: view({seat})")
-        hidden_from_some.update(hidden)
-        hidden_from_all = set(hidden) if hidden_from_all is None else hidden_from_all & set(hidden)
-        visible = card_multiset(view)
-        _require(visible <= cards, f"{at}: view({seat}) invents cards")
-        _check_own_cards(state, seat, visible, at)
-        if len(hidden) > 1:
-            _check_permuted(game, data, hidden, seat, view, rng, at)
-        _check_zones(state, seat, visible, at)
-        if action is not None:
-            _check_determinize(state, seat, data, cards, hidden, view, rng, at, action)
-    _check_spectator(state, data, hidden_from_some, at)
-    return hidden_from_all or set()
-
-
-def _check_own_cards(state: GameState, seat: int, visible: Counter, at: str) -> None:
-    """A seat sees the cards it plays (its own hand)."""
-    if state.to_play != seat:
-        return
-    played = Counter(c for a in state.legal_actions() for c in set(a.hand_cards))
-    hidden = sorted(c for c in played if visible[c] == 0)
-    _require(not hidden, f"{at}: view({seat}) hides the seat's own cards: it may play {hidden} "
-             "but its view shows them as null")
-
-
-def _check_permuted(game: Game, data: dict, hidden: list[Path], seat: int, view: dict,
-                    rng: random.Random, at: str) -> None:
-    """Dealing the hidden cards differently never changes the view."""
-    for _ in range(2):
-        permuted = _permute(data, hidden, rng)
-        try:
-            other = game.state_from_json(permuted)
-        except (ValueError, CardError):  # the rules refuse that deal (a red three in a hand)
-            other = _guard(at, f"state_from_json of the export with the cards view({seat}) hides "
-                           "shuffled within their places", game.state_from_json,
-                           _permute(data, hidden, rng, within=True))
-        other_view = _guard(at, f"view({seat}) of the export with its hidden cards shuffled",
-                            other.view, seat)
-        if other_view != view:
-            raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
-                                 f"{first_difference(view, other_view)} when the hidden cards are "
-                                 "dealt differently")
-
-
-def _check_determinize(state: GameState, seat: int, data: dict, cards: Counter, hidden: list[Path],
-                       view: dict, rng: random.Random, at: str, action: Action) -> None:
-    sample = _guard(at, f"determinize({seat})", state.determinize, seat, random.Random(rng.random()))
-    sample_data = sample.export()
-    sample_cards = card_multiset(sample_data)
-    _require(sample_cards == cards,
-             f"{at}: determinize({seat}) changed the cards: {_card_change(cards, sample_cards)}")
-    sample_view = sample.view(seat)
-    if sample_view != view:
-        _disagrees(state, seat, data, sample_data, hidden, view, sample_view, at)
-    theirs = {a.key: a for a in sample.legal_actions()}
-    if seat == state.to_play:  # a seat knows its own legal actions: a sample keeps them
-        _require(list(theirs) == [a.key for a in state.legal_actions()],
-                 f"{at}: determinize({seat}) changed the legal actions of the seat to play")
-        _check_labels(state, theirs, seat, at)
-    if action.key in theirs:
-        _check_log_line(state, sample, action, theirs[action.key], seat, at)
-
-
-def _disagrees(state: GameState, seat: int, data: dict, sample_data: dict, hidden: list[Path],
-               view: dict, sample_view: dict, at: str) -> None:
-    """The sample's view is not the view: say why (always raises)."""
-    secret = set(hidden)
-    if _same_outside(data, sample_data, secret):  # only hidden cards moved: the view reads them
-        raise AssertionError(f"{at}: view({seat}) leaks hidden cards: it changes at "
-                             f"{first_difference(view, sample_view)} when they are dealt again")
-    moved = [p for p, v in _leaves(data) if p not in secret and _is_card(v)
-             and _get(sample_data, p) != v]
-    table = Counter(c for z in state.zones(seat) for c in [*z.cards, *(c for g in z.groups for c in g.cards)])
-    if moved and not any(table[_get(data, p)] for p in moved):
-        raise AssertionError(
-            f"{at}: view({seat}) leaks hidden cards at {'/'.join(map(str, moved[0]))} and "
-            f"{len(moved) - 1} more: determinize({seat}) deals them again and the table does not "
-            "show them, yet the view does (hide the stock and the other hands)")
-    raise AssertionError(f"{at}: determinize({seat}) disagrees with the view at "
-                         f"{first_difference(view, sample_view)}: it may change only hidden cards")
-
-
-def _check_labels(state: GameState, theirs: dict[tuple, Action], seat: int, at: str) -> None:
-    """The mover's labels name only what the mover sees: a sample keeps them."""
-    for a in state.legal_actions():
-        other = theirs[a.key].label
-        if other != a.label:
-            raise AssertionError(
-                f"{at}: the label of {a.to_json()} changes when the cards seat {seat} cannot see "
-                f"are dealt again ({a.label!r}, then {other!r}): a label names only what the "
-                "seat to play can see")
-
-
-def _check_log_line(state: GameState, sample: GameState, action: Action, same: Action, seat: int,
-                    at: str) -> None:
-    """The log line says public information only: the cards ``seat`` cannot see dealt again,
-    it stays, unless the action shows everyone a card that differs (a red three drawn is
-    laid out)."""
-    line = state.log_line(action)
-    again = _guard(at, f"log_line({action.to_json()}) on determinize({seat})", sample.log_line, same)
-    if again == line:
-        return
-    after = _guard(at, "clone()", state.clone)
-    _apply_legal(after, action, at, " on a clone")
-    _apply_legal(sample, same, at, f" on determinize({seat})")
-    if after.view(None) == sample.view(None):
-        raise AssertionError(
-            f"{at}: log_line({action.to_json()}) changes when the cards seat {seat} cannot see are "
-            f"dealt again ({line!r}, then {again!r}): every seat reads the log, so it says public "
-            "information only (\"draws a card\", never which)")
-
-
-def _card_change(before: Counter, after: Counter) -> str:
-    lost, made = before - after, after - before
-    return f"lost {sorted(lost.elements())}, made {sorted(made.elements())}"
-
-
-def _same_outside(a: Any, b: Any, hidden: set[Path], path: Path = ()) -> bool:
-    """``a`` and ``b`` agree everywhere but at the ``hidden`` paths."""
-    if path in hidden:
-        return True
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same_outside(a[k], b[k], hidden, path + (k,)) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_outside(x, y, hidden, path + (i,))
-                                        for i, (x, y) in enumerate(zip(a, b, strict=True)))
-    return bool(a == b)
-
-
-def _check_determinize_deals(state: GameState, players: int, dealt: set[tuple[int, Path | None]],
-                             hidden_from_all: set[Path], at: str, samples: int = 20) -> None:
-    """Determinize must not give back the truth: with two different hidden cards in two places,
-    some of ``samples`` determinized states deal them differently; and each place hidden from
-    every seat (a stock) with two different cards comes in another order in some of them
-    (reordering a hand is not enough). Each (seat, place) once a hand."""
-    data = state.export()
-    stocks: dict[Path, list[Path]] = {}
-    for p in sorted(hidden_from_all):
-        stocks.setdefault(p[:-1], []).append(p)
-    for seat in range(players):
-        checks: dict[Path | None, list[Path]] = {}
-        if (seat, None) not in dealt:
-            hidden = _hidden_paths(data, state.view(seat), at)
-            if len({p[:-1] for p in hidden}) > 1 and len({_get(data, p) for p in hidden}) > 1:
-                checks[None] = hidden
-        for place, paths in stocks.items():
-            if (seat, place) not in dealt and len({_get(data, p) for p in paths}) > 1:
-                checks[place] = paths
-        if checks:
-            dealt.update((seat, k) for k in checks)
-            _try_deals(state, seat, data, checks, at, samples)
-
-
-def _try_deals(state: GameState, seat: int, data: dict, checks: dict[Path | None, list[Path]],
-               at: str, samples: int) -> None:
-    truth = {k: [_get(data, p) for p in paths] for k, paths in checks.items()}
-    same = set(checks)
-    for i in range(samples):
-        sample = _guard(at, f"determinize({seat})", state.determinize, seat,
-                        random.Random(f"determinize:{i}")).export()
-        same = {k for k in same if [_get(sample, p) for p in checks[k]] == truth[k]}
-        if not same:
-            return
-    if None in same:
-        raise AssertionError(f"{at}: determinize({seat}) gave back the true hidden cards in "
-                             f"{samples} samples of {len(checks[None])} hidden cards: it must deal "
-                             "them again at random")
-    place = sorted(same, key=str)[0]
-    assert place is not None
-    raise AssertionError(
-        f"{at}: determinize({seat}) kept the true order of {'/'.join(map(str, place))} (hidden from "
-        f"every seat) in {samples} samples: it must deal the hidden cards again at random, the "
-        "stock's order too (reordering a hand is not enough)")
-
-
-def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None:
-    zones = _guard(at, f"zones({seat})", state.zones, seat)
-    _require(bool(zones), f"{at}: zones({seat}) is empty")
-    shown = Counter(c for z in zones for c in z.cards if c is not None)
-    shown += Counter(c for z in zones for g in z.groups for c in g.cards)
-    _require(shown <= visible, lambda: f"{at}: zones({seat}) show cards the view hides: "
-             f"{sorted((shown - visible).elements())[:5]} (build zones from the view)")
-    for z in zones:  # the view shows them: it leaks
-        if z.kind == "hand" and z.seat is not None and z.seat != seat and any(z.cards):
-            raise AssertionError(f"{at}: view({seat}) leaks seat {z.seat}'s hand: zone {z.id!r} "
-                                 "shows its cards face up (other seats' hands are hidden)")
 
 
 def _check_dealt_out(game: Game, hidden_from_all: set[Path], where: str) -> None:
@@ -717,82 +471,18 @@ def _check_dealt_out(game: Game, hidden_from_all: set[Path], where: str) -> None
         "every card is dealt by the end of a hand")
 
 
-def _check_spectator(state: GameState, data: dict, hidden_from_some: set[Path], at: str) -> None:
-    """The spectator, ``view(None)``, knows what every seat knows and nothing more."""
-    view = _guard(at, "view(None)", state.view, None)
-    _check_json(view, f"{at}: view(None)")
-    hidden = set(_hidden_paths(data, view, f"{at}: view(None)"))
-    shown = sorted(hidden_from_some - hidden)
-    _require(not shown, f"{at}: view(None) shows cards a seat cannot see, e.g. at {shown[:1]}")
-    extra = sorted(hidden - hidden_from_some)
-    _require(not extra, f"{at}: view(None) hides cards every seat can see, e.g. at {extra[:1]}")
-
-
-def _hidden_paths(data: Any, view: Any, what: str) -> list[Path]:
-    """Paths where the export has a card and the view has null (same shape required)."""
-    hidden: list[Path] = []
-
-    def walk(d: Any, v: Any, path: Path) -> None:
-        where = _Where(path)
-        if isinstance(d, dict):
-            _require(isinstance(v, dict) and v.keys() == d.keys(),
-                     lambda: f"{what} has not the export's keys at {where or 'the top'}")
-            for k in d:
-                if k != "options":
-                    walk(d[k], v[k], path + (k,))
-        elif isinstance(d, list):
-            _require(isinstance(v, list) and len(v) == len(d),
-                     lambda: f"{what} at {where} is {short_json(v)} where the export has a list of {len(d)}: "
-                     "a view hides each card as null and keeps the list's length")
-            for i, (dd, vv) in enumerate(zip(d, v, strict=True)):
-                walk(dd, vv, path + (i,))
-        elif v is None and isinstance(d, str) and _is_card(d):
-            hidden.append(path)
-        else:
-            _require(v == d, lambda: f"{what} differs from export at {where} but is not null")
-
-    walk(data, view, ())
-    return hidden
-
-
-class _Where:
-    """A path shown as ``a/0/b``, joined only when a message is built."""
-
-    def __init__(self, path: Path) -> None:
-        self.path = path
-
-    def __format__(self, spec: str) -> str:
-        return "/".join(map(str, self.path))
-
-    def __bool__(self) -> bool:
-        return bool(self.path)
-
-
-def _permute(data: Any, paths: list[Path], rng: random.Random, within: bool = False) -> Any:
-    out = copy.deepcopy(data)
-    groups: dict[Path, list[Path]] = {}
-    for p in paths:
-        groups.setdefault(p[:-1] if within else (), []).append(p)
-    for group in groups.values():
-        values = [_get(data, p) for p in group]
-        rng.shuffle(values)
-        for p, v in zip(group, values, strict=True):
-            _set(out, p, v)
-    return out
-
-
 def _check_score(score: ScoreRow | Any, seating: Seating, where: str) -> None:
-    _check_json(score, f"{where}: score()")
+    check_json(score, f"{where}: score()")
     sides = seating.sides
-    _require(len(score["sides"]) == sides, f"{where}: score() has {len(score['sides'])} sides, "
+    require(len(score["sides"]) == sides, f"{where}: score() has {len(score['sides'])} sides, "
              f"the table {sides}")
     for i, side in enumerate(score["sides"]):
         want = seating.seats_of(i)
-        _require(side.get("seats") == want, f"{where}: score() side {i} names seats "
+        require(side.get("seats") == want, f"{where}: score() side {i} names seats "
                  f"{side.get('seats')}; the seating's side {i} is seats {want}")
         items = side["items"]
-        _require(all(isinstance(v, int) for v in items.values()), f"{where}: non-integer item")
-        _require(side["total"] == sum(items.values()),
+        require(all(isinstance(v, int) for v in items.values()), f"{where}: non-integer item")
+        require(side["total"] == sum(items.values()),
                  f"{where}: total {side['total']} is not the sum of {items}")
 
 
@@ -810,15 +500,15 @@ def _check_match(game: Game, players: int, seed: int, max_hands: int, target: in
     bot = _NamingBot(match, where, here)
     play_bots(match, dict.fromkeys(range(players), bot), max_decisions=max_hands * max_steps)
     here.at = where
-    _require(match.over, f"{where}: did not end")
-    _require(len(match.sheet.hands) <= max_hands, f"{where}: played past the cap")
-    _require(match.sheet.totals == [sum(r["sides"][i]["total"] for r in match.sheet.hands)
+    require(match.over, f"{where}: did not end")
+    require(len(match.sheet.hands) <= max_hands, f"{where}: played past the cap")
+    require(match.sheet.totals == [sum(r["sides"][i]["total"] for r in match.sheet.hands)
                                     for i in range(match.sheet.sides)], f"{where}: totals")
     if match.winner is not None:
-        _require(game.match_winner(match.sheet, options) == match.winner, f"{where}: winner")
+        require(game.match_winner(match.sheet, options) == match.winner, f"{where}: winner")
     kinds = [e.event for e in events]
-    _require(kinds[0] == "match_start" and kinds[-1] == "match_end", f"{where}: events {kinds[:3]}")
-    _require(kinds.count("hand_end") == len(match.sheet.hands), f"{where}: hand_end events")
+    require(kinds[0] == "match_start" and kinds[-1] == "match_end", f"{where}: events {kinds[:3]}")
+    require(kinds.count("hand_end") == len(match.sheet.hands), f"{where}: hand_end events")
     _check_extras(game, options, match.sheet.hands, where)
     report.matches += 1
     report.hands += len(match.sheet.hands)
@@ -874,14 +564,5 @@ def _check_non_actions(match: Match, where: str) -> None:
         except Exception as exc:
             raise AssertionError(f"{where}: Match.apply({thing!r}) raised {type(exc).__name__}") from None
         raise AssertionError(f"{where}: Match.apply accepted {thing!r}")
-    _require(match.snapshot() == before, f"{where}: a refused non-action changed the match")
+    require(match.snapshot() == before, f"{where}: a refused non-action changed the match")
 
-
-def _set(data: Any, path: Path, value: Any) -> None:
-    _get(data, path[:-1])[path[-1]] = value
-
-
-def _require(ok: bool, message: str | Callable[[], str]) -> None:
-    """AssertionError(message) unless ``ok``; a costly message is a lambda, built on failure."""
-    if not ok:
-        raise AssertionError(message if isinstance(message, str) else message())
