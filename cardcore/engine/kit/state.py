@@ -319,10 +319,16 @@ class CardGameState(GameState):
         """The state ``data`` (an export) describes, or StateError naming the part.
 
         Partial by default: absent parts take their empty values, an absent ``to_play``
-        is the dealer's neighbour. ``strict``: every part present, the whole deck.
+        is the dealer's neighbour. ``strict``: every field present (the parts, ``game``,
+        ``players``, ``dealer``, ``to_play``, ``options``), the whole deck.
         """
         if not isinstance(data, dict):
             raise StateError(f"position: an object, not {type(data).__name__}")
+        for key in ("game", "dealer", "to_play", "options") if strict else ():
+            if key not in data:
+                raise StateError(f"{key}: missing (strict loading wants every part)", (key,))
+        if data.get("game", cls.game_id) != cls.game_id:
+            raise StateError(f"game: {data['game']!r}, not {cls.game_id!r}", ("game",))
         options = load_options(game, data.get("options", {}), strict)
         seating = load_seating(game, data, options, cls.parts, strict)
         to_play = load_seat(data.get("to_play", seating.leader), seating.players, "to_play", True)

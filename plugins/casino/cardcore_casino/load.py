@@ -12,6 +12,7 @@ import pydantic
 
 from cardcore.engine.cards import CardError, check_cards, parse_card, standard_deck
 from cardcore.engine.game import StateError
+from cardcore.engine.kit.loading import require_every_field
 from cardcore.engine.seating import Seating
 from cardcore_casino.moves import Build, required_values
 from cardcore_casino.rules import ID, NAMES, Rules
@@ -66,6 +67,8 @@ def load_state(game: FishingGame, data: Any, strict: bool = False) -> FishingSta
         shape = StateData.model_validate(data)
     except pydantic.ValidationError as exc:
         raise StateError(_first_error(exc)) from None
+    if strict:
+        require_every_field(shape)
     return _check(game, shape, "to_play" in data, strict)
 
 
