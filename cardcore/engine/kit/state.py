@@ -345,7 +345,7 @@ class CardGameState(GameState):
                 part.check_seats((name,), values[name], seating.players)
         state = cls(seating, options, to_play, **values)
         check_deck(state, strict)
-        load_known(state, data.get("known"))
+        load_known(state, data.get("known"), strict)
         state.check(strict)
         return state
 
