@@ -8,9 +8,8 @@ card: one of the suit led if they have one, else any card. The highest trump tak
 the trick, or, with no trump in it, the highest card of the suit led (aces high).
 Whoever takes a trick leads to the next. After thirteen tricks the side that took
 more than six scores one point for each trick over six (the odd tricks); the other
-side scores nothing. Honours do not
-score. The deal passes to the left after each hand; the first side to reach the
-target wins the match.
+side scores nothing. Honours do not score. The deal passes to the left after each
+hand; the first side to reach the target wins the match.
 """
 
 from __future__ import annotations
