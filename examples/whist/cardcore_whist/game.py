@@ -24,7 +24,7 @@ from cardcore import GameOptions, IllegalAction, StateError
 from cardcore.engine.cards import deck, glyph, standard_deck
 from cardcore.engine.deal import deal, one_at_a_time, shuffled
 from cardcore.engine.game import Action, ScoreRow
-from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, Scores, Trick, Tricks
+from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, MatchRule, Scores, Trick, Tricks
 from cardcore.engine.kit.tricks import ACE_HIGH, Played, follow, winner
 from cardcore.engine.seating import Seating
 
@@ -137,6 +137,7 @@ class Whist(CardGame):
     description = "Partners take tricks; trumps turned by the dealer. (example plugin)"
     player_counts = (4,)
     deck_dealt_out = True
+    match_rule = MatchRule(shown=("tricks_taken",))  # the tricks beside the odd tricks
     Options = WhistOptions
     State = WhistState
 
