@@ -18,30 +18,21 @@ from them with ``game.seating``. The game writes its rules: ``legal_actions``, `
 
 from __future__ import annotations
 
-import random
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from cardcore.engine.cards import standard_deck
-from cardcore.engine.game import Game, GameOptions, GameState, StateError, Zone
-from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
-from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo
+from cardcore.engine.game import Game, GameOptions, Zone
+from cardcore.engine.kit.declared import DeclaredState
+from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part
 from cardcore.engine.seating import Seating
 
 
-class CardGameState(GameState):
+class CardGameState(DeclaredState):
     """A GameState declared by ``parts``; subclasses write the rules.
 
     Attributes: ``seating`` (the core's Seating), ``options``, ``to_play``, and one
     attribute per part (a list per seat or side for ``per`` parts). ``clone`` copies the
     parts and shares everything else: keep every changing value in a part.
     """
-
-    #: The game's id, the export's "game".
-    game_id: ClassVar[str]
-    #: Every card of the game, each as often as the deck has it.
-    deck: ClassVar[tuple[str, ...]] = tuple(standard_deck())
-    #: The state's parts by name, in export order.
-    parts: ClassVar[dict[str, Part]] = {}
 
     def __init__(self, seating: Seating, options: GameOptions, to_play: int | None,
                  **values: Any) -> None:
@@ -75,10 +66,6 @@ class CardGameState(GameState):
     def is_over(self) -> bool:
         return self.to_play is None
 
-    def whole_deck(self) -> list[str]:
-        """Every card in play (override when options change the deck)."""
-        return list(self.deck)
-
     # --- copies and JSON ----------------------------------------------------------
 
     def clone(self) -> CardGameState:
@@ -91,66 +78,6 @@ class CardGameState(GameState):
             elif isinstance(value, list):
                 setattr(twin, name, list(value))
         return twin
-
-    def export(self) -> dict:
-        data: dict[str, Any] = {"game": self.game_id, "players": self.players,
-                                "dealer": self.dealer, "to_play": self.to_play}
-        for name, part in self.parts.items():
-            value = getattr(self, name)
-            if part.per is not None and isinstance(part, Cards):
-                value = [list(v) for v in value]
-            elif isinstance(value, list):
-                value = list(value)
-            data[name] = value
-        data["options"] = self.options.model_dump(mode="json")
-        return data
-
-    def view(self, seat: int | None) -> dict:
-        """The export with what ``seat`` may not see as nulls (None: the spectator)."""
-        data = self.export()
-        for name, part in self.parts.items():
-            if not isinstance(part, Cards) or part.shown == PUBLIC:
-                continue
-            if part.shown == HIDDEN and part.per is None:
-                data[name] = [None] * len(data[name])
-            elif part.shown == HIDDEN:
-                data[name] = [[None] * len(v) for v in data[name]]
-            else:
-                data[name] = [v if s == seat else [None] * len(v) for s, v in enumerate(data[name])]
-        return data
-
-    def _hidden_lists(self, seat: int) -> list[list[str]]:
-        """The lists (of this state) whose cards ``seat`` cannot see."""
-        out: list[list[str]] = []
-        for name, part in self.parts.items():
-            if not isinstance(part, Cards) or part.shown == PUBLIC:
-                continue
-            value = getattr(self, name)
-            if part.per is None:
-                out.append(value)
-            else:
-                out += [v for s, v in enumerate(value) if part.shown == HIDDEN or s != seat]
-        return out
-
-    def determinize(self, seat: int, rng: random.Random) -> CardGameState:
-        twin = self.clone()
-        hidden = twin._hidden_lists(seat)
-        cards = [c for cards in hidden for c in cards]
-        rng.shuffle(cards)
-        at = 0
-        for cards_list in hidden:
-            cards_list[:] = cards[at:at + len(cards_list)]
-            at += len(cards_list)
-        return twin
-
-    def all_cards(self) -> list[str]:
-        """Every card in the state's parts."""
-        out: list[str] = []
-        for name, part in self.parts.items():
-            if isinstance(part, Cards):
-                value = getattr(self, name)
-                out += [c for v in value for c in v] if part.per else value
-        return out
 
     # --- the table ----------------------------------------------------------------
 
@@ -186,36 +113,10 @@ class CardGameState(GameState):
 
     # --- loading ------------------------------------------------------------------
 
-    def check(self, strict: bool) -> None:
-        """Refuse, with StateError naming the part, what is no position of the game beyond
-        the types (a pile that may not be empty, a counter bounded by the table's size).
-        Called by ``from_json`` after the types and the cards are checked."""
-
     @classmethod
-    def from_json(cls, game: Game, data: Any, strict: bool = False) -> CardGameState:
-        """The state ``data`` (an export) describes, or StateError naming the part.
-
-        Partial by default: absent parts take their empty values, an absent ``to_play``
-        is the dealer's neighbour. ``strict``: every part present, the whole deck.
-        """
-        if not isinstance(data, dict):
-            raise StateError(f"position: an object, not {type(data).__name__}")
-        options = load_options(game, data.get("options", {}), strict)
-        seating = load_seating(game, data, options, cls.parts, strict)
-        to_play = load_seat(data.get("to_play", seating.leader), seating.players, "to_play", True)
-        values = {}
-        for name, part in cls.parts.items():
-            if name not in data:
-                if strict:
-                    raise StateError(f"{name}: missing (strict loading wants every part)", (name,))
-                continue
-            values[name] = load_part(name, part, data[name], seating, strict)
-            if isinstance(part, SeatNo):
-                load_seat(values[name], seating.players, name, True)
-        state = cls(seating, options, to_play, **values)
-        check_deck(state, strict)
-        state.check(strict)
-        return state
+    def made(cls, game: Game, seating: Seating, options: GameOptions, to_play: int | None,
+             values: dict[str, Any]) -> Self:
+        return cls(seating, options, to_play, **values)
 
 
 class CardGame(Game):
