@@ -379,12 +379,14 @@ def test_state_from_json_names_the_field_and_raises_only_state_errors(game_id, b
 
 
 def whole_deck_position(game_id, hand_sizes, to_play):
-    """A position holding the whole deck: hands of the given sizes, the rest in the piles."""
+    """A position holding the whole deck: hands of the given sizes, the rest in the piles;
+    every key given (strict loading wants them all)."""
     deck = sorted(standard_deck())
     hands = [[deck.pop() for _ in range(k)] for k in hand_sizes]
     n = len(hand_sizes)
-    return {"game": game_id, "hands": hands, "to_play": to_play, "dealer": 0,
-            "captured": [deck] + [[] for _ in range(n - 1)]}
+    return {"game": game_id, "players": n, "hands": hands, "to_play": to_play, "dealer": 0,
+            "table": {"loose": [], "builds": []}, "captured": [deck] + [[] for _ in range(n - 1)],
+            "sweeps": [0] * n, "stock": [], "last_capture": None, "totals_before": [0, 0]}
 
 
 def test_strict_loading_wants_the_whole_deck_and_hand_sizes_play_can_reach(game_id):
@@ -409,6 +411,13 @@ def test_strict_loading_wants_the_whole_deck_and_hand_sizes_play_can_reach(game_
     assert game.state_from_json(short).to_play == leader
     with pytest.raises(StateError, match="missing"):
         game.state_from_json(short, strict=True)
+    # every key: a partial position loads, but not strictly
+    for key in ("players", "table", "sweeps", "stock", "last_capture", "totals_before"):
+        partial = {k: v for k, v in good.items() if k != key}
+        assert game.state_from_json(partial).export() == game.state_from_json(good).export()
+        with pytest.raises(StateError, match=f"^{key}: missing") as refused:
+            game.state_from_json(partial, strict=True)
+        assert refused.value.path == (key,)
 
 
 def test_strict_loading_takes_every_position_of_play(game_id):
