@@ -8,26 +8,31 @@ enforce beyond the declaration."""
 from __future__ import annotations
 
 import functools
+import operator
 import random
 from collections.abc import Callable, Sequence
-from typing import Any, ClassVar, Self
+from typing import Any, ClassVar, NamedTuple, Self
 
 from cardcore.engine.cards import standard_deck
 from cardcore.engine.game import Game, GameOptions, GameState, StateError
 from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
-from cardcore.engine.kit.parts import HIDDEN, Cards, Part, SeatNo
+from cardcore.engine.kit.parts import HIDDEN, Cards, Part, SeatNo, _Scalar
 from cardcore.engine.seating import Seating
 
 #: A test a card of a hidden place must pass (``must_hold``).
 CardTest = Callable[[Any], bool]
+#: A part's value read from a state.
+Reader = Callable[[Any], Any]
+#: A part's JSON from its value.
+Writer = Callable[[Any], Any]
 
 
 class DeclaredState(GameState):
     """A GameState whose ``parts`` say what it exports, who sees what and how it loads.
 
     ``cache_public``: the state keeps ``_public`` (None after every change it makes) and
-    the JSON of what every seat sees alike is made once per change: a server asks for
-    every seat's view after every move.
+    the spectator's view is made once per change, every export and view starting from a
+    copy of it: a server asks for every seat's view after every move.
     """
 
     __slots__ = ()
@@ -39,12 +44,18 @@ class DeclaredState(GameState):
     #: The state's parts by name, in export order.
     parts: ClassVar[dict[str, Part]] = {}
     cache_public: ClassVar[bool] = False
+    #: ``parts`` as read when the class is made (a class sets ``parts`` in its body).
+    _plan: ClassVar[_Plan]
     _public: dict[str, Any] | None
     options: GameOptions
 
     @property
     def players(self) -> int:
         raise NotImplementedError
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        cls._plan = _plan(cls.parts)
 
     @property
     def dealer(self) -> int:
@@ -65,30 +76,32 @@ class DeclaredState(GameState):
         return self.options.model_dump(mode="json")
 
     def export(self) -> dict:
-        data = self._shared()
-        for name, part in _private(type(self)):
-            data[name] = part.export(part.read(self, name))
+        data = self._public if self.cache_public else None
+        data = (data or self._cached()).copy()
+        for name, read, write in self._plan.export:
+            data[name] = write(read(self))
         return data
 
     def view(self, seat: int | None) -> dict:
         """The export with what ``seat`` may not see as nulls (None: the spectator)."""
-        data = self._shared()
-        for name, part in _private(type(self)):
-            data[name] = part.view(part.read(self, name), seat)
+        data = self._public if self.cache_public else None
+        data = (data or self._cached()).copy()
+        if seat is not None:
+            for name, read, show in self._plan.by_seat:
+                data[name] = show(read(self), seat)
         return data
 
-    def _shared(self) -> dict[str, Any]:
-        """The export as every seat sees it alike, in export order; the other parts' keys
-        hold None until ``export`` or ``view`` fills them."""
-        cached = self._public if self.cache_public else None
-        if cached is None:
-            cached = self.header()
-            for name, part in self.parts.items():
-                cached[name] = part.export(part.read(self, name)) if part.public else None
-            cached["options"] = self.options_json()
-            if self.cache_public:
-                self._public = cached
-        return dict(cached)
+    def _cached(self) -> dict[str, Any]:
+        """The spectator's view, in export order, kept when ``cache_public``: what
+        ``export`` and ``view`` start from (a copy of)."""
+        data = self.header()
+        for name, read, write in self._plan.spectator:
+            value = read(self)
+            data[name] = value if write is None else write(value)
+        data["options"] = self.options_json()
+        if self.cache_public:
+            self._public = data
+        return data
 
     def all_cards(self) -> list[str]:
         """Every card in the state's parts, in notation."""
@@ -96,28 +109,38 @@ class DeclaredState(GameState):
 
     # --- samples ------------------------------------------------------------------
 
-    def must_hold(self, name: str, index: int | None) -> Sequence[CardTest]:
-        """What a hidden place (part ``name``, seat or side ``index``) keeps in every deal
-        ``determinize`` makes: one card passing each test (a build's owner holds a card of
-        its value). None by default."""
-        return ()
+    def must_hold(self) -> dict[tuple[str, int | None], Sequence[CardTest]]:
+        """What hidden places keep in every deal ``determinize`` makes, by place (part,
+        seat or side; None for a part that is one list): one card passing each test (a
+        build's owner holds a card of its value). Nothing by default."""
+        return {}
 
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """The cards ``seat`` cannot see dealt again at random into the places it cannot
         see, each place keeping its size and what ``must_hold`` says."""
         twin = self.clone()
         assert isinstance(twin, DeclaredState)
-        places = twin._hidden_places(seat)
-        cards = [c for _, _, _, held in places for c in held]
+        places: list[tuple[str, int | None, bool, list[Any]]] = []  # ordered: a stock
+        for name, part in self._plan.hidden:
+            value = part.read(twin, name)
+            ordered = part.shown == HIDDEN
+            if part.per is None:
+                places.append((name, None, ordered, value))
+            else:
+                mine = -1 if ordered else seat
+                places += [(name, s, ordered, v) for s, v in enumerate(value) if s != mine]
+        cards: list[Any] = []
+        for place in places:
+            cards += place[3]
         rng.shuffle(cards)
-        needs = [self.must_hold(name, i) for name, i, _, _ in places]
-        if not any(needs):
+        needs = self.must_hold()
+        if not needs:
             at = 0
             for *_, held in places:
                 held[:] = cards[at:at + len(held)]
                 at += len(held)
             return twin
-        kept = [_pull(cards, tests) for tests in needs]
+        kept = [_pull(cards, needs.get((name, i), ())) for name, i, _, _ in places]
         for (_, _, ordered, held), got in zip(places, kept, strict=True):
             want = len(held) - len(got)
             got += cards[:want]
@@ -126,22 +149,6 @@ class DeclaredState(GameState):
                 rng.shuffle(got)
             held[:] = got
         return twin
-
-    def _hidden_places(self, seat: int) -> list[tuple[str, int | None, bool, list[Any]]]:
-        """The lists of this state whose cards ``seat`` cannot see: (part, seat or side,
-        ordered, the list)."""
-        out: list[tuple[str, int | None, bool, list[Any]]] = []
-        for name, part in self.parts.items():
-            if not isinstance(part, Cards) or part.public:
-                continue
-            value = part.read(self, name)
-            ordered = part.shown == HIDDEN
-            if part.per is None:
-                out.append((name, None, ordered, value))
-            else:
-                out += [(name, s, ordered, v) for s, v in enumerate(value)
-                        if ordered or s != seat]
-        return out
 
     # --- loading ------------------------------------------------------------------
 
@@ -200,10 +207,40 @@ class DeclaredState(GameState):
         return state
 
 
-@functools.cache
-def _private(cls: type[DeclaredState]) -> tuple[tuple[str, Part], ...]:
-    """The parts of ``cls`` that seats see differently."""
-    return tuple((name, part) for name, part in cls.parts.items() if not part.public)
+class _Plan(NamedTuple):
+    """How a class's parts are written out, made once when the class is made."""
+
+    #: every part, in export order: (name, read, how a spectator sees it; None: as it is)
+    spectator: tuple[tuple[str, Reader, Writer | None], ...]
+    #: the parts some seat sees otherwise than the export: (name, read, export)
+    export: tuple[tuple[str, Reader, Writer], ...]
+    #: the parts a seat may see more of than a spectator (hands): (name, read, view)
+    by_seat: tuple[tuple[str, Reader, Callable[[Any, int | None], Any]], ...]
+    #: the card parts some seat cannot see
+    hidden: tuple[tuple[str, Cards], ...]
+
+
+def _plan(parts: dict[str, Part]) -> _Plan:
+    def read(name: str, part: Part) -> Reader:  # a plain attribute: read without a call
+        return operator.attrgetter(name) if type(part).read is Part.read else functools.partial(
+            part.read, name=name)
+
+    def spectator(part: Part) -> Writer | None:  # None: the value is its JSON
+        if not part.public:
+            return part.spectator
+        if type(part).export is _Scalar.export:
+            return None if part.per is None else list
+        return part.export
+
+    every = [(name, read(name, part), part) for name, part in parts.items()]
+    return _Plan(
+        tuple((n, r, spectator(p)) for n, r, p in every),
+        tuple((n, r, p.export) for n, r, p in every if not p.public),
+        tuple((n, r, p.view) for n, r, p in every if p.by_seat),
+        tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public))
+
+
+DeclaredState._plan = _plan(DeclaredState.parts)
 
 
 def _pull(cards: list[Any], tests: Sequence[CardTest]) -> list[Any]:

@@ -60,6 +60,12 @@ class Part:
         """Every seat sees it alike (``view`` is ``export``)."""
         return True
 
+    @property
+    def by_seat(self) -> bool:
+        """A seat may see more of it than a spectator (``view(value, seat)`` is not
+        ``view(value, None)``)."""
+        return not self.public
+
     def export_one(self, value: Any) -> Any:
         return list(value) if isinstance(value, list) else value
 
@@ -73,6 +79,9 @@ class Part:
     def view(self, value: Any, seat: int | None) -> Any:
         """The part as ``seat`` sees it (None: a spectator)."""
         return self.export(value)
+
+    def spectator(self, value: Any) -> Any:
+        return self.view(value, None)
 
     def cards_one(self, value: Any) -> list[str]:
         """The cards one value holds, in notation."""
@@ -106,6 +115,10 @@ class Cards(Part):
     def public(self) -> bool:
         return self.shown == PUBLIC
 
+    @property
+    def by_seat(self) -> bool:
+        return self.shown == OWNER
+
     def empty(self) -> list[Any]:
         return []
 
@@ -131,23 +144,47 @@ class Cards(Part):
         names = self.names
         return list(value) if names is None else [names[c] for c in value]
 
+    # export and view write the lists out in place: a server asks for every seat's view
+    # after every move
+
+    def export(self, value: Any) -> Any:
+        names = self.names
+        if self.per is None:
+            return list(value) if names is None else [names[c] for c in value]
+        if names is None:
+            return [list(v) for v in value]
+        return [[names[c] for c in v] for v in value]
+
     def view(self, value: Any, seat: int | None) -> Any:
-        shown = self.shown
-        if shown == PUBLIC:
+        if self.shown != OWNER:
+            return self.spectator(value)  # public, or hidden from every seat
+        names = self.names
+        if names is None:
+            return [list(v) if s == seat else [None] * len(v) for s, v in enumerate(value)]
+        return [[names[c] for c in v] if s == seat else [None] * len(v)
+                for s, v in enumerate(value)]
+
+    def spectator(self, value: Any) -> Any:
+        if self.shown == PUBLIC:
             return self.export(value)
         if self.per is None:
             return [None] * len(value)
-        if shown == HIDDEN:
-            return [[None] * len(v) for v in value]
-        one = self.export_one
-        return [one(v) if s == seat else [None] * len(v) for s, v in enumerate(value)]
+        return [[None] * len(v) for v in value]
 
     def cards_one(self, value: Any) -> list[str]:
         return self.export_one(value)
 
 
 @dataclass(frozen=True)
-class Count(Part):
+class _Scalar(Part):
+    """A part whose value is one JSON scalar (per seat or side: a list of them)."""
+
+    def export(self, value: Any) -> Any:
+        return value if self.per is None else list(value)
+
+
+@dataclass(frozen=True)
+class Count(_Scalar):
     """An integer counter, ``least`` to ``most`` (None: no bound)."""
 
     least: int | None = 0
@@ -169,7 +206,7 @@ class Count(Part):
 
 
 @dataclass(frozen=True)
-class Choice(Part):
+class Choice(_Scalar):
     """One of a few strings (a suit called, a phase); ``default`` is the first choice."""
 
     choices: tuple[str, ...] = ()
@@ -187,7 +224,7 @@ class Choice(Part):
 
 
 @dataclass(frozen=True)
-class Flag(Part):
+class Flag(_Scalar):
     """A true/false."""
 
     default: bool = False
@@ -202,7 +239,7 @@ class Flag(Part):
 
 
 @dataclass(frozen=True)
-class SeatNo(Part):
+class SeatNo(_Scalar):
     """A seat number, or null (no seat yet): the last to capture, the first to go out.
     Checked against the table's size by loading."""
 

@@ -32,7 +32,7 @@ class Table(Part):
     def read(self, state: Any, name: str) -> TableValue:
         return state.loose, state.builds
 
-    def export_one(self, value: TableValue) -> dict[str, Any]:
+    def export(self, value: TableValue) -> dict[str, Any]:
         loose, builds = value
         return {"loose": [NAMES[c] for c in loose],
                 "builds": [{"value": b.value, "owner": b.owner,

@@ -9,6 +9,7 @@ partners whom and who plays next is the core's ``Seating``, asked once (``Seats`
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, cast
 
@@ -380,12 +381,13 @@ class FishingState(DeclaredState):
     def options_json(self) -> dict[str, Any]:
         return dict(self.rules.options_json)
 
-    def must_hold(self, name: str, index: int | None) -> list[CardTest]:
+    def must_hold(self) -> dict[tuple[str, int | None], Sequence[CardTest]]:
         """Every owner of a build keeps a card of its value (D12)."""
-        if name != "hands" or index is None:
-            return []
+        if not self.builds:
+            return {}
         backs = self.rules.capture_values
-        return [_captures(backs, v) for v in moves.required_values(self, index)]
+        return {("hands", s): [_captures(backs, v) for v in moves.required_values(self, s)]
+                for s in sorted({b.owner for b in self.builds})}
 
     def determinize(self, seat: int, rng: random.Random) -> FishingState:
         """The hidden cards (other hands, the stock) dealt again at random, every
