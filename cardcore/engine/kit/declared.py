@@ -49,13 +49,13 @@ class DeclaredState(GameState):
     _public: dict[str, Any] | None
     options: GameOptions
 
-    @property
-    def players(self) -> int:
-        raise NotImplementedError
-
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
         cls._plan = _plan(cls.parts)
+
+    @property
+    def players(self) -> int:
+        raise NotImplementedError
 
     @property
     def dealer(self) -> int:
