@@ -24,12 +24,13 @@ bench: $(STAMP)
 	$(BIN)/python benches/engines.py
 
 # Refreshed whenever the project's metadata or the pins change.
-# The example game is installed like any third-party plugin, so the launcher shows it.
-$(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml
+# The example games are installed like any third-party plugin, so the launcher shows them.
+$(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml examples/whist/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling editables
 	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test,ray]'
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
+	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/whist
 	touch $(STAMP)
 
 # The browser test (tests/web) drives Debian's chromium through chromium-driver: installed

@@ -1,4 +1,4 @@
-"""Shared fixtures: the example game is importable without installing it."""
+"""Shared fixtures: the example games are importable without installing them."""
 
 import sys
 from pathlib import Path
@@ -6,9 +6,9 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
-EXAMPLE = ROOT / "examples" / "crazy_eights"
-if str(EXAMPLE) not in sys.path:
-    sys.path.append(str(EXAMPLE))
+for EXAMPLE in (ROOT / "examples" / "crazy_eights", ROOT / "examples" / "whist"):
+    if str(EXAMPLE) not in sys.path:
+        sys.path.append(str(EXAMPLE))
 
 
 @pytest.fixture
@@ -16,6 +16,13 @@ def crazy_eights():
     from cardcore_crazy_eights.game import CrazyEights
 
     return CrazyEights()
+
+
+@pytest.fixture
+def whist():
+    from cardcore_whist.game import Whist
+
+    return Whist()
 
 
 @pytest.fixture(autouse=True)

@@ -431,11 +431,9 @@ class Game(ABC):
 
     def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         """The highest total at or above the target; equal highest totals play on."""
-        totals = sheet.totals
-        best = max(totals)
-        if best < options.target or totals.count(best) > 1:
-            return None
-        return totals.index(best)
+        from cardcore.engine.scoresheet import leader
+
+        return leader(sheet.totals, options.target)
 
     def heuristic(self, state: GameState, seat: int) -> float:
         """How good ``state`` looks for ``seat``'s side (higher is better): what the greedy

@@ -64,6 +64,16 @@ class ScoreSheet:
                    str(data.get("variant", "")))
 
 
+def leader(totals: Sequence[int], target: int) -> int | None:
+    """The side with the highest total when it is at or above ``target``; None below it or
+    when equal highest totals share it (they play on): the match rule of
+    ``Game.match_winner`` and of the kit's ``POINTS_TARGET`` and ``FirstToHands``."""
+    best = max(totals)
+    if best < target or list(totals).count(best) > 1:
+        return None
+    return list(totals).index(best)
+
+
 def shown_extras(row: ScoreRow, extras: Sequence[ScoreExtra]) -> list[tuple[ScoreExtra, list[ExtraValue]]]:
     """The extras the sheet shows for ``row``: those on the sheet that some side has
     something for, each with its value per side."""

@@ -45,6 +45,7 @@ from cardcore.engine.cards import CardError, deck
 from cardcore.engine.fuzz import NON_ACTIONS, check_forged_actions, first_difference, fuzz_loading, short_json
 from cardcore.engine.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreRow
 from cardcore.engine.journal import MatchEvent
+from cardcore.engine.kit.known import known_in
 from cardcore.engine.match import Match
 from cardcore.engine.seating import Seating
 
@@ -140,7 +141,7 @@ def _zero(annotation: Any) -> Any:
 
 
 def card_multiset(data: Any) -> Counter:
-    """Every card string anywhere in an export (options excluded)."""
+    """Every card string anywhere in an export (options and known-card marks excluded)."""
     found: Counter = Counter()
     for _, value in _leaves(data):
         if isinstance(value, str) and _is_card(value):
@@ -333,7 +334,7 @@ def _check_views(game: Game, state: GameState, players: int, rng: random.Random,
         _check_own_cards(state, seat, visible, at)
         if len(hidden) > 1:
             _check_permuted(game, data, hidden, seat, view, rng, at)
-        _check_zones(state, seat, visible, at)
+        _check_zones(state, seat, visible, at, view)
         if not state.is_over:
             _check_determinize(state, seat, data, cards, hidden, view, rng, at)
     _check_spectator(state, data, hidden_from_some, at)
@@ -433,7 +434,7 @@ def _check_determinize_deals(state: GameState, unchecked: set[int], at: str, sam
                                  "them again at random")
 
 
-def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None:
+def _check_zones(state: GameState, seat: int, visible: Counter, at: str, view: dict) -> None:
     zones = _guard(at, f"zones({seat})", state.zones, seat)
     _require(bool(zones), f"{at}: zones({seat}) is empty")
     shown = Counter(c for z in zones for c in z.cards if c is not None)
@@ -441,7 +442,8 @@ def _check_zones(state: GameState, seat: int, visible: Counter, at: str) -> None
     _require(shown <= visible, lambda: f"{at}: zones({seat}) show cards the view hides: "
              f"{sorted((shown - visible).elements())[:5]} (build zones from the view)")
     for z in zones:  # the view shows them: it leaks
-        if z.kind == "hand" and z.seat is not None and z.seat != seat and any(z.cards):
+        face_up = Counter(c for c in z.cards if c is not None)
+        if z.kind == "hand" and z.seat is not None and z.seat != seat and face_up - known_in(view, z.seat):
             raise AssertionError(f"{at}: view({seat}) leaks seat {z.seat}'s hand: zone {z.id!r} "
                                  "shows its cards face up (other seats' hands are hidden)")
 
@@ -477,7 +479,7 @@ def _hidden_paths(data: Any, view: Any, what: str) -> list[Path]:
             _require(isinstance(v, dict) and v.keys() == d.keys(),
                      lambda: f"{what} has not the export's keys at {where or 'the top'}")
             for k in d:
-                if k != "options":
+                if k not in ("options", "known"):  # known: marks, not cards
                     walk(d[k], v[k], path + (k,))
         elif isinstance(d, list):
             _require(isinstance(v, list) and len(v) == len(d),
@@ -598,7 +600,7 @@ def _check_non_actions(match: Match, where: str) -> None:
 def _leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, str]]:
     if isinstance(data, dict):
         for k, v in data.items():
-            if k != "options":
+            if k not in ("options", "known"):  # known: marks of cards counted in place
                 yield from _leaves(v, path + (k,))
     elif isinstance(data, list):
         for i, v in enumerate(data):

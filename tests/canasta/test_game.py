@@ -44,7 +44,8 @@ def test_export_contract_keys_and_round_trip():
     assert list(data) == ["game", "players", "dealer", "to_play", "phase", "hands", "stock",
                           "discard", "frozen", "melds", "red_threes", "initial_meld_done",
                           "has_melded", "turn", "totals_before", "went_out", "concealed",
-                          "options"]
+                          "known", "options"]
+    assert data["known"] == {"hands": [[], [], [], []]}  # nothing taken with the pile yet
     assert data["totals_before"] == [1200, 350] and data["to_play"] == 0
     assert data["turn"] == {"new_ranks": [], "added_to_earlier": False}
     cards = Counter(c for h in data["hands"] for c in h) + Counter(data["stock"])

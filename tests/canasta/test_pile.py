@@ -74,7 +74,8 @@ def test_d28_a_red_three_taken_with_the_pile_is_laid_out_not_replaced():
     play(st, "take 9D 9C")
     data = st.export()
     assert data["red_threes"] == [["3H"], []]
-    assert data["hands"][0] == ["4H", "5D"]
+    assert data["hands"][0] == ["5D", "4H"]  # the card taken first: known to all (D47)
+    assert data["known"]["hands"][0] == [{"card": "5D", "to": None}]
     assert data["melds"][0][0] == {"rank": "9", "cards": ["9S", "9D", "9C"]}
     assert data["discard"] == [] and not data["frozen"] and data["turn"]["new_ranks"] == ["9"]
 
@@ -102,7 +103,7 @@ def test_d29_first_meld_by_the_pile_then_the_pile_is_open():
     assert data["initial_meld_done"] == [True, False]
     assert data["melds"][0] == [{"rank": "8", "cards": ["8S", "8H", "8C"]},
                                 {"rank": "A", "cards": ["AS", "AH", "AD"]}]
-    assert data["hands"][0] == ["5C", "QC"] and data["turn"]["new_ranks"] == ["8", "A"]
+    assert data["hands"][0] == ["QC", "5C"] and data["turn"]["new_ranks"] == ["8", "A"]
 
 
 def test_d30_unfrozen_pile_pair_natural_and_wild():
@@ -117,7 +118,7 @@ def test_d30_d32_onto_a_meld_of_the_side():
     play(st, "onto K")
     data = st.export()
     assert data["melds"][0] == [{"rank": "K", "cards": ["KS", "KH", "KD", "KC"]}]
-    assert data["hands"][0] == ["4H", "5H", "8D"] and data["turn"]["added_to_earlier"]
+    assert data["hands"][0] == ["8D", "4H", "5H"] and data["turn"]["added_to_earlier"]
     # not onto the opponents' meld
     st = draw_position(["4H", "5H"], ["8D", "KC"], melds=[SEVENS, KINGS])
     assert steps(st) == {"draw"}

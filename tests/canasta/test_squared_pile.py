@@ -66,7 +66,8 @@ def test_d47_the_option_is_listed_by_rules_canasta(capsys, monkeypatch):
     assert main(["rules", "canasta"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert "browse_pile (default true; true or false): anyone may look through the whole discard" in flat
-    assert "Anyone may look through the whole pile." in flat
+    assert ("Anyone may look through the whole pile, so the cards a player takes with it are "
+            "known to all: they show in that hand while it holds them." in flat)
     assert main(["rules", "canasta", "--option", "browse_pile=false"]) == 0
     flat = " ".join(capsys.readouterr().out.split())
     assert "The pile is kept squared: only its top card and how many cards it holds are seen" in flat

@@ -87,11 +87,15 @@ def actions_after(record: str) -> dict[tuple[int, int, str], dict[str, Any]]:
 
 
 def allowed(export: dict[str, Any], seat: int | None) -> Counter[str]:
-    """Every card of the position less those in another seat's hand or in the stock."""
+    """Every card of the position less those in another seat's hand (but for the cards
+    known there to ``seat``: Canasta's taken with the pile) or in the stock."""
     hidden = Counter(c for c in export.get("stock", []) if c)
+    known = export.get("known", {}).get("hands")
     for other, hand in enumerate(export.get("hands", [])):
         if other != seat:
-            hidden.update(hand)
+            marks = known[other] if known else []
+            hidden.update(Counter(hand) - Counter(m["card"] for m in marks if m["to"] is None
+                                                  or seat in m["to"]))
     return Counter(view_cards(export)) - hidden
 
 

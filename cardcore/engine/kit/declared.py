@@ -15,8 +15,17 @@ from typing import Any, ClassVar, NamedTuple, Self
 
 from cardcore.engine.cards import standard_deck
 from cardcore.engine.game import Game, GameOptions, GameState, StateError
-from cardcore.engine.kit.loading import check_deck, load_options, load_part, load_seat, load_seating
-from cardcore.engine.kit.parts import HIDDEN, Cards, Part, SeatNo, _Scalar
+from cardcore.engine.kit import known as k
+from cardcore.engine.kit.loading import (
+    check_deck,
+    load_known,
+    load_options,
+    load_part,
+    load_seat,
+    load_seating,
+)
+from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part, SeatNo, _Scalar
+from cardcore.engine.kit.tricks import Tricks
 from cardcore.engine.seating import Seating
 
 #: A test a card of a hidden place must pass (``must_hold``).
@@ -46,11 +55,20 @@ class DeclaredState(GameState):
     cache_public: ClassVar[bool] = False
     #: ``parts`` as read when the class is made (a class sets ``parts`` in its body).
     _plan: ClassVar[_Plan]
+    #: The names of the parts declared ``known=True`` (set for each subclass).
+    known_parts: ClassVar[tuple[str, ...]] = ()
+    #: The marks of each known part, per place (a tuple; per seat or side, a list of them):
+    #: ``(card, to)``, ``to`` None (everyone) or the seats that know the card (kit/known.py).
+    known: dict[str, Any]
     _public: dict[str, Any] | None
     options: GameOptions
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)
+        if "known" in cls.parts:
+            raise TypeError(f"{cls.__name__}: 'known' is the export's key of known cards, "
+                            "not a part name")
+        cls.known_parts = tuple(n for n, p in cls.parts.items() if isinstance(p, Cards) and p.known)
         cls._plan = _plan(cls.parts)
 
     @property
@@ -80,6 +98,8 @@ class DeclaredState(GameState):
         data = (data or self._cached()).copy()
         for name, read, write in self._plan.export:
             data[name] = write(read(self))
+        if self.known_parts:
+            data["known"] = {n: self._export_marks(n) for n in self.known_parts}
         return data
 
     def view(self, seat: int | None) -> dict:
@@ -89,6 +109,8 @@ class DeclaredState(GameState):
         if seat is not None:
             for name, read, show in self._plan.by_seat:
                 data[name] = show(read(self), seat)
+            if self.known_parts:
+                self._show_known(data, seat)
         return data
 
     def _cached(self) -> dict[str, Any]:
@@ -98,10 +120,40 @@ class DeclaredState(GameState):
         for name, read, write in self._plan.spectator:
             value = read(self)
             data[name] = value if write is None else write(value)
+        if self.known_parts:
+            data["known"] = None
+            self._show_known(data, None)
         data["options"] = self.options_json()
         if self.cache_public:
             self._public = data
         return data
+
+    # --- known cards: a view shows the cards the viewer knows where they lie -------------
+
+    def _show_known(self, data: dict[str, Any], seat: int | None) -> None:
+        """Into a view's ``data``: each known part as ``seat`` sees it, and the marks it
+        knows (``known``)."""
+        marks: dict[str, Any] = {}
+        for name in self.known_parts:
+            part = self.parts[name]
+            assert isinstance(part, Cards)
+            value, held = getattr(self, name), self.known[name]
+            if part.per is None:
+                data[name] = k.mask(value, held, seat)
+                marks[name] = _seen_marks(k.export_marks(value, held), seat)
+                continue
+            own = part.shown == OWNER
+            data[name] = [list(v) if own and s == seat else k.mask(v, m, seat)
+                          for s, (v, m) in enumerate(zip(value, held, strict=True))]
+            marks[name] = [_seen_marks(k.export_marks(v, m), seat)
+                           for v, m in zip(value, held, strict=True)]
+        data["known"] = marks
+
+    def _export_marks(self, name: str) -> list:
+        value, marks = getattr(self, name), self.known[name]
+        if self.parts[name].per is None:
+            return k.export_marks(value, marks)
+        return [k.export_marks(v, m) for v, m in zip(value, marks, strict=True)]
 
     def all_cards(self) -> list[str]:
         """Every card in the state's parts, in notation."""
@@ -117,38 +169,55 @@ class DeclaredState(GameState):
 
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """The cards ``seat`` cannot see dealt again at random into the places it cannot
-        see, each place keeping its size and what ``must_hold`` says."""
+        see, each place keeping its size, the cards ``seat`` knows there (known cards) and
+        what ``must_hold`` says."""
         twin = self.clone()
         assert isinstance(twin, DeclaredState)
-        places: list[tuple[str, int | None, bool, list[Any]]] = []  # ordered: a stock
-        for name, part in self._plan.hidden:
-            value = part.read(twin, name)
-            ordered = part.shown == HIDDEN
-            if part.per is None:
-                places.append((name, None, ordered, value))
-            else:
-                mine = -1 if ordered else seat
-                places += [(name, s, ordered, v) for s, v in enumerate(value) if s != mine]
-        cards: list[Any] = []
-        for place in places:
-            cards += place[3]
+        places = twin._hidden_places(seat)
+        cards = [c for *_, held, keep in places for i, c in enumerate(held) if i not in keep]
         rng.shuffle(cards)
         needs = self.must_hold()
-        if not needs:
-            at = 0
-            for *_, held in places:
-                held[:] = cards[at:at + len(held)]
-                at += len(held)
-            return twin
-        kept = [_pull(cards, needs.get((name, i), ())) for name, i, _, _ in places]
-        for (_, _, ordered, held), got in zip(places, kept, strict=True):
-            want = len(held) - len(got)
-            got += cards[:want]
-            del cards[:want]
-            if not ordered:  # a hand: the kept cards anywhere in it
-                rng.shuffle(got)
-            held[:] = got
+        if needs:  # first what each place must keep, then the rest in order
+            kept = [_pull(cards, needs.get((name, i), ())) for name, i, *_ in places]
+        at = 0
+        for j, (_, _, ordered, held, keep) in enumerate(places):
+            n = len(held) - len(keep)
+            if needs:
+                dealt = kept[j] + cards[at:at + n - len(kept[j])]
+                at += n - len(kept[j])
+                if not ordered:  # a hand: the kept cards anywhere in it
+                    rng.shuffle(dealt)
+            else:
+                dealt = cards[at:at + n]
+                at += n
+            if keep:
+                fresh = iter(dealt)
+                dealt = [c if x in keep else next(fresh) for x, c in enumerate(held)]
+            held[:] = dealt
         return twin
+
+    def _hidden_places(self, seat: int) -> list[tuple[str, int | None, bool, list[Any], set[int]]]:
+        """The lists of this state whose cards ``seat`` cannot all see: (part, seat or side
+        or None, ordered (a stock), the list, the indices of the cards ``seat`` knows
+        there). The marks ``seat`` does not see are dropped (this is a sample's state)."""
+        out: list[tuple[str, int | None, bool, list[Any], set[int]]] = []
+        for name, part in self._plan.hidden:
+            value = part.read(self, name)
+            ordered = part.shown == HIDDEN
+            marks = self.known.get(name) if part.known else None
+            if part.per is None:
+                out.append((name, None, ordered, value, k.seen(value, marks, seat) if marks else set()))
+                if marks:
+                    self.known[name] = _seen_by(marks, seat)
+                continue
+            for s, v in enumerate(value):
+                if s == seat and not ordered:
+                    continue
+                m = marks[s] if marks else ()
+                out.append((name, s, ordered, v, k.seen(v, m, seat) if m else set()))
+                if m:
+                    marks[s] = _seen_by(m, seat)  # type: ignore[index]
+        return out
 
     # --- loading ------------------------------------------------------------------
 
@@ -197,12 +266,15 @@ class DeclaredState(GameState):
             values[name] = load_part(name, part, data[name], seating, strict)
             if isinstance(part, SeatNo):
                 load_seat(values[name], seating.players, name, True)
+            elif isinstance(part, Tricks):
+                part.check_seats((name,), values[name], seating.players)
         if "to_play" in data:
             to_play = load_seat(data["to_play"], seating.players, "to_play", True)
         else:
             to_play = cls.first_to_play(seating, values)
         state = cls.made(game, seating, options, to_play, values)
         check_deck(state, strict)
+        load_known(state, data.get("known"))
         state.check(strict)
         return state
 
@@ -236,11 +308,21 @@ def _plan(parts: dict[str, Part]) -> _Plan:
     return _Plan(
         tuple((n, r, spectator(p)) for n, r, p in every),
         tuple((n, r, p.export) for n, r, p in every if not p.public),
-        tuple((n, r, p.view) for n, r, p in every if p.by_seat),
+        tuple((n, r, p.view) for n, r, p in every  # known cards: DeclaredState._show_known
+              if p.by_seat and not (isinstance(p, Cards) and p.known)),
         tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public))
 
 
 DeclaredState._plan = _plan(DeclaredState.parts)
+
+
+def _seen_marks(marks: list[dict], seat: int | None) -> list[dict]:
+    """A place's exported marks that ``seat`` knows."""
+    return [m for m in marks if m["to"] is None or (seat is not None and seat in m["to"])]
+
+
+def _seen_by(marks: tuple, seat: int) -> tuple:
+    return tuple(m for m in marks if k.sees(m[1], seat))
 
 
 def _pull(cards: list[Any], tests: Sequence[CardTest]) -> list[Any]:

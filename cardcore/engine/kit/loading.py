@@ -10,6 +10,7 @@ import pydantic
 
 from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
+from cardcore.engine.kit.known import load_marks
 from cardcore.engine.kit.parts import Part, StateCardError
 from cardcore.engine.seating import Seating
 
@@ -97,3 +98,25 @@ def check_deck(state: DeclaredState, strict: bool) -> None:
             raise StateCardError(f"cards: strict loading wants the whole deck; missing "
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
 
+
+
+def load_known(state: DeclaredState, raw: Any) -> None:
+    """The export's known cards into ``state`` (its parts loaded), or StateError naming the
+    place; absent (a save made before known cards): nothing known."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict):
+        raise StateError(f"known: an object, not {type(raw).__name__}", ("known",))
+    players = state.players
+    for name, value in raw.items():
+        if name not in state.known_parts:
+            raise StateError(f"known: {name!r} is no part with known cards", ("known", str(name)))
+        cards = getattr(state, name)
+        if state.parts[name].per is None:
+            state.known[name] = load_marks(("known", name), value, cards, players)
+            continue
+        if not isinstance(value, list) or len(value) != len(cards):
+            raise StateError(f"known.{name}: a list of {len(cards)} (one per "
+                             f"{state.parts[name].per}), not {_describe(value)}", ("known", name))
+        state.known[name] = [load_marks(("known", name, i), v, c, players)
+                             for i, (v, c) in enumerate(zip(value, cards, strict=True))]

@@ -102,10 +102,17 @@ class Cards(Part):
     #: The zone kind the default ``zones`` draws it as (``hand`` for OWNER parts).
     zone: str = ""
     names: tuple[str, ...] | None = field(default=None, kw_only=True)
+    #: Some of its cards may be known to all or to some seats (``CardGameState.make_known``).
+    known: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.shown == OWNER and self.per != "seat":
             raise ValueError("an OWNER part is one list per seat: Cards(per='seat', shown=OWNER)")
+        if self.known and self.shown == PUBLIC:
+            raise ValueError("known cards are cards of a hidden place: Cards(shown=OWNER or "
+                             "HIDDEN, known=True)")
+        if self.known and self.names is not None:
+            raise ValueError("known cards are cards in notation: Cards(known=True) without names")
 
     @functools.cached_property
     def _ids(self) -> dict[str, int]:

@@ -18,11 +18,16 @@ from them with ``game.seating``. The game writes its rules: ``legal_actions``, `
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from typing import Any, ClassVar, Self
 
-from cardcore.engine.game import Game, GameOptions, Zone
+from cardcore.engine.game import Game, GameOptions, ScoreExtra, Zone
+from cardcore.engine.kit import known as k
 from cardcore.engine.kit.declared import DeclaredState
-from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part
+from cardcore.engine.kit.matches import POINTS_TARGET, MatchRule
+from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part, where
+from cardcore.engine.kit.tricks import Trick, Tricks
+from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Seating
 
 
@@ -34,8 +39,8 @@ class CardGameState(DeclaredState):
     parts and shares everything else: keep every changing value in a part.
     """
 
-    def __init__(self, seating: Seating, options: GameOptions, to_play: int | None,
-                 **values: Any) -> None:
+    def __init__(self, seating: Seating, options: GameOptions, to_play: int | None, *,
+                 known: dict[str, Any] | None = None, **values: Any) -> None:
         self.seating = seating
         self.options = options
         self.to_play = to_play
@@ -45,6 +50,14 @@ class CardGameState(DeclaredState):
         for name, part in self.parts.items():
             value = values[name] if name in values else self._empty(part)
             setattr(self, name, value)
+        #: The marks of each known part, per place (a tuple; per seat or side, a list of
+        #: them): ``(card, to)``, ``to`` None (everyone) or the seats that know the card.
+        self.known: dict[str, Any] = {n: self._no_marks(self.parts[n]) for n in self.known_parts}
+        if known:
+            self.known.update(known)
+
+    def _no_marks(self, part: Part) -> Any:
+        return () if part.per is None else [() for _ in range(self._count(part))]
 
     def _empty(self, part: Part) -> Any:
         if part.per is None:
@@ -77,7 +90,68 @@ class CardGameState(DeclaredState):
                 setattr(twin, name, [list(v) for v in value])
             elif isinstance(value, list):
                 setattr(twin, name, list(value))
+            elif isinstance(value, Trick):
+                setattr(twin, name, value.copy())
+        if self.known_parts:  # the marks are tuples: a copy of each part's list of them
+            twin.known = {n: list(m) if isinstance(m, list) else m for n, m in self.known.items()}
         return twin
+
+    # --- known cards ----------------------------------------------------------------
+
+    def make_known(self, name: str, seat: int | None, card: str,
+                   to: Iterable[int] | None = None) -> None:
+        """Mark ``card`` of the place ``name`` (``seat``: its seat or side; None for a part
+        of one list) as known to every seat (``to`` None) or to the seats ``to``. Views
+        show it face up there, ``determinize`` keeps it there. In a hand (OWNER) it moves
+        to the front, after the cards known before: where it lies tells nothing of the
+        others. Remove it with ``remove_card``: its mark goes with it."""
+        cards, old = self._place(name, seat)
+        marks = k.live(cards, old)
+        taken = {at for at, _ in k.claimed(cards, marks)}
+        free = next((i for i, c in enumerate(cards) if c == card and i not in taken), None)
+        if free is None:
+            raise ValueError(f"make_known: no {card} in {where(self._path(name, seat))} "
+                             "that is not known already")
+        seats = None if to is None else tuple(sorted(set(to)))
+        if seats is not None and (not seats or any(s not in range(self.players) for s in seats)):
+            raise ValueError(f"make_known: to is None (everyone) or some seats, not {seats}")
+        part = self.parts[name]
+        if isinstance(part, Cards) and part.shown == OWNER:
+            cards.insert(len(marks), cards.pop(free))
+        self._set_marks(name, seat, (*marks, (card, seats)))
+
+    def remove_card(self, name: str, seat: int | None, card: str) -> None:
+        """Take ``card`` out of the place ``name`` (``seat`` as for ``make_known``); if it
+        was known, its mark goes with it (with two copies in the place, the known one)."""
+        cards, marks = self._place(name, seat)
+        cards.remove(card)
+        if marks:
+            self._set_marks(name, seat, k.forget(marks, card))
+
+    def known_cards(self, name: str, seat: int | None, viewer: int | None) -> list[str]:
+        """The cards of the place ``name`` (``seat``) that ``viewer`` knows (None: the
+        cards known to all)."""
+        cards, marks = self._place(name, seat)
+        return [card for card, to in k.live(cards, marks) if k.sees(to, viewer)]
+
+    def _place(self, name: str, seat: int | None) -> tuple[list[str], tuple]:
+        if name not in self.known_parts:
+            raise ValueError(f"{name!r} is no part with known cards: declare it "
+                             "Cards(..., known=True)")
+        value, marks = getattr(self, name), self.known[name]
+        if (seat is None) != (self.parts[name].per is None):
+            raise ValueError(f"{name}: seat is None for a part of one list, else a seat or side")
+        return (value, marks) if seat is None else (value[seat], marks[seat])
+
+    def _set_marks(self, name: str, seat: int | None, marks: tuple) -> None:
+        if seat is None:
+            self.known[name] = marks
+        else:
+            self.known[name][seat] = marks
+
+    @staticmethod
+    def _path(name: str, seat: int | None) -> tuple[str | int, ...]:
+        return (name,) if seat is None else (name, seat)
 
     # --- the table ----------------------------------------------------------------
 
@@ -89,6 +163,8 @@ class CardGameState(DeclaredState):
         for name, part in self.parts.items():
             if isinstance(part, Cards):
                 zones += self._part_zones(name, part, data[name])
+            elif isinstance(part, Tricks):  # public: the view shows it all
+                zones += part.zones(name, getattr(self, name), self.seating)
         return zones
 
     def _part_zones(self, name: str, part: Cards, value: list) -> list[Zone]:
@@ -120,9 +196,21 @@ class CardGameState(DeclaredState):
 
 
 class CardGame(Game):
-    """A Game whose state is a CardGameState: loading comes with it."""
+    """A Game whose state is a CardGameState: loading comes with it, and the match is won
+    by its ``match_rule`` (kit/matches.py)."""
 
     State: ClassVar[type[CardGameState]]
+    #: How a match is won: ``POINTS_TARGET`` (to a points target, the default) or
+    #: ``FirstToHands(...)`` (first to win ``options.target`` hands).
+    match_rule: ClassVar[MatchRule] = POINTS_TARGET
+
+    def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
+        return self.match_rule.winner(sheet, options.target)
+
+    def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
+        """The match rule's (the card points under a hand won); a game with its own adds
+        them to ``super().score_extras(options)``."""
+        return self.match_rule.extras()
 
     def state_from_json(self, data: dict, strict: bool = False) -> CardGameState:
         return self.State.from_json(self, data, strict)

@@ -1,8 +1,9 @@
 """What one connection at a table receives: its seat's ``update`` (docs/protocol.md).
 
 Built from the seat's view only: ``zones(seat)`` and ``view(seat)`` for a seat; for a
-spectator ``view(None)`` and zones with every hand face down and nothing shown that
-``view(None)`` hides. The legal actions and ``why_not`` go to the seat to play alone.
+spectator ``view(None)`` and zones with every hand face down (but for its cards known to
+all) and nothing shown that ``view(None)`` hides. The legal actions and ``why_not`` go to
+the seat to play alone.
 """
 
 from __future__ import annotations
@@ -14,21 +15,28 @@ from typing import Any, NamedTuple, cast
 import orjson
 
 from cardcore.engine.game import GameState, Group, Zone
+from cardcore.engine.kit.known import known_in
 from cardcore.engine.match import Match
 from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
 from cardcore.services.net.wire import action_json, view_cards, zone_json
 
 
 def spectator_zones(state: GameState) -> list[Zone]:
-    """The table for a spectator: every hand face down, and no zone showing more copies
-    of a card than ``view(None)`` shows (a game may draw some hidden thing outside its
-    hands: it is turned face down too)."""
-    budget = Counter(view_cards(state.view(None)))
+    """The table for a spectator: every hand face down but for its cards known to all
+    (cardcore/engine/kit/known.py), and no zone showing more copies of a card than
+    ``view(None)`` shows (a game may draw some hidden thing outside its hands: it is
+    turned face down too)."""
+    view = state.view(None)
+    budget = Counter(view_cards(view))
     out = []
     for zone in state.zones(0):
-        shown = budget if zone.kind != "hand" else Counter[str]()  # a hand shows nothing
-        cards = [_spend(shown, c) for c in zone.cards]
+        if zone.kind == "hand":
+            known = known_in(view, zone.seat) if zone.seat is not None else Counter[str]()
+            cards = [_spend(budget, c) if _spend(known, c) else None for c in zone.cards]
+        else:
+            cards = [_spend(budget, c) for c in zone.cards]
         # a face-down card of a group is None on the wire too (GroupJSON)
+        shown = budget if zone.kind != "hand" else Counter[str]()  # a hand's groups: none
         groups = [replace(g, cards=cast(list[str], [_spend(shown, c) for c in g.cards]))
                   for g in zone.groups]
         out.append(replace(zone, cards=cards, groups=groups))

@@ -109,7 +109,7 @@ class CrazyEightsState(CardGameState):
 
     def zones(self, seat: int | None) -> list[Zone]:
         zones = [z for z in super().zones(seat) if z.id != "discard"]
-        return zones + [Zone("discard", "pile", "Discard", cards=self.discard[-1:],
+        return zones + [Zone("discard", "pile", "Discard", cards=[*self.discard[-1:]],
                              groups=[Group("suit", [], [f"play {SUIT_NAMES[self.suit]}"])],
                              badges=[f"{len(self.discard)} cards"])]
 
@@ -156,5 +156,5 @@ class CrazyEights(CardGame):
     def heuristic(self, state: Any, seat: int) -> float:
         """Expected hand points for the seat's side, roughly: fewer cards and fewer penalty
         points are better; eights are worth keeping for later."""
-        hand = state.hands[seat]
+        hand: list[str] = state.hands[seat]
         return -len(hand) * 10 - sum(map(penalty, hand)) / 10 + 5 * sum(c[:-1] == "8" for c in hand)

@@ -17,6 +17,7 @@ import pydantic
 
 from cardcore.engine.cards import CardError, canasta_deck, check_cards, parse_card
 from cardcore.engine.game import StateError
+from cardcore.engine.kit.known import load_marks
 
 from .moves import OVER, PLAY_PHASE, legal_actions
 from .rules import (
@@ -76,6 +77,7 @@ class PositionData(_Shape):
     totals_before: list[int] | None = None
     went_out: int | None = None
     concealed: bool = False
+    known: Any = None  # checked by the kit's known cards (cardcore/engine/kit/known.py)
     options: dict[str, Any] | None = None
 
 
@@ -116,6 +118,7 @@ def state_from_json(data: object, strict: bool = False) -> CanastaState:
     st = CanastaState(_options(pos), seating, _totals(pos, seating.sides))
     _place_turn(st, pos)
     cards = _place_hands(st, pos) + _place_piles(st, pos, strict) + _place_melds(st, pos)
+    _place_known(st, pos.known)
     cards += _place_red_threes(st, pos)
     try:
         check_cards([ID_TEXT[c] for c in cards], canasta_deck(), "position")
@@ -188,6 +191,31 @@ def _place_hands(st: CanastaState, pos: PositionData) -> list[int]:
             counts[RANK_OF[c]] += 1
         placed += hand
     return placed
+
+
+def _place_known(st: CanastaState, raw: Any) -> None:
+    """The cards each hand took with the pile, known to all; absent (a save made before
+    known cards): none. The export's shape is the kit's (cardcore/engine/kit/known.py)."""
+    if raw is None:
+        return
+    if not isinstance(raw, dict) or set(raw) - {"hands"}:
+        raise StateError(f"known: {{\"hands\": ...}}, the cards taken with the pile, not "
+                         f"{reprlib.repr(raw)}", ("known",))
+    hands = raw.get("hands", [])
+    players = st.seating.players
+    if not isinstance(hands, list) or len(hands) not in (0, players):
+        raise StateError(f"known.hands: a list of {players} (one per seat), not "
+                         f"{reprlib.repr(hands)}", ("known", "hands"))
+    known = []
+    for s, value in enumerate(hands):
+        path = ("known", "hands", s)
+        marks = load_marks(path, value, [ID_TEXT[c] for c in st.hands[s]], players)
+        if any(to is not None for _, to in marks):
+            raise StateError(f"known.hands[{s}]: the cards taken with the pile are known to "
+                             "all (to: null)", path)
+        known.append(tuple(sorted(TEXT_ID[c] for c, _ in marks)))
+    if known:
+        st.known = tuple(known)
 
 
 def _place_piles(st: CanastaState, pos: PositionData, strict: bool) -> list[int]:

@@ -242,7 +242,8 @@ def rules_text(options: CanastaOptions) -> str:
         conc="; before the side's first meld it must meet the minimum"
         if options.concealed_needs_minimum else "; it need not meet the minimum",
         target=options.target,
-        browse="Anyone may look through the whole pile." if options.browse_pile else
+        browse="Anyone may look through the whole pile, so the cards a player takes with it\n"
+        "are known to all: they show in that hand while it holds them." if options.browse_pile else
         "The pile is kept squared: only its top card and how many cards it holds are seen\n"
         "(the card that froze it lies crosswise: a frozen pile is seen to be frozen).",
         variant=variant(options),

@@ -6,6 +6,7 @@ import random
 from typing import Any
 
 from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.kit import known as k
 from cardcore.engine.seating import Seating
 
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
@@ -75,7 +76,7 @@ class CanastaState(GameState):
         "setup", "side_of", "next_seat", "to_play", "phase",
         "hands", "rank_counts", "stock", "pile", "freezers", "melds", "canastas",
         "red_threes", "initial_meld_done", "has_melded", "turn_new_ranks",
-        "turn_added_to_earlier", "went_out", "concealed", "_legal",
+        "turn_added_to_earlier", "went_out", "concealed", "known", "_legal",
     )
 
     def __init__(self, options: CanastaOptions, seating: Seating | None = None,
@@ -107,6 +108,9 @@ class CanastaState(GameState):
         self.turn_added_to_earlier = False
         self.went_out: int | None = None
         self.concealed = False
+        #: Per seat, the cards it took with the open pile and still holds: known to all
+        #: (D47). Tuples, replaced when they change: a clone shares them.
+        self.known: tuple[tuple[int, ...], ...] = ((),) * seating.players
         self._legal: list[CanastaAction] | None = None
 
     @property
@@ -166,6 +170,7 @@ class CanastaState(GameState):
         new.turn_added_to_earlier = self.turn_added_to_earlier
         new.went_out = self.went_out
         new.concealed = self.concealed
+        new.known = self.known
         new._legal = self._legal
         return new
 
@@ -231,6 +236,16 @@ class CanastaState(GameState):
         for c in cards:
             hand.remove(c)
             counts[RANK_OF[c]] -= 1
+        known = self.known[p]
+        if known:
+            for c in cards:
+                if c in known:  # a mark follows its card out (kit/known.py's without, inline)
+                    left = list(known)
+                    for x in cards:
+                        if x in left:
+                            left.remove(x)
+                    self.known = (*self.known[:p], tuple(left), *self.known[p + 1:])
+                    break
 
     def _lay(self, side: int, cards: tuple[int, ...], slot: int = -1) -> None:
         """Put ``cards`` on the side's meld of ``slot`` (a new meld when it has none)."""
@@ -288,6 +303,7 @@ class CanastaState(GameState):
         self.initial_meld_done[side] = True
         hand = self.hands[p]
         counts = self.rank_counts[p]
+        taken = len(hand)
         for c in pile:
             if IS_RED_THREE[c]:  # laid out, not replaced (D28)
                 self.red_threes[side] += (c,)
@@ -295,6 +311,9 @@ class CanastaState(GameState):
                 hand.append(c)
                 counts[RANK_OF[c]] += 1
         pile.clear()
+        if self.setup.browse_pile:  # everyone saw the open pile: known while held (D47)
+            known = self.known[p] + tuple(hand[taken:])
+            self.known = (*self.known[:p], known, *self.known[p + 1:])
         self.freezers = 0
         self.phase = PLAY_PHASE
         if not hand:
@@ -328,13 +347,14 @@ class CanastaState(GameState):
 
     def export(self) -> dict[str, Any]:
         text = ID_TEXT
+        hands = [self._hand_text(s) for s in range(len(self.hands))]
         return {
             "game": "canasta",
             "players": self.seating.players,
             "dealer": self.dealer,
             "to_play": self.to_play,
             "phase": PHASES[self.phase],
-            "hands": [[text[c] for c in sorted(h)] for h in self.hands],
+            "hands": hands,
             "stock": [text[c] for c in reversed(self.stock)],
             "discard": [text[c] for c in self.pile],
             "frozen": self.freezers > 0,
@@ -348,15 +368,31 @@ class CanastaState(GameState):
             "totals_before": list(self.totals_before),
             "went_out": self.went_out,
             "concealed": self.concealed,
+            "known": {"hands": [k.export_marks(h, self._marks(s)) for s, h in enumerate(hands)]},
             "options": self.options.model_dump(mode="json"),
         }
 
+    def _hand_text(self, seat: int) -> list[str]:
+        """A hand in notation, sorted: the cards known to all first (kit/known.py: where a
+        known card lies tells nothing of the others), then the rest."""
+        text, known = ID_TEXT, self.known[seat]
+        if not known:
+            return [text[c] for c in sorted(self.hands[seat])]
+        rest = k.without(self.hands[seat], known)
+        return [text[c] for c in sorted(known)] + [text[c] for c in sorted(rest)]
+
+    def _marks(self, seat: int) -> list[tuple[str, None]]:
+        """The seat's known cards as the kit's marks, in notation (sorted): known to all."""
+        return [(ID_TEXT[c], None) for c in sorted(self.known[seat])]
+
     def view(self, seat: int | None) -> dict[str, Any]:
         """What ``seat`` sees (None: a spectator): the other hands and the stock hidden,
-        their lengths kept; melds, red threes and whether the pile is frozen are public;
-        of the discard pile its top card, or all of it with ``browse_pile`` (D47)."""
+        their lengths kept, but for the cards taken with the open pile (known to all, D47);
+        melds, red threes and whether the pile is frozen are public; of the discard pile
+        its top card, or all of it with ``browse_pile`` (D47)."""
         data = self.export()
-        data["hands"] = [h if s == seat else [None] * len(h) for s, h in enumerate(data["hands"])]
+        data["hands"] = [h if s == seat else k.mask(h, self._marks(s), seat)
+                         for s, h in enumerate(data["hands"])]
         data["stock"] = [None] * len(data["stock"])
         pile = data["discard"]
         if not self.setup.browse_pile and len(pile) > 1:
@@ -365,11 +401,15 @@ class CanastaState(GameState):
 
     def determinize(self, seat: int, rng: random.Random) -> CanastaState:
         """The other hands and the stock dealt again, and the pile under its top card when
-        it is squared (D47); red threes never into a hand, the pile frozen or not as now."""
+        it is squared (D47); red threes never into a hand, the pile frozen or not as now;
+        the cards a hand took with the open pile stay in it (known to all)."""
         new = self.clone()
         others = [s for s in range(self.seating.players) if s != seat]
         under = len(self.pile) - 1 if not self.setup.browse_pile and len(self.pile) > 1 else 0
-        pool = [c for s in others for c in self.hands[s]] + self.stock + self.pile[:under]
+        known = self.known
+        pool = [c for s in others for c in (k.without(self.hands[s], known[s]) if known[s]
+                                            else self.hands[s])]
+        pool += self.stock + self.pile[:under]
         threes = [c for c in pool if c in RED_THREES]  # never in a hand: the stock or the pile
         rest = [c for c in pool if c not in RED_THREES]
         rng.shuffle(rest)
@@ -383,8 +423,8 @@ class CanastaState(GameState):
             hands = rest[cut:]
         at = 0
         for s in others:
-            n = len(self.hands[s])
-            hand = hands[at:at + n]
+            n = len(self.hands[s]) - len(known[s])
+            hand = [*known[s], *hands[at:at + n]]
             at += n
             new.hands[s] = hand
             counts = [0] * 14

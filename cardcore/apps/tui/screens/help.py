@@ -69,6 +69,7 @@ def sections(app: App[object], under: Screen[Any] | None) -> list[tuple[str, lis
     from cardcore.apps.tui.screens.launcher import LauncherScreen
     from cardcore.apps.tui.screens.lobby import LobbyScreen
     from cardcore.apps.tui.screens.replay import ReplayScreen
+    from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
     from cardcore.apps.tui.screens.setup import SetupScreen
     from cardcore.apps.tui.screens.table import TABLE_MARKS, TableScreen
     from cardcore.apps.tui.widgets.hand import HandView
@@ -80,6 +81,7 @@ def sections(app: App[object], under: Screen[Any] | None) -> list[tuple[str, lis
         (LauncherScreen, "Launcher", entries(app, LauncherScreen.BINDINGS, LAUNCHER_EXTRA), ""),
         (SetupScreen, "Setup", entries(app, SetupScreen.BINDINGS, SetupScreen.HELP_EXTRA), ""),
         (ReplayScreen, "Replay", entries(app, ReplayScreen.BINDINGS), ""),
+        (ScoreSheetScreen, "Score sheet", entries(app, ScoreSheetScreen.BINDINGS), ""),
         (LobbyScreen, "Tables on a server", entries(app, LobbyScreen.BINDINGS), ""),
     ]
     first = [s for s in screens if s[0] is not None and under is not None and isinstance(under, s[0])]

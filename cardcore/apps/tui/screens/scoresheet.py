@@ -37,10 +37,18 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     """Dismissed with a SheetChoice: continue, play again, or back to the launcher."""
 
     BINDINGS = [
-        Binding("escape,s", "close", "Back to the table", id="sheet.close"),
-        Binding("n", "next", "Next hand", id="sheet.next"),
-        Binding("a", "again", "Play again", id="sheet.again"),
-        Binding("m", "menu", "Launcher", id="sheet.menu"),
+        Binding("escape,s", "close", "Back to the table", id="sheet.close",
+                tooltip="back to the table (or where the sheet was opened)"),
+        Binding("n", "next", "Next hand", id="sheet.next", tooltip="the next hand (a hand just over)"),
+        Binding("a", "again", "Play again", id="sheet.again",
+                tooltip="play again: a match like it (a match that is over)"),
+        Binding("m", "menu", "Launcher", id="sheet.menu",
+                tooltip="the launcher (leaves the table, the match saved)"),
+        # a modal screen holds the app's keys back: ? is the sheet's own
+        Binding("question_mark", "app.help", "Help", id="sheet.help", tooltip="the help"),
+        # q as under the sheet: the table's "Leave" (saved), elsewhere "Back"
+        Binding("q", "leave", "Leave", id="sheet.leave",
+                tooltip="leave the table (the match is saved), or back where the sheet was opened"),
     ]
 
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
@@ -145,6 +153,11 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     @on(Button.Pressed, "#menu")
     def action_menu(self) -> None:
         self.dismiss(SheetChoice.MENU)
+
+    def action_leave(self) -> None:
+        """What q does on the screen under the sheet: a table's leaves it (MENU: the match
+        saved), a replay's or the history's goes back (the sheet closes)."""
+        self.dismiss(SheetChoice.MENU if self.session is not None else SheetChoice.CONTINUE)
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         if action == "again":

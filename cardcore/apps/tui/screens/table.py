@@ -53,6 +53,10 @@ TABLE_MARKS = ("Cards in [brackets] are picked; the cursor is in reverse video; 
                "▶; the last bot move is marked \"last move\"; ▸ marks what just arrived.")
 
 
+#: The status line's height at most (app.tcss ``#status``).
+STATUS_LINES = 2
+
+
 def matches(action: Action, picked: Counter[str], key: Callable[[str], str] = str,
             units: Iterable[Unit] = ()) -> bool:
     """The action plays every picked card (as a multiset, cards compared by the game's
@@ -133,7 +137,7 @@ class TableScreen(Screen[None]):
         #: This turn's order of the actions (labels) and the turn it belongs to (the hand,
         #: the seat shown): numbers keep their meaning while the same player plays on.
         self.order: list[str] = []
-        self._order_turn: tuple[int, int | None] | None = None
+        self._order_turn: tuple[object, ...] | None = None
         self.played: set[str] = set()  # the labels the player played this turn
         #: Where the actions the last move added begin in ``order`` (None: none added, or
         #: a whole new list, as after a draw).
@@ -251,7 +255,7 @@ class TableScreen(Screen[None]):
             self.legal = s.legal_actions()
         else:
             self.legal = []
-        self._keep_order()
+        self._keep_order(zones)
         self.units = picks.lettered(picks.table_units(others, self.legal))
         self.picked_units = [u for u in self.picked_units if u in self.units.values()]
         hand = self.hand
@@ -294,11 +298,13 @@ class TableScreen(Screen[None]):
                               style="bold"))
         self.refresh_bindings()
 
-    def _keep_order(self) -> None:
+    def _keep_order(self, zones: list[Zone]) -> None:
         """The turn's order of the actions: carried over while the same player plays on
-        in the same hand (their own moves change the list), begun anew otherwise."""
+        in the same hand (their own moves change the list), begun anew otherwise, and
+        when a trick was taken (the taker's lead is a turn of its own)."""
         s = self.session
-        turn = (s.hand_no, self.viewer)
+        tricks = tuple((z.title, z.seat) for z in zones if z.kind == "trick")
+        turn = (s.hand_no, self.viewer, tricks)
         self._added_at = None
         if self.legal:
             if turn == self._order_turn and self.order:
@@ -382,13 +388,15 @@ class TableScreen(Screen[None]):
 
     def _draw_status(self) -> None:
         """Most needed first: the score and the target, whose turn, the hand, the game,
-        the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``)."""
+        the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``). Two
+        lines at most: the game's name, the hand, the league and the dealer give way, in
+        that order, when long names need the room."""
         s = self.session
         sheet = s.sheet
-        score = Text(" · ".join(f"{name} {total}" for name, total in
-                                zip(sheet.side_names, sheet.totals, strict=False)), style="bold")
-        score.append(f" (to {sheet.target})", style="not bold")
-        parts = [score]
+        sides = [Text(f"{name} {total}", style="bold")
+                 for name, total in zip(sheet.side_names, sheet.totals, strict=False)]
+        sides[-1].append(f" (to {sheet.target})", style="not bold")
+        parts = list(sides)  # one part a side: long names break between the sides
         seat = s.to_play
         if self.finished is not None:
             parts.append(Text(f"hand {self.finished_no} over", style="bold green"))
@@ -399,13 +407,14 @@ class TableScreen(Screen[None]):
             turn = Text("to play: ")
             turn.append(f"{s.name(seat)} ({who})", style="bold green")
             parts.append(turn)
-        if self.finished is None:
-            parts.append(Text(f"hand {s.hand_no}"))
+        hand = len(parts)
+        parts.append(Text(f"hand {s.hand_no}" if self.finished is None else ""))
         parts.append(Text(s.game.name, style="dim"))
-        if s.league:  # a server's league the match counts for
-            parts.append(Text(f"league {s.league}", style="dim"))
+        parts.append(Text(f"league {s.league}" if s.league else "", style="dim"))
         parts.append(Text(f"dealer {s.name(self.hand_dealer)}", style="dim"))
-        self.query_one("#status", PartsLine).show(parts)
+        self.query_one("#status", PartsLine).show(parts, STATUS_LINES,
+                                                  spare=(hand + 1, hand, hand + 2, hand + 3),
+                                                  glued=range(1, len(sides)))
 
     def _draw_save_warning(self) -> None:
         """A line that stays while the match cannot be saved (a notify would go away)."""

@@ -4,6 +4,8 @@ only between them (Parts)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
@@ -101,26 +103,53 @@ class Tail:
 class Parts:
     """Parts of a line (the status line's score, turn, hand, game, dealer) joined by
     ``SEP``, breaking only between parts: no part is cut or split at the edge (a part
-    wider than the whole width alone wraps at its words)."""
+    wider than the whole width alone wraps at its words). In ``most`` lines: the parts
+    at ``spare`` (indices, the first left out first) give way until the rest fit, and a
+    last line still too many ends in "…". A part at ``glued`` joins the one before it in
+    that part's style (a score's sides), not in the separators' dim."""
 
     SEP = " · "
 
-    def __init__(self, parts: list[Text]) -> None:
+    def __init__(self, parts: list[Text], most: int | None = None, spare: Sequence[int] = (),
+                 glued: Sequence[int] = ()) -> None:
+        self.given = parts
         self.parts = [p for p in parts if p.plain]
+        self.most = most
+        self.spare = spare
+        self.glued = set(glued)
 
     def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
         width = options.max_width
+        left_out: set[int] = set()
+        lines = self._lines(console, width, left_out)
+        for i in self.spare:
+            if self.most is None or len(lines) <= self.most:
+                break
+            left_out.add(i)
+            lines = self._lines(console, width, left_out)
+        if self.most is not None and len(lines) > self.most:
+            lines = lines[:self.most]
+            lines[-1] = lines[-1][:max(0, width - 1)] + Text("…")
+        yield from lines
+
+    def _lines(self, console: Console, width: int, left_out: set[int]) -> list[Text]:
+        out: list[Text] = []
         line: Text | None = None
-        for part in self.parts:
-            if line is not None and cell_len(line.plain) + len(self.SEP) + cell_len(part.plain) <= width:
-                line.append(self.SEP, style="dim")
-                line.append_text(part)
+        before = Text()
+        for i, part in enumerate(self.given):
+            if not part.plain or i in left_out:
                 continue
-            if line is not None:
-                yield from line.wrap(console, width)
-            line = part.copy()
+            if line is not None and cell_len(line.plain) + len(self.SEP) + cell_len(part.plain) <= width:
+                line.append(self.SEP, style=before.style if i in self.glued else "dim")
+                line.append_text(part)
+            else:
+                if line is not None:
+                    out += line.wrap(console, width)
+                line = part.copy()
+            before = part
         if line is not None:
-            yield from line.wrap(console, width)
+            out += line.wrap(console, width)
+        return out
 
     @property
     def plain(self) -> str:
@@ -132,7 +161,8 @@ class PartsLine(Static):
 
     plain = ""
 
-    def show(self, parts: list[Text]) -> None:
-        line = Parts(parts)
+    def show(self, parts: list[Text], most: int | None = None, spare: Sequence[int] = (),
+             glued: Sequence[int] = ()) -> None:
+        line = Parts(parts, most, spare, glued)
         self.plain = line.plain
         self.update(line)

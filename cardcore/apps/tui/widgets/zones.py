@@ -18,10 +18,15 @@ __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zon
 
 
 def zone_title(zone: Zone, info: TableInfo) -> str:
+    """The zone's title with whose it is: a hand is titled by its seat's name (you,
+    partner, the side), another zone of a seat or side gets ``— name`` after its title,
+    unless its title already names them ("Taken by South & North")."""
     seat, side = zone.seat, zone.side
     if seat is not None and 0 <= seat < len(info.names):
         name = info.names[seat]
-        title = name if zone.kind == "hand" else f"{zone.title} — {name}"
+        if zone.kind == "trick":  # a trick's seat is the one that took it (kit.tricks)
+            return f"{zone.title} — taken by {name}"
+        title = name if zone.kind == "hand" else _naming(zone.title, name)
         if seat == info.viewer and zone.kind == "hand":
             title += " (you)"
         elif (side is not None and side == info.viewer_side and zone.kind == "hand"
@@ -32,8 +37,17 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
             title += f" — {info.side_names[side]}"
         return title
     if side is not None and 0 <= side < len(info.side_names):
-        return f"{zone.title} — {info.side_names[side]}"
+        return _naming(zone.title, info.side_names[side])
     return zone.title
+
+
+def _names(text: str, name: str) -> bool:
+    """``text`` says ``name`` as words of its own (not "Ann" in "Annex")."""
+    return re.search(rf"(?<!\w){re.escape(name)}(?!\w)", text) is not None
+
+
+def _naming(title: str, name: str) -> str:
+    return title if _names(title, name) else f"{title} — {name}"
 
 
 _ONE = re.compile(r"^1 (\w+?)s$")
@@ -118,8 +132,9 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
             head.append(" · dealer", style="italic")
         if zone.seat == info.to_play:
             head.append(" · to play ◀", style="bold green")
-    if zone.id in info.last_move.zones:
-        head.append(" · last move", style="bold cyan")
+    changed = info.last_move.groups.get(zone.id, set())
+    if zone.id in info.last_move.zones and not (zone.kind == "trick" and changed):
+        head.append(" · last move", style="bold cyan")  # a trick's card says it (80 columns)
     badges = shown_badges(zone, info)
     for badge in badges:
         head.append(f" [{badge}]", style="dim")
@@ -135,9 +150,9 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
         row.append_text(_table_cards(zone.cards, (zone.id,), info,
                                      info.last_move.cards.get(zone.id, set())))
         lines.append(row)
-    if not zone.cards and not zone.groups:  # on the title's line: 80x24 has no line to spare
+    if not zone.cards and not zone.groups and zone.kind != "tricks":  # a count says it
+        # on the title's line: 80x24 has no line to spare
         head.append("  (empty)", style="dim")
-    changed = info.last_move.groups.get(zone.id, set())
     return lines, [_group(zone, group, info, i in changed) for i, group in enumerate(zone.groups)]
 
 
@@ -156,8 +171,9 @@ def _group(zone: Zone, group: Group, info: TableInfo, changed: bool) -> Text:
             inner.stylize("reverse")
         row.append_text(inner)
     badges = [badge_text(b) for b in group.badges]
-    if group.seat is not None and 0 <= group.seat < len(info.names):
-        badges.append(info.names[group.seat])
+    if group.seat is not None and 0 <= group.seat < len(info.names) \
+            and not any(_names(b, info.names[group.seat]) for b in badges):
+        badges.append(info.names[group.seat])  # the owner, unless a badge names them
     if badges:
         row.append(" " + " · ".join(badges), style="italic")
     if changed:

@@ -1,0 +1,1 @@
+"""Whist: an example trick-taking cardcore game (the kit's trick part)."""
