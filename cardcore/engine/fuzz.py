@@ -3,16 +3,22 @@
 hypothesis is in the test extra; it is imported only when check_game runs. Every game
 must answer a forged action with IllegalAction (state unchanged), and a mutated export
 with a state or with StateError naming the field: never TypeError, KeyError,
-AttributeError, IndexError or anything else.
+AttributeError, IndexError or anything else. A strict load (``strict=True``: files and the
+network) refuses, with StateError, an export with one card taken out, one card twice or one
+field left out (``check_strict_loading``).
 """
 
 from __future__ import annotations
 
 import copy
 import json
+import random
+from collections.abc import Iterator
 from typing import Any
 
+from cardcore.engine.cards import deck
 from cardcore.engine.game import Action, Game, GameState, IllegalAction, SimpleAction, StateError, load_state
+from cardcore.engine.kit import known
 
 Path = tuple[Any, ...]
 
@@ -63,7 +69,7 @@ def fuzz_loading(game: Game, state: GameState, at: str, examples: int = 60) -> N
                          st.sampled_from(ODD_VALUES))
 
     @settings(max_examples=examples, deadline=None, derandomize=True, database=None,
-              suppress_health_check=list(HealthCheck))
+              suppress_health_check=list(HealthCheck), report_multiple_bugs=False)
     @given(mutation)
     def load(m: tuple[Path, str, Any]) -> None:
         path, how, value = m
@@ -165,3 +171,112 @@ def short_json(value: Any) -> str:
     return text if len(text) < 60 else text[:57] + "..."
 
 
+
+
+# --- strict loading: the whole deck, every field ----------------------------------------
+
+def check_strict_loading(game: Game, state: GameState, rng: random.Random, at: str) -> None:
+    """One card off each list of cards in the export (taken out, then twice) and each field
+    left out: a strict load refuses every one with StateError. For games whose
+    ``state_from_json`` takes ``strict``."""
+    data = state.export()
+    for what, mutant in _one_card_off(data, rng):
+        _refused(game, mutant, what, "the whole deck, each card as often as the deck has it", at)
+    for path, mutant in _one_field_missing(data):
+        what = f"without its field {'/'.join(map(str, path))}"
+        _refused(game, mutant, what, "every field the export writes", at)
+
+
+def _refused(game: Game, data: dict, what: str, wants: str, at: str) -> None:
+    try:
+        _load(game, data, True)
+    except StateError:
+        return
+    except Exception as exc:
+        raise AssertionError(
+            f"{at}: state_from_json(strict=True) of the export {what} raised "
+            f"{type(exc).__name__}: {exc}; bad data must raise StateError naming the field") from None
+    raise AssertionError(
+        f"{at}: state_from_json(strict=True) accepted the export {what}: strict loading (files, "
+        f"the network: hostile input included) wants {wants}, else StateError")
+
+
+def _one_card_off(data: dict, rng: random.Random) -> Iterator[tuple[str, dict]]:
+    """For each list of cards, a copy of the export with one of its cards taken out and one
+    with that card put in twice."""
+    places: dict[Path, list[int]] = {}
+    for path, value in leaves(data):
+        if isinstance(path[-1], int) and is_card(value):
+            places.setdefault(path[:-1], []).append(path[-1])
+    for place, indices in places.items():
+        i = rng.choice(indices)
+        name = "/".join(map(str, place))
+        out, cards = _copy_along(data, place)
+        card = cards.pop(i)
+        yield f"with {card} taken out of {name}", out
+        out, cards = _copy_along(data, place)
+        cards.insert(i, card)
+        yield f"with {card} twice in {name}", out
+
+
+def _one_field_missing(data: dict) -> Iterator[tuple[Path, dict]]:
+    """For each field (a key of any object in the export, the options' own aside; in a list
+    of objects, the first one's), a copy of the export without it."""
+    shapes: set[Path] = set()
+    for path in _fields(data):
+        shape = tuple("*" if isinstance(p, int) else p for p in path)
+        if shape not in shapes:
+            shapes.add(shape)
+            out, parent = _copy_along(data, path[:-1])
+            del parent[path[-1]]
+            yield path, out
+
+
+def _copy_along(data: dict, path: Path) -> tuple[dict, Any]:
+    """A copy of ``data`` sharing all but the objects and lists on ``path`` (cheaper than a
+    deep copy: loading reads its input, never changes it), and the copy's node at ``path``."""
+    root = node = copy.copy(data)
+    for p in path:
+        node[p] = copy.copy(node[p])
+        node = node[p]
+    return root, node
+
+
+def _fields(data: Any, path: Path = ()) -> Iterator[Path]:
+    if isinstance(data, dict):
+        for key, value in data.items():
+            if not (path == () and key == known.KEY):  # older saves lack it: nothing known
+                yield path + (key,)
+            if key != "options":
+                yield from _fields(value, path + (key,))
+    elif isinstance(data, list):
+        for i, value in enumerate(data):
+            yield from _fields(value, path + (i,))
+
+
+def leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
+    """Every value of an export that is neither an object nor a list, with its path
+    (options and known-card marks aside)."""
+    if isinstance(data, dict):
+        for k, v in data.items():
+            if k not in ("options", known.KEY):  # known: marks of cards counted in place
+                yield from leaves(v, path + (k,))
+    elif isinstance(data, list):
+        for i, v in enumerate(data):
+            yield from leaves(v, path + (i,))
+    else:
+        yield path, data
+
+
+_CARDS = frozenset(deck(jokers=1))
+
+
+def is_card(value: Any) -> bool:
+    """A card in notation (any deck's, jokers too)."""
+    return isinstance(value, str) and value in _CARDS
+
+
+def at_path(data: Any, path: Path) -> Any:
+    for p in path:
+        data = data[p]
+    return data

@@ -416,10 +416,10 @@ class Game(ABC):
         is no state of the game (unknown cards, too many copies of a card, wrong types,
         impossible sizes) with ``StateError`` naming the field; never another exception.
         ``strict``: also the whole deck present (each card as often as the deck has it),
-        sizes and counters possible, integers that are ints (not floats, bools or
-        strings). Everything loaded from a file or the network loads strictly
-        (``load_state`` below); a game written before ``strict`` existed may
-        leave it out of its signature.
+        every field the export writes present, sizes and counters possible, integers
+        that are ints (not floats, bools or strings). Everything loaded from a file or
+        the network loads strictly (``load_state`` below); a game written before
+        ``strict`` existed may leave it out of its signature.
         """
 
     def action_from_json(self, state: GameState, data: dict) -> Action:

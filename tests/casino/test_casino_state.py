@@ -380,13 +380,16 @@ def test_state_from_json_names_the_field_and_raises_only_state_errors(game_id, b
 
 def whole_deck_position(game_id, hand_sizes, to_play):
     """A position holding the whole deck: hands of the given sizes, the rest in the piles;
-    every key given (strict loading wants them all)."""
+    every field written (strict loading wants them all)."""
     deck = sorted(standard_deck())
     hands = [[deck.pop() for _ in range(k)] for k in hand_sizes]
     n = len(hand_sizes)
-    return {"game": game_id, "players": n, "hands": hands, "to_play": to_play, "dealer": 0,
+    options = GAMES[game_id].Options()
+    sides = GAMES[game_id].seating(n, options).sides
+    return {"game": game_id, "players": n, "dealer": 0, "to_play": to_play, "hands": hands,
             "table": {"loose": [], "builds": []}, "captured": [deck] + [[] for _ in range(n - 1)],
-            "sweeps": [0] * n, "stock": [], "last_capture": None, "totals_before": [0, 0]}
+            "sweeps": [0] * n, "stock": [], "last_capture": None, "totals_before": [0] * sides,
+            "options": options.model_dump(mode="json")}
 
 
 def test_strict_loading_wants_the_whole_deck_and_hand_sizes_play_can_reach(game_id):

@@ -8,8 +8,8 @@ from cardcore.engine.bots import InfoSet
 from cardcore.engine.bots.play import play_bots
 from cardcore.engine.bots.search import HardBot, MediumBot, SearchBot
 from cardcore.engine.game import load_state
+from cardcore.engine.hiding import hidden_paths, permute
 from cardcore.engine.match import Match
-from cardcore.engine.testing import _hidden_paths, _permute
 from cardcore.services.plugins import load_registry
 
 REGISTRY = load_registry()
@@ -48,10 +48,10 @@ def positions(game, players, count, seed):
 def redealt(game, state, seat, rng):
     """The same position with every card ``seat`` cannot see dealt again (its view kept)."""
     data = state.export()
-    hidden = _hidden_paths(data, state.view(seat), "test")
+    hidden = hidden_paths(data, state.view(seat), "test")
     for within in (False, True) * 10:
         try:
-            other = load_state(game, _permute(data, hidden, rng, within=within), strict=False)
+            other = load_state(game, permute(data, hidden, rng, within=within), strict=False)
         except ValueError:
             continue
         if other.view(seat) == state.view(seat):

@@ -69,7 +69,7 @@ class DeclaredState(GameState):
             raise TypeError(f"{cls.__name__}: 'known' is the export's key of known cards, "
                             "not a part name")
         cls.known_parts = tuple(n for n, p in cls.parts.items() if isinstance(p, Cards) and p.known)
-        cls._plan = _plan(cls.parts)
+        cls._plan = _plan(cls)
 
     @property
     def players(self) -> int:
@@ -104,6 +104,8 @@ class DeclaredState(GameState):
 
     def view(self, seat: int | None) -> dict:
         """The export with what ``seat`` may not see as nulls (None: the spectator)."""
+        if not self._plan.plain_export:  # the class writes its own export (adds keys?)
+            return self._view_of_export(seat)
         data = self._public if self.cache_public else None
         data = (data or self._cached()).copy()
         if seat is not None:
@@ -111,6 +113,18 @@ class DeclaredState(GameState):
                 data[name] = show(read(self), seat)
             if self.known_parts:
                 self._show_known(data, seat)
+        return data
+
+    def _view_of_export(self, seat: int | None) -> dict[str, Any]:
+        """A view of a state whose class writes its own ``export`` (the keys it adds too):
+        the export, with the parts ``seat`` sees otherwise in their view."""
+        data = self.export()
+        for name, read, _ in self._plan.export:
+            value = read(self)
+            part = self.parts[name]
+            data[name] = part.view(value, seat) if seat is not None else part.spectator(value)
+        if self.known_parts:
+            self._show_known(data, seat)
         return data
 
     def _cached(self) -> dict[str, Any]:
@@ -246,14 +260,18 @@ class DeclaredState(GameState):
         """The state ``data`` (an export) describes, or StateError naming the part.
 
         Partial by default: absent parts take their empty values (a ``required`` part
-        excepted), an absent ``to_play`` is ``first_to_play``. ``strict``: every part
-        present, the whole deck.
+        excepted), an absent ``to_play`` is ``first_to_play``. ``strict``: every field
+        present (the parts, ``game``, ``players``, ``dealer``, ``to_play``, ``options``;
+        ``known`` excepted: saves made before known cards lack it), the whole deck.
         """
         if not isinstance(data, dict):
             raise StateError(f"position: an object, not {type(data).__name__}")
-        named = data.get("game")
-        if named is not None and named != game.id:
-            raise StateError(f"game: a state of {named!r}, not of {game.id!r}", ("game",))
+        for key in ("game", "dealer", "to_play", "options") if strict else ():
+            if key not in data:
+                raise StateError(f"{key}: missing (strict loading wants every part)", (key,))
+        named, own = data.get("game"), getattr(cls, "game_id", game.id)
+        if named is not None and named != own:
+            raise StateError(f"game: a state of {named!r}, not of {own!r}", ("game",))
         options = cls.load_options(game, data, strict)
         seating = load_seating(game, data, options, cls.parts, strict)
         values = {}
@@ -290,9 +308,11 @@ class _Plan(NamedTuple):
     by_seat: tuple[tuple[str, Reader, Callable[[Any, int | None], Any]], ...]
     #: the card parts some seat cannot see
     hidden: tuple[tuple[str, Cards], ...]
+    #: ``export`` is the kit's: else views are made from the class's own (it may add keys)
+    plain_export: bool
 
 
-def _plan(parts: dict[str, Part]) -> _Plan:
+def _plan(cls: type[DeclaredState]) -> _Plan:
     def read(name: str, part: Part) -> Reader:  # a plain attribute: read without a call
         return operator.attrgetter(name) if type(part).read is Part.read else functools.partial(
             part.read, name=name)
@@ -304,16 +324,17 @@ def _plan(parts: dict[str, Part]) -> _Plan:
             return None if part.per is None else list
         return part.export
 
-    every = [(name, read(name, part), part) for name, part in parts.items()]
+    every = [(name, read(name, part), part) for name, part in cls.parts.items()]
     return _Plan(
         tuple((n, r, spectator(p)) for n, r, p in every),
         tuple((n, r, p.export) for n, r, p in every if not p.public),
         tuple((n, r, p.view) for n, r, p in every  # known cards: DeclaredState._show_known
               if p.by_seat and not (isinstance(p, Cards) and p.known)),
-        tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public))
+        tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public),
+        cls.export is DeclaredState.export)
 
 
-DeclaredState._plan = _plan(DeclaredState.parts)
+DeclaredState._plan = _plan(DeclaredState)  # type: ignore[type-abstract]
 
 
 def _seen_marks(marks: list[dict], seat: int | None) -> list[dict]:

@@ -23,6 +23,10 @@ from cardcore.engine.cards import CardError, parse_card
 from cardcore.engine.game import StateError
 from cardcore.engine.kit.parts import Path, where
 
+#: The export's key for the marks: a save made before known cards lacks it, and loads (also
+#: strictly) as nothing known; check_game does not ask strict loading to refuse its absence.
+KEY = "known"
+
 C = TypeVar("C", bound=Hashable)
 #: Who knows a card: None (everyone) or the seats that do.
 To = tuple[int, ...] | None

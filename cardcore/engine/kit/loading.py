@@ -10,6 +10,7 @@ import pydantic
 
 from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
+from cardcore.engine.kit import known
 from cardcore.engine.kit.known import load_marks
 from cardcore.engine.kit.parts import Part, StateCardError
 from cardcore.engine.seating import Seating
@@ -95,9 +96,8 @@ def check_deck(state: DeclaredState, strict: bool) -> None:
     if strict:
         missing = Counter(deck) - Counter(cards)
         if missing:
-            raise StateCardError(f"cards: strict loading wants the whole deck; missing "
+            raise StateError(f"cards: strict loading wants the whole deck; missing "
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
-
 
 
 def load_known(state: DeclaredState, raw: Any) -> None:
@@ -120,3 +120,23 @@ def load_known(state: DeclaredState, raw: Any) -> None:
                              f"{state.parts[name].per}), not {_describe(value)}", ("known", name))
         state.known[name] = [load_marks(("known", name, i), v, c, players)
                              for i, (v, c) in enumerate(zip(value, cards, strict=True))]
+
+
+def require_every_field(shape: pydantic.BaseModel, path: tuple[str | int, ...] = ()) -> None:
+    """Strict loading wants every field: StateError naming the first field the data left out
+    of ``shape`` (a pydantic model validated from it) or of the models inside it; but
+    ``known``, which a save made before known cards lacks."""
+    for name in type(shape).model_fields:
+        here = (*path, name)
+        if name not in shape.model_fields_set and here != (known.KEY,):  # older saves lack it
+            raise StateError(f"{'.'.join(map(str, here))}: missing (strict loading wants every field)",
+                             here)
+        _every_field_inside(getattr(shape, name), here)
+
+
+def _every_field_inside(value: Any, path: tuple[str | int, ...]) -> None:
+    if isinstance(value, pydantic.BaseModel):
+        require_every_field(value, path)
+    elif isinstance(value, list):
+        for i, item in enumerate(value):
+            _every_field_inside(item, (*path, i))

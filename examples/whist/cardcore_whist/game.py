@@ -2,12 +2,13 @@
 
 The 52 cards are dealt one at a time, thirteen each, from the dealer's left. The
 dealer's last card is turned face up: its suit is trumps for the hand, and the card
-stays in the dealer's hand. The player on the dealer's left leads to the first trick.
-Each player in turn, to the left, plays one card: one of the suit led if they have
-one, else any card. The highest trump takes the trick, or, with no trump in it, the
-highest card of the suit led (aces high). Whoever takes a trick leads to the next.
-After thirteen tricks the side that took more than six scores one point for each
-trick over six (the odd tricks); the other side scores nothing. Honours do not
+stays in the dealer's hand, known to all until it is played. The player on the
+dealer's left leads to the first trick. Each player in turn, to the left, plays one
+card: one of the suit led if they have one, else any card. The highest trump takes
+the trick, or, with no trump in it, the highest card of the suit led (aces high).
+Whoever takes a trick leads to the next. After thirteen tricks the side that took
+more than six scores one point for each trick over six (the odd tricks); the other
+side scores nothing. Honours do not
 score. The deal passes to the left after each hand; the first side to reach the
 target wins the match.
 """
@@ -60,7 +61,8 @@ class Play(Action):
 
 class WhistState(CardGameState):
     game_id = "whist"
-    parts = {"hands": Cards(per="seat", shown=OWNER), "trick": Tricks()}
+    #: The turned trump stays known to all in the dealer's hand until it is played.
+    parts = {"hands": Cards(per="seat", shown=OWNER, known=True), "trick": Tricks()}
     hands: list[list[str]]
     trick: Trick
 
@@ -87,10 +89,8 @@ class WhistState(CardGameState):
 
     def score(self) -> ScoreRow:
         tricks = self.trick.taken_by_side(self.seating)
-        row = Scores(self.seating).add("odd_tricks", [max(0, t - 6) for t in tricks]).row()
-        for side, taken in zip(row["sides"], tricks, strict=True):
-            side["counts"] = {"tricks_taken": taken}
-        return row
+        return (Scores(self.seating).add("odd_tricks", [max(0, t - 6) for t in tricks])
+                .count("tricks_taken", tricks).row())
 
     def check(self, strict: bool) -> None:
         """Trumps named; each trick led by the last taker and played in turn; the turn
@@ -147,9 +147,12 @@ class Whist(CardGame):
     def new_hand(self, seating: Seating, options: Any, rng: random.Random,
                  totals: list[int]) -> CardGameState:
         hands, _ = deal(shuffled(standard_deck(), rng), one_at_a_time(seating.deal_order(), 13), 4)
-        trump = hands[seating.dealer][-1][-1]  # the suit of the dealer's last card
+        turned = hands[seating.dealer][-1]  # the dealer's last card: its suit is trumps
         hands = [sorted(h, key=ORDER.__getitem__) for h in hands]
-        return self.State(seating, options, seating.leader, hands=hands, trick=Trick(trump=trump))
+        state = self.State(seating, options, seating.leader, hands=hands,
+                           trick=Trick(trump=turned[-1]))
+        state.make_known("hands", seating.dealer, turned)
+        return state
 
     def heuristic(self, state: Any, seat: int) -> float:
         """The margin of odd tricks, roughly: the tricks the seat's side took over the

@@ -18,6 +18,7 @@ import pydantic
 from cardcore.engine.cards import CardError, canasta_deck, check_cards, parse_card
 from cardcore.engine.game import StateError
 from cardcore.engine.kit.known import load_marks
+from cardcore.engine.kit.loading import require_every_field
 
 from .moves import OVER, PLAY_PHASE, legal_actions
 from .rules import (
@@ -107,6 +108,8 @@ def _state_error(exc: pydantic.ValidationError, prefix: tuple[str, ...] = ()) ->
 def state_from_json(data: object, strict: bool = False) -> CanastaState:
     """The position ``data`` (``CanastaState.export()``'s format), or StateError."""
     pos = _shape(data)
+    if strict:
+        require_every_field(pos)
     if pos.game != "canasta":
         raise StateError(f"game: not a canasta position ({pos.game!r})")
     if pos.players not in PLAYER_COUNTS:
