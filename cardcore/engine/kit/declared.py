@@ -192,7 +192,8 @@ class DeclaredState(GameState):
         rng.shuffle(cards)
         needs = self.must_hold()
         if needs:  # first what each place must keep, then the rest in order
-            kept = [_pull(cards, needs.get((name, i), ())) for name, i, *_ in places]
+            kept = [_pull(cards, needs.get((name, i), ())[:len(held) - len(keep)])
+                    for name, i, _, held, keep in places]
         at = 0
         for j, (_, _, ordered, held, keep) in enumerate(places):
             n = len(held) - len(keep)
