@@ -104,15 +104,23 @@ class DeclaredState(GameState):
 
     def view(self, seat: int | None) -> dict:
         """The export with what ``seat`` may not see as nulls (None: the spectator)."""
-        if not self._plan.plain_export:  # the class writes its own export (adds keys?)
-            return self._view_of_export(seat)
+        plan = self._plan
+        if not plan.simple:  # known cards, or an export of the class's own (adds keys?)
+            return self._view_known(seat) if plan.plain_export else self._view_of_export(seat)
+        data = self._public if self.cache_public else None
+        data = (data or self._cached()).copy()
+        if seat is not None:
+            for name, read, show in plan.by_seat:
+                data[name] = show(read(self), seat)
+        return data
+
+    def _view_known(self, seat: int | None) -> dict[str, Any]:
         data = self._public if self.cache_public else None
         data = (data or self._cached()).copy()
         if seat is not None:
             for name, read, show in self._plan.by_seat:
                 data[name] = show(read(self), seat)
-            if self.known_parts:
-                self._show_known(data, seat)
+            self._show_known(data, seat)
         return data
 
     def _view_of_export(self, seat: int | None) -> dict[str, Any]:
@@ -311,6 +319,8 @@ class _Plan(NamedTuple):
     hidden: tuple[tuple[str, Cards], ...]
     #: ``export`` is the kit's: else views are made from the class's own (it may add keys)
     plain_export: bool
+    #: ``plain_export`` and no known cards: ``view`` takes its short way
+    simple: bool
 
 
 def _plan(cls: type[DeclaredState]) -> _Plan:
@@ -332,7 +342,8 @@ def _plan(cls: type[DeclaredState]) -> _Plan:
         tuple((n, r, p.view) for n, r, p in every  # known cards: DeclaredState._show_known
               if p.by_seat and not (isinstance(p, Cards) and p.known)),
         tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public),
-        cls.export is DeclaredState.export)
+        cls.export is DeclaredState.export,
+        cls.export is DeclaredState.export and not cls.known_parts)
 
 
 DeclaredState._plan = _plan(DeclaredState)  # type: ignore[type-abstract]
