@@ -109,7 +109,7 @@ def test_d47_known_cards_round_trip_and_an_old_save_loads_as_nothing_known():
     ({"hands": [[], [{"card": "JD", "to": [0]}], [], []]}, "known to all", ("known", "hands", 1)),
     ({"hands": [[], []]}, "a list of 4", ("known", "hands")),
     ({"stock": []}, "the cards taken with the pile", ("known",)),
-    ({"hands": [[], [{"card": "JX"}], [], []]}, "not a card", ("known", "hands", 1, 0)),
+    ({"hands": [[], [{"card": "JX", "to": None}], [], []]}, "not a card", ("known", "hands", 1, 0)),
 ])
 def test_d47_loading_refuses_known_cards_not_in_their_hand(known, words, path):
     with pytest.raises(StateError, match=words) as refused:

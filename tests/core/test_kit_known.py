@@ -90,10 +90,11 @@ def test_known_cards_round_trip_and_a_save_without_them_loads_as_nothing_known()
 @pytest.mark.parametrize("known, words, path", [
     ({"hands": [[], [{"card": "5H", "to": None}], []]}, r"known.hands\[1\]: 5H known but not in hands\[1\]",
      ("known", "hands", 1)),
-    ({"hands": [[], [{"card": "KH"}, {"card": "KH"}], []]}, "KH known but not in", ("known", "hands", 1)),
+    ({"hands": [[], [{"card": "KH", "to": None}, {"card": "KH", "to": None}], []]},
+     "KH known but not in", ("known", "hands", 1)),
     ({"hands": [[], [{"card": "KH", "to": [3]}], []]}, "to: null", ("known", "hands", 1, 0)),
     ({"hands": [[], [{"card": "KH", "to": []}], []]}, "to: null", ("known", "hands", 1, 0)),
-    ({"hands": [[], [{"card": "KX"}], []]}, "card: not a card", ("known", "hands", 1, 0)),
+    ({"hands": [[], [{"card": "KX", "to": None}], []]}, "card: not a card", ("known", "hands", 1, 0)),
     ({"hands": [[], ["KH"], []]}, "a known card is", ("known", "hands", 1, 0)),
     ({"hands": [[], []]}, "a list of 3", ("known", "hands")),
     ({"stock": []}, "'stock' is no part with known cards", ("known", "stock")),

@@ -301,7 +301,7 @@ class DeclaredState(GameState):
             to_play = cls.first_to_play(seating, values)
         state = cls.made(game, seating, options, to_play, values)
         check_deck(state, strict)
-        load_known(state, data.get("known"))
+        load_known(state, data.get("known"), strict)
         state.check(strict)
         return state
 

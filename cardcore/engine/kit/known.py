@@ -108,12 +108,14 @@ def export_marks(cards: Sequence[C], marks: Sequence[Mark[C]],
             for card, to in live(cards, marks)]
 
 
-def load_marks(path: Path, value: Any, cards: Sequence[str], players: int) -> tuple[Mark[str], ...]:
+def load_marks(path: Path, value: Any, cards: Sequence[str], players: int,
+               strict: bool = False) -> tuple[Mark[str], ...]:
     """A place's marks from the export (``cards``: the place's cards, in notation), or
-    StateError naming the place: each a card of the place and who knows it."""
+    StateError naming the place: each a card of the place and who knows it (``to``
+    absent: everyone; ``strict`` wants it written)."""
     if not isinstance(value, list):
         raise StateError(f"{_at(path)}: a list of known cards, not {type(value).__name__}", path)
-    marks = tuple(_load_mark(path + (i,), m, players) for i, m in enumerate(value))
+    marks = tuple(_load_mark(path + (i,), m, players, strict) for i, m in enumerate(value))
     extra = Counter(c for c, _ in marks) - Counter(cards)
     if extra:
         raise StateError(f"{_at(path)}: {' '.join(sorted(extra))} known but not in "
@@ -126,8 +128,10 @@ def _at(path: Path) -> str:
     return f"{path[0]}.{where(path[1:])}"
 
 
-def _load_mark(path: Path, value: Any, players: int) -> Mark[str]:
-    if not isinstance(value, dict) or "card" not in value or set(value) - {"card", "to"}:
+def _load_mark(path: Path, value: Any, players: int, strict: bool) -> Mark[str]:
+    keys = {"card", "to"}
+    if not isinstance(value, dict) or not {"card"} <= set(value) <= keys or \
+            (strict and set(value) != keys):
         raise StateError(f"{_at(path)}: a known card is {{\"card\": ..., \"to\": ...}}, "
                          f"not {value!r:.60}", path)
     try:

@@ -100,9 +100,10 @@ def check_deck(state: DeclaredState, strict: bool) -> None:
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
 
 
-def load_known(state: DeclaredState, raw: Any) -> None:
+def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
     """The export's known cards into ``state`` (its parts loaded), or StateError naming the
-    place; absent (a save made before known cards): nothing known."""
+    place; absent (a save made before known cards): nothing known. ``strict``: when
+    present, it names every part with known cards."""
     if raw is None:
         return
     if not isinstance(raw, dict):
@@ -113,13 +114,17 @@ def load_known(state: DeclaredState, raw: Any) -> None:
             raise StateError(f"known: {name!r} is no part with known cards", ("known", str(name)))
         cards = getattr(state, name)
         if state.parts[name].per is None:
-            state.known[name] = load_marks(("known", name), value, cards, players)
+            state.known[name] = load_marks(("known", name), value, cards, players, strict)
             continue
         if not isinstance(value, list) or len(value) != len(cards):
             raise StateError(f"known.{name}: a list of {len(cards)} (one per "
                              f"{state.parts[name].per}), not {_describe(value)}", ("known", name))
-        state.known[name] = [load_marks(("known", name, i), v, c, players)
+        state.known[name] = [load_marks(("known", name, i), v, c, players, strict)
                              for i, (v, c) in enumerate(zip(value, cards, strict=True))]
+    absent = [name for name in state.known_parts if name not in raw]
+    if strict and absent:
+        raise StateError(f"known.{absent[0]}: missing (strict loading wants every field)",
+                         ("known", absent[0]))
 
 
 def require_every_field(shape: pydantic.BaseModel, path: tuple[str | int, ...] = ()) -> None:

@@ -1,6 +1,7 @@
 """How a match is won, said once on the game (``CardGame.match_rule``):
 
     match_rule = POINTS_TARGET                       # the default: to a points target
+    match_rule = MatchRule(shown=("tricks_taken",))  # the same, a count shown on the sheet
     match_rule = FirstToHands(shown=("card_points",))  # first to N hands won
 
 To a points target, each hand's points add up and the match goes to the highest total at
@@ -26,6 +27,9 @@ class MatchRule:
 
     #: What the target counts, for the rules text and the target's description.
     unit: str = "points"
+    #: The keys of the rows' ``counts`` the sheet shows under each hand's result
+    #: (``("tricks_taken",)``); the statistics count them already, as every int count.
+    shown: tuple[str, ...] = ()
 
     def winner(self, sheet: ScoreSheet, target: int) -> int | None:
         """The side that has won the match on ``sheet``, or None: play on."""
@@ -33,7 +37,7 @@ class MatchRule:
 
     def extras(self) -> list[ScoreExtra]:
         """The score extras the rule shows on the sheet (``Game.score_extras``)."""
-        return []
+        return [ScoreExtra(key, _counted(key), stats=False) for key in self.shown]
 
     def says(self, target: int) -> str:
         """The rule in words, for the rules text: ``to 21 points``."""
@@ -47,15 +51,10 @@ POINTS_TARGET = MatchRule()
 @dataclass(frozen=True)
 class FirstToHands(MatchRule):
     """First to win ``target`` hands: each hand scores 1 to the side that won it (at most
-    one), so a side's total is the hands it won. ``shown``: the keys of the rows'
-    ``counts`` the sheet shows under each hand's result (``("card_points",)``); the
-    statistics count them already, as every int count."""
+    one), so a side's total is the hands it won; ``shown`` as for any rule (what decided
+    each hand: ``("card_points",)``)."""
 
     unit: str = "hands won"
-    shown: tuple[str, ...] = ()
-
-    def extras(self) -> list[ScoreExtra]:
-        return [ScoreExtra(key, _counted(key), stats=False) for key in self.shown]
 
     def says(self, target: int) -> str:
         return f"first to {target} hand{'s' if target != 1 else ''} won"

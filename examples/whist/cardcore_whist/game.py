@@ -8,9 +8,8 @@ card: one of the suit led if they have one, else any card. The highest trump tak
 the trick, or, with no trump in it, the highest card of the suit led (aces high).
 Whoever takes a trick leads to the next. After thirteen tricks the side that took
 more than six scores one point for each trick over six (the odd tricks); the other
-side scores nothing. Honours do not
-score. The deal passes to the left after each hand; the first side to reach the
-target wins the match.
+side scores nothing. Honours do not score. The deal passes to the left after each
+hand; the first side to reach the target wins the match.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ from cardcore import GameOptions, IllegalAction, StateError
 from cardcore.engine.cards import deck, glyph, standard_deck
 from cardcore.engine.deal import deal, one_at_a_time, shuffled
 from cardcore.engine.game import Action, ScoreRow
-from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, Scores, Trick, Tricks
+from cardcore.engine.kit import OWNER, CardGame, CardGameState, Cards, MatchRule, Scores, Trick, Tricks
 from cardcore.engine.kit.tricks import ACE_HIGH, Played, follow, winner
 from cardcore.engine.seating import Seating
 
@@ -138,6 +137,7 @@ class Whist(CardGame):
     description = "Partners take tricks; trumps turned by the dealer. (example plugin)"
     player_counts = (4,)
     deck_dealt_out = True
+    match_rule = MatchRule(shown=("tricks_taken",))  # the tricks beside the odd tricks
     Options = WhistOptions
     State = WhistState
 

@@ -121,7 +121,7 @@ def state_from_json(data: object, strict: bool = False) -> CanastaState:
     st = CanastaState(_options(pos), seating, _totals(pos, seating.sides))
     _place_turn(st, pos)
     cards = _place_hands(st, pos) + _place_piles(st, pos, strict) + _place_melds(st, pos)
-    _place_known(st, pos.known)
+    _place_known(st, pos.known, strict)
     cards += _place_red_threes(st, pos)
     try:
         check_cards([ID_TEXT[c] for c in cards], canasta_deck(), "position")
@@ -196,12 +196,12 @@ def _place_hands(st: CanastaState, pos: PositionData) -> list[int]:
     return placed
 
 
-def _place_known(st: CanastaState, raw: Any) -> None:
+def _place_known(st: CanastaState, raw: Any, strict: bool) -> None:
     """The cards each hand took with the pile, known to all; absent (a save made before
     known cards): none. The export's shape is the kit's (cardcore/engine/kit/known.py)."""
     if raw is None:
         return
-    if not isinstance(raw, dict) or set(raw) - {"hands"}:
+    if not isinstance(raw, dict) or set(raw) - {"hands"} or (strict and "hands" not in raw):
         raise StateError(f"known: {{\"hands\": ...}}, the cards taken with the pile, not "
                          f"{reprlib.repr(raw)}", ("known",))
     hands = raw.get("hands", [])
@@ -212,7 +212,7 @@ def _place_known(st: CanastaState, raw: Any) -> None:
     known = []
     for s, value in enumerate(hands):
         path = ("known", "hands", s)
-        marks = load_marks(path, value, [ID_TEXT[c] for c in st.hands[s]], players)
+        marks = load_marks(path, value, [ID_TEXT[c] for c in st.hands[s]], players, strict)
         if any(to is not None for _, to in marks):
             raise StateError(f"known.hands[{s}]: the cards taken with the pile are known to "
                              "all (to: null)", path)
