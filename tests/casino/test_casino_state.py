@@ -414,6 +414,13 @@ def test_strict_loading_wants_the_whole_deck_and_hand_sizes_play_can_reach(game_
     assert game.state_from_json(short).to_play == leader
     with pytest.raises(StateError, match="missing"):
         game.state_from_json(short, strict=True)
+    # every key: a partial position loads, but not strictly
+    for key in ("players", "table", "sweeps", "stock", "last_capture", "totals_before"):
+        partial = {k: v for k, v in good.items() if k != key}
+        assert game.state_from_json(partial).export() == game.state_from_json(good).export()
+        with pytest.raises(StateError, match=f"^{key}: missing") as refused:
+            game.state_from_json(partial, strict=True)
+        assert refused.value.path == (key,)
 
 
 def test_strict_loading_takes_every_position_of_play(game_id):

@@ -12,11 +12,11 @@ from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
 from cardcore.engine.kit import known
 from cardcore.engine.kit.known import load_marks
-from cardcore.engine.kit.parts import Part
+from cardcore.engine.kit.parts import Part, StateCardError
 from cardcore.engine.seating import Seating
 
 if TYPE_CHECKING:
-    from cardcore.engine.kit.state import CardGameState
+    from cardcore.engine.kit.declared import DeclaredState
 
 
 def load_options(game: Game, raw: Any, strict: bool) -> GameOptions:
@@ -45,9 +45,20 @@ def load_seating(game: Game, data: dict, options: GameOptions, parts: dict[str, 
         counts = ", ".join(map(str, game.player_counts))
         raise StateError(f"players: {players!r} is not a player count of {game.id} ({counts})",
                          ("players",))
-    dealer = load_seat(data.get("dealer", 0), players, "dealer", False)
-    assert dealer is not None
+    dealer = data.get("dealer")
+    if dealer is None:  # left out: the seat whose neighbour is to play (or seat 0)
+        return _led_by(game, players, options, data.get("to_play"))
+    load_seat(dealer, players, "dealer", False)
     return game.seating(players, options, dealer)
+
+
+def _led_by(game: Game, players: int, options: GameOptions, to_play: Any) -> Seating:
+    """The seating whose leader is ``to_play`` (when a seat), else the dealer seat 0's."""
+    for dealer in range(players):
+        seating = game.seating(players, options, dealer)
+        if seating.leader == to_play:
+            return seating
+    return game.seating(players, options, 0)
 
 
 def load_seat(value: Any, players: int, name: str, optional: bool) -> int | None:
@@ -74,14 +85,14 @@ def _describe(value: Any) -> str:
     return f"a list of {len(value)}" if isinstance(value, list) else type(value).__name__
 
 
-def check_deck(state: CardGameState, strict: bool) -> None:
+def check_deck(state: DeclaredState, strict: bool) -> None:
     """Every card of the state in its deck, none too often; ``strict``: the whole deck."""
     cards = state.all_cards()
     deck = state.whole_deck()
     try:
         check_cards(cards, deck, "cards")
     except CardError as exc:
-        raise StateError(str(exc), ("cards",)) from None
+        raise StateCardError(str(exc), ("cards",)) from None
     if strict:
         missing = Counter(deck) - Counter(cards)
         if missing:
@@ -89,8 +100,7 @@ def check_deck(state: CardGameState, strict: bool) -> None:
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
 
 
-
-def load_known(state: CardGameState, raw: Any, strict: bool) -> None:
+def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
     """The export's known cards into ``state`` (its parts loaded), or StateError naming the
     place; absent (a save made before known cards): nothing known. ``strict``: when
     present, it names every part with known cards."""

@@ -1,8 +1,11 @@
 """The parts a kit state is declared with: cards (who sees them), counters, choices, flags,
-seat numbers; each loads one value and names its place (``StateError.path``) when it may not."""
+seat numbers; each loads one value and names its place (``StateError.path``) when it may not,
+and says how it is exported, viewed and which cards it holds. A game whose state keeps a
+part its own way (a table of loose cards and builds) writes a Part subclass."""
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -13,10 +16,14 @@ from cardcore.engine.game import StateError
 Path = tuple[str | int, ...]
 
 
+class StateCardError(StateError, CardError):
+    """A card that is not a card of the deck, or one too many, in a state."""
+
+
 def where(path: Path) -> str:
-    """A place as messages name it: ``hands[2]``."""
+    """A place as messages name it: ``hands[2]``, ``table.builds[0].value``."""
     head, *rest = path
-    return str(head) + "".join(f"[{p}]" for p in rest)
+    return str(head) + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
 
 
 #: Everyone sees it (a discard pile, captured cards, the table).
@@ -32,9 +39,11 @@ Per = Literal["seat", "side"] | None
 
 @dataclass(frozen=True)
 class Part:
-    """One part of a state: ``per`` "seat" or "side" makes it one value per seat or side."""
+    """One part of a state: ``per`` "seat" or "side" makes it one value per seat or side.
+    ``required``: even a partial position names it."""
 
     per: Per = field(default=None, kw_only=True)
+    required: bool = field(default=False, kw_only=True)
 
     def empty(self) -> Any:
         raise NotImplementedError
@@ -42,14 +51,57 @@ class Part:
     def load_one(self, path: Path, value: Any, strict: bool) -> Any:
         raise NotImplementedError
 
+    def read(self, state: Any, name: str) -> Any:
+        """The part's value in ``state`` (a list per seat or side for ``per`` parts)."""
+        return getattr(state, name)
+
+    @property
+    def public(self) -> bool:
+        """Every seat sees it alike (``view`` is ``export``)."""
+        return True
+
+    @property
+    def by_seat(self) -> bool:
+        """A seat may see more of it than a spectator (``view(value, seat)`` is not
+        ``view(value, None)``)."""
+        return not self.public
+
+    def export_one(self, value: Any) -> Any:
+        return list(value) if isinstance(value, list) else value
+
+    def export(self, value: Any) -> Any:
+        """The part as JSON (a fresh list: the caller may keep it)."""
+        if self.per is None:
+            return self.export_one(value)
+        one = self.export_one
+        return [one(v) for v in value]
+
+    def view(self, value: Any, seat: int | None) -> Any:
+        """The part as ``seat`` sees it (None: a spectator)."""
+        return self.export(value)
+
+    def spectator(self, value: Any) -> Any:
+        return self.view(value, None)
+
+    def cards_one(self, value: Any) -> list[str]:
+        """The cards one value holds, in notation."""
+        return []
+
+    def cards(self, value: Any) -> list[str]:
+        if self.per is None:
+            return self.cards_one(value)
+        return [c for v in value for c in self.cards_one(v)]
+
 
 @dataclass(frozen=True)
 class Cards(Part):
-    """A list of cards in notation, first card first (a stock: the top)."""
+    """A list of cards, first card first (a stock: the top): in notation, or with ``names``
+    ints inside (``names[i]`` the notation of card ``i``), notation in the export."""
 
     shown: Shown = PUBLIC
     #: The zone kind the default ``zones`` draws it as (``hand`` for OWNER parts).
     zone: str = ""
+    names: tuple[str, ...] | None = field(default=None, kw_only=True)
     #: Some of its cards may be known to all or to some seats (``CardGameState.make_known``).
     known: bool = field(default=False, kw_only=True)
 
@@ -59,24 +111,90 @@ class Cards(Part):
         if self.known and self.shown == PUBLIC:
             raise ValueError("known cards are cards of a hidden place: Cards(shown=OWNER or "
                              "HIDDEN, known=True)")
+        if self.known and self.names is not None:
+            raise ValueError("known cards are cards in notation: Cards(known=True) without names")
 
-    def empty(self) -> list[str]:
+    @functools.cached_property
+    def _ids(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names or ())}
+
+    @property
+    def public(self) -> bool:
+        return self.shown == PUBLIC
+
+    @property
+    def by_seat(self) -> bool:
+        return self.shown == OWNER
+
+    def empty(self) -> list[Any]:
         return []
 
-    def load_one(self, path: Path, value: Any, strict: bool) -> list[str]:
+    def load_one(self, path: Path, value: Any, strict: bool) -> list[Any]:
         if not isinstance(value, list):
             raise StateError(f"{where(path)}: a list of cards, not {type(value).__name__}", path)
+        for i, c in enumerate(value):
+            if not isinstance(c, str):
+                raise StateCardError(f"{where((*path, i))}: a card in notation, not {c!r}", (*path, i))
         try:
-            return [parse_card(c) for c in value]
+            cards = [parse_card(c) for c in value]
         except CardError as exc:
-            raise StateError(f"{where(path)}: {exc}", path) from None
+            raise StateCardError(f"{where(path)}: {exc}", path) from None
+        if self.names is None:
+            return cards
+        ids = self._ids
+        for c in cards:
+            if c not in ids:
+                raise StateCardError(f"{where(path)}: {c!r} is not a card of this deck", path)
+        return [ids[c] for c in cards]
+
+    def export_one(self, value: Any) -> list[Any]:
+        names = self.names
+        return list(value) if names is None else [names[c] for c in value]
+
+    # export and view write the lists out in place: a server asks for every seat's view
+    # after every move
+
+    def export(self, value: Any) -> Any:
+        names = self.names
+        if self.per is None:
+            return list(value) if names is None else [names[c] for c in value]
+        if names is None:
+            return [list(v) for v in value]
+        return [[names[c] for c in v] for v in value]
+
+    def view(self, value: Any, seat: int | None) -> Any:
+        if self.shown != OWNER:
+            return self.spectator(value)  # public, or hidden from every seat
+        names = self.names
+        if names is None:
+            return [list(v) if s == seat else [None] * len(v) for s, v in enumerate(value)]
+        return [[names[c] for c in v] if s == seat else [None] * len(v)
+                for s, v in enumerate(value)]
+
+    def spectator(self, value: Any) -> Any:
+        if self.shown == PUBLIC:
+            return self.export(value)
+        if self.per is None:
+            return [None] * len(value)
+        return [[None] * len(v) for v in value]
+
+    def cards_one(self, value: Any) -> list[str]:
+        return self.export_one(value)
 
 
 @dataclass(frozen=True)
-class Count(Part):
+class _Scalar(Part):
+    """A part whose value is one JSON scalar (per seat or side: a list of them)."""
+
+    def export(self, value: Any) -> Any:
+        return value if self.per is None else list(value)
+
+
+@dataclass(frozen=True)
+class Count(_Scalar):
     """An integer counter, ``least`` to ``most`` (None: no bound)."""
 
-    least: int = 0
+    least: int | None = 0
     most: int | None = None
     default: int = 0
 
@@ -86,14 +204,16 @@ class Count(Part):
     def load_one(self, path: Path, value: Any, strict: bool) -> int:
         if not isinstance(value, int) or isinstance(value, bool):
             raise StateError(f"{where(path)}: an integer, not {value!r}", path)
-        if value < self.least or (self.most is not None and value > self.most):
+        if (self.least is not None and value < self.least) or (self.most is not None
+                                                                and value > self.most):
             top = "" if self.most is None else f" to {self.most}"
-            raise StateError(f"{where(path)}: {value} is out of range ({self.least}{top})", path)
+            bounds = f"up{top}" if self.least is None else f"{self.least}{top}"
+            raise StateError(f"{where(path)}: {value} is out of range ({bounds})", path)
         return value
 
 
 @dataclass(frozen=True)
-class Choice(Part):
+class Choice(_Scalar):
     """One of a few strings (a suit called, a phase); ``default`` is the first choice."""
 
     choices: tuple[str, ...] = ()
@@ -111,7 +231,7 @@ class Choice(Part):
 
 
 @dataclass(frozen=True)
-class Flag(Part):
+class Flag(_Scalar):
     """A true/false."""
 
     default: bool = False
@@ -126,7 +246,7 @@ class Flag(Part):
 
 
 @dataclass(frozen=True)
-class SeatNo(Part):
+class SeatNo(_Scalar):
     """A seat number, or null (no seat yet): the last to capture, the first to go out.
     Checked against the table's size by loading."""
 

@@ -18,51 +18,26 @@ from them with ``game.seating``. The game writes its rules: ``legal_actions``, `
 
 from __future__ import annotations
 
-import random
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Self
 
-from cardcore.engine.cards import standard_deck
-from cardcore.engine.game import Game, GameOptions, GameState, ScoreExtra, StateError, Zone
+from cardcore.engine.game import Game, GameOptions, ScoreExtra, Zone
 from cardcore.engine.kit import known as k
-from cardcore.engine.kit.loading import (
-    check_deck,
-    load_known,
-    load_options,
-    load_part,
-    load_seat,
-    load_seating,
-)
+from cardcore.engine.kit.declared import DeclaredState
 from cardcore.engine.kit.matches import POINTS_TARGET, MatchRule
-from cardcore.engine.kit.parts import HIDDEN, OWNER, PUBLIC, Cards, Part, SeatNo, where
+from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part, where
 from cardcore.engine.kit.tricks import Trick, Tricks
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Seating
 
 
-class CardGameState(GameState):
+class CardGameState(DeclaredState):
     """A GameState declared by ``parts``; subclasses write the rules.
 
     Attributes: ``seating`` (the core's Seating), ``options``, ``to_play``, and one
     attribute per part (a list per seat or side for ``per`` parts). ``clone`` copies the
     parts and shares everything else: keep every changing value in a part.
     """
-
-    #: The game's id, the export's "game".
-    game_id: ClassVar[str]
-    #: Every card of the game, each as often as the deck has it.
-    deck: ClassVar[tuple[str, ...]] = tuple(standard_deck())
-    #: The state's parts by name, in export order.
-    parts: ClassVar[dict[str, Part]] = {}
-    #: The names of the parts declared ``known=True`` (set for each subclass).
-    known_parts: ClassVar[tuple[str, ...]] = ()
-
-    def __init_subclass__(cls, **kwargs: Any) -> None:
-        super().__init_subclass__(**kwargs)
-        if "known" in cls.parts:
-            raise TypeError(f"{cls.__name__}: 'known' is the export's key of known cards, "
-                            "not a part name")
-        cls.known_parts = tuple(n for n, p in cls.parts.items() if isinstance(p, Cards) and p.known)
 
     def __init__(self, seating: Seating, options: GameOptions, to_play: int | None, *,
                  known: dict[str, Any] | None = None, **values: Any) -> None:
@@ -104,10 +79,6 @@ class CardGameState(GameState):
     def is_over(self) -> bool:
         return self.to_play is None
 
-    def whole_deck(self) -> list[str]:
-        """Every card in play (override when options change the deck)."""
-        return list(self.deck)
-
     # --- copies and JSON ----------------------------------------------------------
 
     def clone(self) -> CardGameState:
@@ -123,86 +94,6 @@ class CardGameState(GameState):
                 setattr(twin, name, value.copy())
         if self.known_parts:  # the marks are tuples: a copy of each part's list of them
             twin.known = {n: list(m) if isinstance(m, list) else m for n, m in self.known.items()}
-        return twin
-
-    def export(self) -> dict:
-        data: dict[str, Any] = {"game": self.game_id, "players": self.players,
-                                "dealer": self.dealer, "to_play": self.to_play}
-        for name, part in self.parts.items():
-            value = getattr(self, name)
-            if part.per is not None and isinstance(part, Cards):
-                value = [list(v) for v in value]
-            elif isinstance(value, list):
-                value = list(value)
-            elif isinstance(part, Tricks):
-                value = part.export_one(value)
-            data[name] = value
-        if self.known_parts:
-            data["known"] = {n: self._export_marks(n) for n in self.known_parts}
-        data["options"] = self.options.model_dump(mode="json")
-        return data
-
-    def _export_marks(self, name: str) -> list:
-        value, marks = getattr(self, name), self.known[name]
-        if self.parts[name].per is None:
-            return k.export_marks(value, marks)
-        return [k.export_marks(v, m) for v, m in zip(value, marks, strict=True)]
-
-    def view(self, seat: int | None) -> dict:
-        """The export with what ``seat`` may not see as nulls (None: the spectator)."""
-        data = self.export()
-        for name, part in self.parts.items():
-            if not isinstance(part, Cards) or part.shown == PUBLIC:
-                continue
-            marks = self.known.get(name)
-            if part.per is None:
-                data[name] = k.mask(data[name], marks or (), seat)
-            else:
-                data[name] = [v if s == seat and part.shown == OWNER
-                              else k.mask(v, marks[s] if marks else (), seat)
-                              for s, v in enumerate(data[name])]
-        if self.known_parts:  # the known cards the seat knows
-            data["known"] = {n: _seen_marks(m, seat) if self.parts[n].per is None
-                             else [_seen_marks(v, seat) for v in m]
-                             for n, m in data["known"].items()}
-        return data
-
-    def _hidden_lists(self, seat: int) -> list[tuple[list[str], set[int]]]:
-        """The lists (of this state) whose cards ``seat`` cannot all see, each with the
-        indices of the cards it knows there. The marks it does not see are dropped."""
-        out: list[tuple[list[str], set[int]]] = []
-        for name, part in self.parts.items():
-            if not isinstance(part, Cards) or part.shown == PUBLIC:
-                continue
-            value, marks = getattr(self, name), self.known.get(name)
-            if part.per is None:
-                out.append((value, k.seen(value, marks, seat) if marks else set()))
-                if marks:
-                    self.known[name] = _seen_by(marks, seat)
-                continue
-            for s, v in enumerate(value):
-                if part.shown == OWNER and s == seat:
-                    continue
-                out.append((v, k.seen(v, marks[s], seat) if marks and marks[s] else set()))
-                if marks and marks[s]:
-                    marks[s] = _seen_by(marks[s], seat)
-        return out
-
-    def determinize(self, seat: int, rng: random.Random) -> CardGameState:
-        """The cards ``seat`` cannot see dealt again at random; those it knows stay."""
-        twin = self.clone()
-        hidden = twin._hidden_lists(seat)
-        cards = [c for cards, keep in hidden for i, c in enumerate(cards) if i not in keep]
-        rng.shuffle(cards)
-        at = 0
-        for cards_list, keep in hidden:
-            n = len(cards_list) - len(keep)
-            dealt = cards[at:at + n]
-            at += n
-            if keep:
-                fresh = iter(dealt)
-                dealt = [c if i in keep else next(fresh) for i, c in enumerate(cards_list)]
-            cards_list[:] = dealt
         return twin
 
     # --- known cards ----------------------------------------------------------------
@@ -262,17 +153,6 @@ class CardGameState(GameState):
     def _path(name: str, seat: int | None) -> tuple[str | int, ...]:
         return (name,) if seat is None else (name, seat)
 
-    def all_cards(self) -> list[str]:
-        """Every card in the state's parts."""
-        out: list[str] = []
-        for name, part in self.parts.items():
-            if isinstance(part, Cards):
-                value = getattr(self, name)
-                out += [c for v in value for c in v] if part.per else value
-            elif isinstance(part, Tricks):
-                out += part.cards_one(getattr(self, name))
-        return out
-
     # --- the table ----------------------------------------------------------------
 
     def zones(self, seat: int | None) -> list[Zone]:
@@ -309,54 +189,10 @@ class CardGameState(GameState):
 
     # --- loading ------------------------------------------------------------------
 
-    def check(self, strict: bool) -> None:
-        """Refuse, with StateError naming the part, what is no position of the game beyond
-        the types (a pile that may not be empty, a counter bounded by the table's size).
-        Called by ``from_json`` after the types and the cards are checked."""
-
     @classmethod
-    def from_json(cls, game: Game, data: Any, strict: bool = False) -> CardGameState:
-        """The state ``data`` (an export) describes, or StateError naming the part.
-
-        Partial by default: absent parts take their empty values, an absent ``to_play``
-        is the dealer's neighbour. ``strict``: every field present (the parts, ``game``,
-        ``players``, ``dealer``, ``to_play``, ``options``), the whole deck.
-        """
-        if not isinstance(data, dict):
-            raise StateError(f"position: an object, not {type(data).__name__}")
-        for key in ("game", "dealer", "to_play", "options") if strict else ():
-            if key not in data:
-                raise StateError(f"{key}: missing (strict loading wants every part)", (key,))
-        if data.get("game", cls.game_id) != cls.game_id:
-            raise StateError(f"game: {data['game']!r}, not {cls.game_id!r}", ("game",))
-        options = load_options(game, data.get("options", {}), strict)
-        seating = load_seating(game, data, options, cls.parts, strict)
-        to_play = load_seat(data.get("to_play", seating.leader), seating.players, "to_play", True)
-        values = {}
-        for name, part in cls.parts.items():
-            if name not in data:
-                if strict:
-                    raise StateError(f"{name}: missing (strict loading wants every part)", (name,))
-                continue
-            values[name] = load_part(name, part, data[name], seating, strict)
-            if isinstance(part, SeatNo):
-                load_seat(values[name], seating.players, name, True)
-            elif isinstance(part, Tricks):
-                part.check_seats((name,), values[name], seating.players)
-        state = cls(seating, options, to_play, **values)
-        check_deck(state, strict)
-        load_known(state, data.get("known"), strict)
-        state.check(strict)
-        return state
-
-
-def _seen_marks(marks: list[dict], seat: int | None) -> list[dict]:
-    """A place's exported marks that ``seat`` knows."""
-    return [m for m in marks if m["to"] is None or (seat is not None and seat in m["to"])]
-
-
-def _seen_by(marks: tuple, seat: int) -> tuple:
-    return tuple(m for m in marks if k.sees(m[1], seat))
+    def made(cls, game: Game, seating: Seating, options: GameOptions, to_play: int | None,
+             values: dict[str, Any]) -> Self:
+        return cls(seating, options, to_play, **values)
 
 
 class CardGame(Game):

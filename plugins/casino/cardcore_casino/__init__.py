@@ -2,7 +2,8 @@
 
 Modules: ``rules`` (cards as ints, values, Options, the engine's configuration),
 ``combos`` (memoised subset sums over the table), ``moves`` (legal actions),
-``state`` (apply, the deal, export, view, zones; the seating it asks), ``scoring``,
-``text`` (the rules as played, in parts a game supplies), ``load`` (state_from_json: the
-JSON's shape, then the rules' checks), ``game`` (the Game classes), ``plugin``.
+``state`` (apply, the deal, zones; the seating it asks), ``parts`` (the state's parts
+declared with the kit: export, view, determinize and loading follow), ``load`` (what
+loading checks beyond the declaration: the rules), ``scoring``, ``text`` (the rules as
+played, in parts a game supplies), ``game`` (the Game classes), ``plugin``.
 """

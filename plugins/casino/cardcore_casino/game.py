@@ -66,12 +66,10 @@ class FishingGame(Game):
         return state
 
     def state_from_json(self, data: dict[str, Any], strict: bool = False) -> FishingState:
-        """The state ``data`` describes (absent keys take their defaults), or StateError
-        naming the field. ``strict``: also a whole deck, each card exactly once, and hand
-        sizes that play can reach."""
-        from cardcore_casino.load import load_state
-
-        return load_state(self, data, strict)
+        """The state ``data`` describes (absent keys but ``hands`` take their defaults), or
+        StateError naming the place. ``strict``: every key, the whole deck, each card once,
+        and hand sizes that play can reach (``parts`` and ``load``)."""
+        return FishingState.from_json(self, data, strict)
 
     def action_from_json(self, state: GameState, data: dict[str, Any]) -> Action:
         key = _action_key(data)

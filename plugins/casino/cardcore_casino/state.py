@@ -1,4 +1,5 @@
-"""One hand of a fishing game: apply, the deal as played, export, view, zones.
+"""One hand of a fishing game: apply, the deal as played, zones; export, view, determinize
+and loading follow from its declared parts (``parts.PARTS``, the kit's DeclaredState).
 
 Cards are ints (rules.NAMES), hands and the loose cards are lists in the order
 they were dealt or laid, builds are ``moves.Build`` tuples. Who sits where, who
@@ -8,20 +9,32 @@ partners whom and who plays next is the core's ``Seating``, asked once (``Seats`
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from cardcore.engine.cards import glyph
 from cardcore.engine.deal import deal
-from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.game import Action, Game, GameOptions, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.kit import DeclaredState
+from cardcore.engine.kit.declared import CardTest
 from cardcore.engine.seating import Seating
-from cardcore_casino import moves, scoring
+from cardcore_casino import load, moves, scoring
 from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, Build, FishingAction
+from cardcore_casino.parts import PARTS
 from cardcore_casino.rules import BIT, ID, NAMES, Rules
+
+if TYPE_CHECKING:
+    from cardcore_casino.game import FishingGame
 
 #: A listing longer than this gets an index by key (apply would scan it otherwise).
 KEYED = 48
+
+
+def _captures(backs: tuple[tuple[int, ...], ...], value: int) -> CardTest:
+    """A test of a card: it captures ``value`` (``backs``: the values each card captures)."""
+    return lambda c: value in backs[c]
 
 
 class Seats:
@@ -64,7 +77,9 @@ def seats_of(seating: Seating) -> Seats:
     return got
 
 
-class FishingState(GameState):
+class FishingState(DeclaredState):
+    parts = PARTS
+    cache_public = True
     __slots__ = ("rules", "seats", "to_play", "hands", "loose", "builds",
                  "captured", "sweeps", "stock", "last_capture", "totals_before",
                  "_legal", "_keys", "_shown", "_public")
@@ -89,8 +104,9 @@ class FishingState(GameState):
         #: The zones every seat sees alike (stock face down, table, captures), made at the
         #: first ``zones`` call after a change: a server draws the table for every seat.
         self._shown: tuple[Zone, Zone, list[Zone], list[Zone], list[Zone]] | None = None
-        #: The same for ``export`` and ``view``: the table and the captures, as JSON.
-        self._public: tuple[dict[str, Any], list[list[str]]] | None = None
+        #: The same for ``export`` and ``view``: all but the hands and the stock, as JSON
+        #: (DeclaredState.cache_public).
+        self._public: dict[str, Any] | None = None
 
     @property
     def seating(self) -> Seating:
@@ -355,66 +371,54 @@ class FishingState(GameState):
 
     # --- the outside world ---------------------------------------------------------
 
-    def export(self) -> dict:
-        return self._data([[NAMES[c] for c in h] for h in self.hands], [NAMES[c] for c in self.stock])
+    # --- the outside world: export, view, determinize and loading follow from ``parts`` ---
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees: its own hand; every other hand and the stock hidden (null,
-        lengths kept). ``None``, a spectator: every hand hidden, the rest public."""
-        hands = [[NAMES[c] for c in h] if s == seat else [None] * len(h) for s, h in enumerate(self.hands)]
-        return self._data(hands, [None] * len(self.stock))
+    def header(self) -> dict[str, Any]:
+        seats = self.seats
+        return {"game": self.rules.game_id, "players": seats.players, "dealer": seats.dealer,
+                "to_play": self.to_play}
 
-    def _data(self, hands: list[list[Any]], stock: list[Any]) -> dict[str, Any]:
-        """The export with these hands and stock (the export's, or a view's hidden ones)."""
-        public = self._public
-        if public is None:
-            table = {"loose": [NAMES[c] for c in self.loose],
-                     "builds": [{"value": b.value, "owner": b.owner,
-                                 "groups": [[NAMES[c] for c in g] for g in b.groups]}
-                                for b in self.builds]}
-            public = self._public = (table, [[NAMES[c] for c in p] for p in self.captured])
-        return {
-            "game": self.rules.game_id,
-            "players": self.players,
-            "dealer": self.dealer,
-            "to_play": self.to_play,
-            "hands": hands,
-            "table": public[0],
-            "captured": public[1],
-            "sweeps": list(self.sweeps),
-            "stock": stock,
-            "last_capture": self.last_capture,
-            "totals_before": list(self.totals_before),
-            "options": dict(self.rules.options_json),
-        }
+    def options_json(self) -> dict[str, Any]:
+        return dict(self.rules.options_json)
+
+    def must_hold(self) -> dict[tuple[str, int | None], Sequence[CardTest]]:
+        """Every owner of a build keeps a card of its value (D12)."""
+        if not self.builds:
+            return {}
+        backs = self.rules.capture_values
+        return {("hands", s): [_captures(backs, v) for v in moves.required_values(self, s)]
+                for s in sorted({b.owner for b in self.builds})}
 
     def determinize(self, seat: int, rng: random.Random) -> FishingState:
         """The hidden cards (other hands, the stock) dealt again at random, every
         owner of a build still holding a card of its value."""
-        s = self.clone()
-        others = [p for p in range(self.players) if p != seat]
-        pool = [c for p in others for c in self.hands[p]] + list(self.stock)
-        rng.shuffle(pool)
-        need = {p: moves.required_values(self, p) for p in others}
-        fresh: dict[int, list[int]] = {p: [] for p in others}
-        backs = self.rules.capture_values
-        for p in others:
-            for v in need[p]:
-                for j, c in enumerate(pool):
-                    if v in backs[c]:
-                        fresh[p].append(pool.pop(j))
-                        break
-        for p in others:
-            want = len(self.hands[p]) - len(fresh[p])
-            fresh[p] += pool[:want]
-            del pool[:want]
-            rng.shuffle(fresh[p])
-            s.hands[p] = fresh[p]
-        s.stock = pool
-        s._legal = s._keys = None
-        if s.to_play == seat:
-            s._legal, s._keys = self._legal, self._keys
+        s = super().determinize(seat, rng)
+        assert isinstance(s, FishingState)
+        if s.to_play != seat:  # the listing of the seat to play is kept only for its own seat
+            s._legal = s._keys = None
         return s
+
+    @classmethod
+    def made(cls, game: Game, seating: Seating, options: GameOptions, to_play: int | None,
+             values: dict[str, Any]) -> FishingState:
+        n = seating.players
+        rules = cast("FishingGame", game).rules_for(options)
+        loose, builds = values.get("table", ([], []))
+        return cls(rules, seating, to_play, values["hands"], loose, builds,
+                   values.get("captured") or [[] for _ in range(n)],
+                   values.get("sweeps") or [0] * n, values.get("stock", []),
+                   values.get("last_capture"), values.get("totals_before") or [0] * seating.sides)
+
+    @classmethod
+    def load_options(cls, game: Game, data: dict, strict: bool) -> GameOptions:
+        return load.load_options(game, data)
+
+    @classmethod
+    def first_to_play(cls, seating: Seating, values: dict[str, Any]) -> int | None:
+        return load.first_to_play(seating, values["hands"])
+
+    def check(self, strict: bool) -> None:
+        load.check(self, strict)
 
     def score(self) -> ScoreRow:
         return scoring.score_row(self)
