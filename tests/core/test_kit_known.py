@@ -142,6 +142,7 @@ def test_a_bots_samples_never_move_a_known_card():
         assert sample.hands[1][0] == "KH" and len(sample.hands[1]) == 4
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 def test_check_game_passes_on_a_game_that_makes_cards_known():
     report = check_game(GAME, seeds=range(2), max_hands=1, deep_every=4, player_counts=[3])
     assert report.hands >= 2
