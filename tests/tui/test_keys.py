@@ -91,6 +91,7 @@ async def test_meld_then_discard_keys_do_what_the_player_read(make_app, registry
         assert table.rows and all(r.index is not None for r in table.rows)
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_a_page_whose_moves_are_all_taken_gives_way_to_the_next(make_app, registry):
     """Dan's turn in the weekly evening: three melds, then 1-9 named only moves played or
     gone, the discards on page 2. The list now shows page 2 itself; ] and [ still show page
@@ -152,6 +153,7 @@ async def test_actions_a_move_adds_come_last_and_the_line_says_where(make_app, r
         assert sorted(sevens["cards"]) == ["2C", "7C", "7D", "7H"]
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_m_says_what_it_will_play_and_a_second_m_plays_it(make_app, registry):
     session = session_at(registry, "canasta", LAY_OUT)
     app = make_app(start=Resume(session))
@@ -193,6 +195,7 @@ async def test_m_says_what_it_will_play_and_a_second_m_plays_it(make_app, regist
         assert sorted(session.state.export()["hands"][0]) == ["4S", "6C", "6D"]
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_a_keys_message_stays_while_the_bots_play(make_app, registry):
     app = make_app(start=Play(setup_of(registry, "casino")))
     async with app.run_test(size=SMALL) as pilot:

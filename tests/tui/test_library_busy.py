@@ -6,6 +6,7 @@ from __future__ import annotations
 import sqlite3
 import time
 
+import pytest
 from textual.widgets import Static
 
 from cardcore.apps.tui.app import Play
@@ -30,6 +31,7 @@ def _warning(app) -> str | None:
     return str(line.render()) if line.display else None
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_table_answers_while_another_cardcore_holds_the_library(make_app, registry):
     game = registry.games["crazy_eights"]
     app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 7)))

@@ -137,6 +137,7 @@ time.sleep(60)
 """
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_a_match_held_by_another_process_is_greyed_and_refused(make_app, registry, capsys):
     a = played(registry, 3)
     holder = subprocess.Popen([sys.executable, "-c", HOLDER, str(a.match_id)], stdout=subprocess.PIPE,

@@ -46,6 +46,7 @@ def no_escape(app: Any) -> None:
     assert "Ann\x1b" not in text and "\x1b[31m" not in text and "\u202e" not in text
 
 
+@pytest.mark.slow  # 2-3 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_sheet_and_the_handover_draw_names_as_typed(make_app):
     row = {"sides": [{"seats": [0], "items": {"cards": 3}, "total": 3, "note": "[reverse]note",
                       "counts": {"cards": "[/]"}},
