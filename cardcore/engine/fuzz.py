@@ -259,7 +259,7 @@ def leaves(data: Any, path: Path = ()) -> Iterator[tuple[Path, Any]]:
     (options and known-card marks aside)."""
     if isinstance(data, dict):
         for k, v in data.items():
-            if k not in ("options", known.KEY):  # known: marks of cards counted in place
+            if k not in known.NOT_CARDS:
                 yield from leaves(v, path + (k,))
     elif isinstance(data, list):
         for i, v in enumerate(data):

@@ -234,7 +234,7 @@ def hidden_paths(data: Any, view: Any, what: str) -> list[Path]:
             require(isinstance(v, dict) and v.keys() == d.keys(),
                      lambda: f"{what} has not the export's keys at {where or 'the top'}")
             for k in d:
-                if k not in ("options", known.KEY):  # known: marks, not cards
+                if k not in known.NOT_CARDS:
                     walk(d[k], v[k], path + (k,))
         elif isinstance(d, list):
             require(isinstance(v, list) and len(v) == len(d),

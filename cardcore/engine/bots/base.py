@@ -19,6 +19,7 @@ from collections.abc import Generator, Iterator
 from typing import Any, ClassVar
 
 from cardcore.engine.game import Action, Game, GameState, StateError, load_state
+from cardcore.engine.kit.known import NOT_CARDS
 
 Path = tuple[Any, ...]
 
@@ -87,18 +88,13 @@ def _hidden_cards(export: Any, view: Any) -> Iterator[str]:
     while stack:
         data, seen = stack.pop()
         if isinstance(data, dict):
-            stack.extend((v, seen[k]) for k, v in data.items() if k not in _NOT_CARDS)
+            stack.extend((v, seen[k]) for k, v in data.items() if k not in NOT_CARDS)
         elif isinstance(data, list):
             for d, v in zip(data, seen, strict=True):
                 if v is None and isinstance(d, str):
                     yield d
                 elif isinstance(d, (list, dict)):
                     stack.append((d, v))
-
-
-#: Keys of an export that hold no places of cards: the options, and the marks of the cards
-#: some seats know (a view lists only those its seat knows; the cards are in their places).
-_NOT_CARDS = ("options", "known")
 
 
 def _sides(game: Game, view: dict) -> tuple[int, ...]:
@@ -128,7 +124,7 @@ def hidden_places(view: Any) -> list[Path]:
 def _nulls(data: Any, path: Path) -> Iterator[Path]:
     if isinstance(data, dict):
         for k, v in data.items():
-            if k not in _NOT_CARDS:
+            if k not in NOT_CARDS:
                 yield from _nulls(v, path + (k,))
     elif isinstance(data, list):
         for i, v in enumerate(data):

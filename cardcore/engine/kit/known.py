@@ -26,6 +26,9 @@ from cardcore.engine.kit.parts import Path, where
 #: The export's key for the marks: a save made before known cards lacks it, and loads (also
 #: strictly) as nothing known; check_game does not ask strict loading to refuse its absence.
 KEY = "known"
+#: An export's keys that hold no places of cards: the options, and these marks (their cards
+#: lie in their places already; a view lists only the marks its seat knows).
+NOT_CARDS = ("options", KEY)
 
 C = TypeVar("C", bound=Hashable)
 #: Who knows a card: None (everyone) or the seats that do.
