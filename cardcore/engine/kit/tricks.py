@@ -22,7 +22,7 @@ from typing import Any
 
 from cardcore.engine.cards import SUITS, CardError, Suit, parse_card
 from cardcore.engine.game import Group, StateError, Zone
-from cardcore.engine.kit.parts import Part, Path
+from cardcore.engine.kit.parts import Part, Path, where
 from cardcore.engine.seating import Seating
 
 #: The ranks from low to high, ace high (``winner``'s default order).
@@ -148,28 +148,28 @@ class Tricks(Part):
 
     def load_one(self, path: Path, value: Any, strict: bool) -> Trick:
         if not isinstance(value, dict):
-            raise StateError(f"{_at(path)}: an object, not {type(value).__name__}", path)
+            raise StateError(f"{where(path)}: an object, not {type(value).__name__}", path)
         unknown = sorted(set(value) - set(FIELDS), key=str)
         if unknown:
-            raise StateError(f"{_at(path)}: no field {unknown[0]!r} (plays, done, trump)", path)
+            raise StateError(f"{where(path)}: no field {unknown[0]!r} (plays, done, trump)", path)
         missing = [k for k in FIELDS if k not in value]
         if strict and missing:
-            raise StateError(f"{_at(path)}: {missing[0]} missing (strict loading wants every "
+            raise StateError(f"{where(path)}: {missing[0]} missing (strict loading wants every "
                              "field)", (*path, missing[0]))
         trump = value.get("trump")
         if trump is not None and (not isinstance(trump, str) or trump not in SUITS):
-            raise StateError(f"{_at(path)}.trump: {trump!r} is not a suit ({', '.join(SUITS)}) "
+            raise StateError(f"{where(path)}.trump: {trump!r} is not a suit ({', '.join(SUITS)}) "
                              "or null", (*path, "trump"))
         done_raw = value.get("done", [])
         if not isinstance(done_raw, list):
-            raise StateError(f"{_at(path)}.done: a list, not {type(done_raw).__name__}",
+            raise StateError(f"{where(path)}.done: a list, not {type(done_raw).__name__}",
                              (*path, "done"))
         done = [self._taken((*path, "done", i), t) for i, t in enumerate(done_raw)]
         return Trick(_plays((*path, "plays"), value.get("plays", [])), done, trump)
 
     def _taken(self, path: Path, value: Any) -> tuple[int, tuple[Played, ...]]:
         if not isinstance(value, dict) or set(value) != {"winner", "plays"}:
-            raise StateError(f"{_at(path)}: an object with winner and plays", path)
+            raise StateError(f"{where(path)}: an object with winner and plays", path)
         return _seat((*path, "winner"), value["winner"]), tuple(_plays((*path, "plays"),
                                                                        value["plays"]))
 
@@ -180,7 +180,7 @@ class Tricks(Part):
             at = (*path, "done", i)
             _check_trick(at, plays, players, complete=True)
             if taker not in {s for s, _ in plays}:
-                raise StateError(f"{_at(at)}.winner: seat {taker} played no card to it",
+                raise StateError(f"{where(at)}.winner: seat {taker} played no card to it",
                                  (*at, "winner"))
         _check_trick((*path, "plays"), trick.plays, players, complete=False)
 
@@ -201,29 +201,24 @@ class Tricks(Part):
         return zones
 
 
-def _at(path: Path) -> str:
-    """A place as messages name it: ``trick.done[3].winner``."""
-    return "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in path).lstrip(".")
-
-
 def _seat(path: Path, value: Any) -> int:
     if not isinstance(value, int) or isinstance(value, bool) or value < 0:
-        raise StateError(f"{_at(path)}: a seat number, not {value!r}", path)
+        raise StateError(f"{where(path)}: a seat number, not {value!r}", path)
     return value
 
 
 def _plays(path: Path, value: Any) -> list[Played]:
     if not isinstance(value, list):
-        raise StateError(f"{_at(path)}: a list of [seat, card], not {type(value).__name__}", path)
+        raise StateError(f"{where(path)}: a list of [seat, card], not {type(value).__name__}", path)
     out: list[Played] = []
     for i, pair in enumerate(value):
         at = (*path, i)
         if not isinstance(pair, list) or len(pair) != 2:
-            raise StateError(f"{_at(at)}: a [seat, card] pair, not {pair!r}", at)
+            raise StateError(f"{where(at)}: a [seat, card] pair, not {pair!r}", at)
         try:
             card = parse_card(pair[1])
         except CardError as exc:
-            raise StateError(f"{_at(at)}: {exc}", at) from None
+            raise StateError(f"{where(at)}: {exc}", at) from None
         out.append((_seat(at, pair[0]), card))
     return out
 
@@ -232,11 +227,11 @@ def _check_trick(path: Path, plays: Sequence[Played], players: int, complete: bo
     seats = [s for s, _ in plays]
     bad = [s for s in seats if s >= players]
     if bad:
-        raise StateError(f"{_at(path)}: no seat {bad[0]} at a table of {players}", path)
+        raise StateError(f"{where(path)}: no seat {bad[0]} at a table of {players}", path)
     if len(set(seats)) != len(seats):
-        raise StateError(f"{_at(path)}: a seat plays twice to one trick", path)
+        raise StateError(f"{where(path)}: a seat plays twice to one trick", path)
     if complete and len(seats) != players:
-        raise StateError(f"{_at(path)}: a trick taken holds {len(seats)} cards, not "
+        raise StateError(f"{where(path)}: a trick taken holds {len(seats)} cards, not "
                          f"{players}", path)
     if not complete and len(seats) >= players:
-        raise StateError(f"{_at(path)}: a full trick is taken (done), not in play", path)
+        raise StateError(f"{where(path)}: a full trick is taken (done), not in play", path)

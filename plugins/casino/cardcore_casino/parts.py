@@ -15,6 +15,8 @@ from cardcore_casino.rules import BIT, NAMES
 
 #: A list of cards of the 52-card deck, ints inside.
 CARDS = Cards(names=NAMES)
+#: An integer, any (a build's value and owner: the state's ``check`` bounds them).
+INT = Count(least=None)
 
 #: The loose cards (in the order laid) and the builds (``moves.Build``).
 TableValue = tuple[list[int], list[Build]]
@@ -53,7 +55,8 @@ class Table(Part):
 
 def _build(path: Path, data: Any, strict: bool) -> Build:
     _shape(path, data, dict, "an object")
-    value, owner = _int(path, data, "value"), _int(path, data, "owner")
+    value = INT.load_one((*path, "value"), data.get("value"), strict)
+    owner = INT.load_one((*path, "owner"), data.get("owner"), strict)
     groups = data.get("groups")
     if groups is None:
         raise StateError(f"{where((*path, 'groups'))}: missing", (*path, "groups"))
@@ -74,13 +77,6 @@ def _key(path: Path, data: dict, key: str, default: Any, strict: bool) -> Any:
         raise StateError(f"{where((*path, key))}: missing (strict loading wants every part)",
                          (*path, key))
     return default
-
-
-def _int(path: Path, data: dict, key: str) -> int:
-    value = data.get(key)
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise StateError(f"{where((*path, key))}: an integer, not {value!r}", (*path, key))
-    return value
 
 
 def _shape(path: Path, value: Any, kind: type, words: str) -> None:
