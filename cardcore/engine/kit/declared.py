@@ -105,22 +105,15 @@ class DeclaredState(GameState):
     def view(self, seat: int | None) -> dict:
         """The export with what ``seat`` may not see as nulls (None: the spectator)."""
         plan = self._plan
-        if not plan.simple:  # known cards, or an export of the class's own (adds keys?)
-            return self._view_known(seat) if plan.plain_export else self._view_of_export(seat)
+        if not plan.plain_export:  # an export of the class's own (it may add keys)
+            return self._view_of_export(seat)
         data = self._public if self.cache_public else None
         data = (data or self._cached()).copy()
-        if seat is not None:
+        if seat is not None:  # the spectator's is the cached one, known cards too
             for name, read, show in plan.by_seat:
                 data[name] = show(read(self), seat)
-        return data
-
-    def _view_known(self, seat: int | None) -> dict[str, Any]:
-        data = self._public if self.cache_public else None
-        data = (data or self._cached()).copy()
-        if seat is not None:
-            for name, read, show in self._plan.by_seat:
-                data[name] = show(read(self), seat)
-            self._show_known(data, seat)
+            if self.known_parts:
+                self._show_known(data, seat)
         return data
 
     def _view_of_export(self, seat: int | None) -> dict[str, Any]:
@@ -319,8 +312,6 @@ class _Plan(NamedTuple):
     hidden: tuple[tuple[str, Cards], ...]
     #: ``export`` is the kit's: else views are made from the class's own (it may add keys)
     plain_export: bool
-    #: ``plain_export`` and no known cards: ``view`` takes its short way
-    simple: bool
 
 
 def _plan(cls: type[DeclaredState]) -> _Plan:
@@ -342,8 +333,7 @@ def _plan(cls: type[DeclaredState]) -> _Plan:
         tuple((n, r, p.view) for n, r, p in every  # known cards: DeclaredState._show_known
               if p.by_seat and not (isinstance(p, Cards) and p.known)),
         tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public),
-        cls.export is DeclaredState.export,
-        cls.export is DeclaredState.export and not cls.known_parts)
+        cls.export is DeclaredState.export)
 
 
 DeclaredState._plan = _plan(DeclaredState)  # type: ignore[type-abstract]
@@ -351,7 +341,7 @@ DeclaredState._plan = _plan(DeclaredState)  # type: ignore[type-abstract]
 
 def _seen_marks(marks: list[dict], seat: int | None) -> list[dict]:
     """A place's exported marks that ``seat`` knows."""
-    return [m for m in marks if m["to"] is None or (seat is not None and seat in m["to"])]
+    return [m for m in marks if k.sees(m["to"], seat)]
 
 
 def _seen_by(marks: tuple, seat: int) -> tuple:
