@@ -239,12 +239,9 @@ class CanastaState(GameState):
         known = self.known[p]
         if known:
             for c in cards:
-                if c in known:  # a mark follows its card out (kit/known.py's without, inline)
-                    left = list(known)
-                    for x in cards:
-                        if x in left:
-                            left.remove(x)
-                    self.known = (*self.known[:p], tuple(left), *self.known[p + 1:])
+                if c in known:  # a mark follows its card out
+                    left = tuple(k.without(known, cards))
+                    self.known = (*self.known[:p], left, *self.known[p + 1:])
                     break
 
     def _lay(self, side: int, cards: tuple[int, ...], slot: int = -1) -> None:
