@@ -386,6 +386,10 @@ class Game(ABC):
         from it), shown on the score sheet; empty (the default): nothing to name."""
         return ""
 
+    def goal(self, options: GameOptions) -> str:
+        """How the match is won, in a few words at the head of the score sheet."""
+        return f"target {options.target}"
+
     def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
         """What this game's score rows say beyond the keys of ``ScoreRow`` and ``SideScore``
         (the score sheet shows them and the statistics count them); none by default."""

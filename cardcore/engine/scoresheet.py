@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 import pydantic
 
 if TYPE_CHECKING:
-    from cardcore.engine.game import ExtraValue, Game, ScoreExtra, ScoreRow
+    from cardcore.engine.game import ExtraValue, Game, GameOptions, ScoreExtra, ScoreRow
 
 
 @dataclass
@@ -110,12 +110,19 @@ def extra_label(extra: ScoreExtra) -> str:
 
 
 def extras_of(game: Game | None, options: object) -> list[ScoreExtra]:
-    """``game``'s score extras for a stored match's ``options`` (its JSON; the game's
-    default options where those no longer validate); none for a game not installed."""
-    if game is None:
-        return []
+    """``game``'s score extras for a stored match's ``options`` (its JSON); none for a game
+    not installed."""
+    return [] if game is None else list(game.score_extras(_stored(game, options)))
+
+
+def goal_of(game: Game | None, options: object, target: int) -> str:
+    """How a stored match is won (``Game.goal``): ``target 21`` for a game not installed."""
+    return f"target {target}" if game is None else game.goal(_stored(game, options))
+
+
+def _stored(game: Game, options: object) -> GameOptions:
+    """A stored match's options: the game's defaults where they no longer validate."""
     try:
-        opts = game.Options.model_validate(options)
+        return game.Options.model_validate(options)
     except pydantic.ValidationError:
-        opts = game.Options()
-    return list(game.score_extras(opts))
+        return game.Options()

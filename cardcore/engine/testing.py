@@ -78,6 +78,7 @@ from cardcore.engine.game import (
 )
 from cardcore.engine.hiding import check_determinize_deals, check_views
 from cardcore.engine.journal import MatchEvent
+from cardcore.engine.kit.state import CardGame
 from cardcore.engine.match import Match
 from cardcore.engine.seating import Seating
 
@@ -289,7 +290,7 @@ def _check_hand(game: Game, players: int, seed: int, max_steps: int, deep_every:
         check_strict_loading(game, state, random.Random(f"strict:{seed}:over"), at)
     _check_dealt_out(game, hidden_from_all, at)
     _check_heuristic(game, state, players, at)
-    _check_score(guard(at, "score()", state.score), seating, at)
+    _check_score(game, guard(at, "score()", state.score), seating, at)
     report.hands += 1
 
 
@@ -471,7 +472,7 @@ def _check_dealt_out(game: Game, hidden_from_all: set[Path], where: str) -> None
         "every card is dealt by the end of a hand")
 
 
-def _check_score(score: ScoreRow | Any, seating: Seating, where: str) -> None:
+def _check_score(game: Game, score: ScoreRow | Any, seating: Seating, where: str) -> None:
     check_json(score, f"{where}: score()")
     sides = seating.sides
     require(len(score["sides"]) == sides, f"{where}: score() has {len(score['sides'])} sides, "
@@ -484,6 +485,9 @@ def _check_score(score: ScoreRow | Any, seating: Seating, where: str) -> None:
         require(all(isinstance(v, int) for v in items.values()), f"{where}: non-integer item")
         require(side["total"] == sum(items.values()),
                  f"{where}: total {side['total']} is not the sum of {items}")
+    if isinstance(game, CardGame):  # a kit game's match rule may ask more of a row
+        fault = game.match_rule.row_fault(score)
+        require(fault is None, lambda: f"{where}: score() under {type(game.match_rule).__name__}: {fault}")
 
 
 def _check_match(game: Game, players: int, seed: int, max_hands: int, target: int | None,

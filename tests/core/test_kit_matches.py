@@ -112,6 +112,7 @@ def test_the_points_target_and_first_to_n_hands_won():
     assert hands.winner(sheet_of((1, 0, 0), (0, 1, 0), (0, 1, 0), target=2), 2) == 1
     assert (POINTS_TARGET.says(21), hands.says(3), hands.says(1)) == (
         "to 21 points", "first to 3 hands won", "first to 1 hand won")
+    assert (POINTS_TARGET.goal(21), hands.goal(3)) == ("target 21", "first to 3 hands won")
 
 
 def test_first_to_hands_shows_the_counts_it_names_and_nothing_else():
@@ -218,6 +219,32 @@ def test_the_sheet_shows_the_card_points_under_each_hands_result():
     assert [cells[0] for cells in lines if cells[1] == "hand"] == [str(h + 1) for h in range(len(points))]
 
 
+def test_the_sheet_says_how_the_match_is_won():
+    match = played_duel(6)
+    out = io.StringIO()
+    Console(file=out, width=200, color_system=None).print(
+        score_table(match.sheet, match.winner, goal=match.game.goal(match.options)))
+    assert "Score sheet — first to 3 hands won" in out.getvalue()
+
+
 def test_the_duel_on_first_to_hands_passes_check_game():
     report = check_game(Duel(), seeds=range(1))  # its matches end by the rule (under a second)
     assert report.hands > 0 and report.matches > 0
+
+
+class TwoWinners(DuelState):
+    """A mistake: every side that took card points "won" the hand."""
+
+    def score(self) -> ScoreRow:
+        points = [sum(POINTS.get(c[:-1], 0) for c in cards) for cards in self.taken]
+        won = [int(p > 0) for p in points]
+        return Scores(self.seating).add("won", won).count("card_points", points).row()
+
+
+class TwoWinnersDuel(Duel):
+    State = TwoWinners
+
+
+def test_check_game_refuses_a_hand_won_by_two_sides():
+    with pytest.raises(AssertionError, match="FirstToHands: totals .* 1 to the side that won"):
+        check_game(TwoWinnersDuel(), seeds=range(1))

@@ -43,6 +43,15 @@ class MatchRule:
         """The rule in words, for the rules text: ``to 21 points``."""
         return f"to {target} {self.unit}"
 
+    def goal(self, target: int) -> str:
+        """The rule in a few words, at the head of the score sheet: ``target 21``."""
+        return f"target {target}"
+
+    def row_fault(self, row: ScoreRow) -> str | None:
+        """What is wrong with a hand's score row under this rule (check_game asks), or
+        None: any points add up to a target."""
+        return None
+
 
 #: The default rule: each hand's points add up to the target.
 POINTS_TARGET = MatchRule()
@@ -58,6 +67,16 @@ class FirstToHands(MatchRule):
 
     def says(self, target: int) -> str:
         return f"first to {target} hand{'s' if target != 1 else ''} won"
+
+    def goal(self, target: int) -> str:
+        return self.says(target)
+
+    def row_fault(self, row: ScoreRow) -> str | None:
+        totals = [side["total"] for side in row["sides"]]
+        if any(t not in (0, 1) for t in totals) or sum(totals) > 1:
+            return (f"totals {totals}: first to N hands won scores 1 to the side that won "
+                    "the hand, 0 to the others (Scores.won)")
+        return None
 
 
 def _counted(key: str) -> Callable[[ScoreRow, int], ExtraValue]:

@@ -207,6 +207,9 @@ class CardGame(Game):
     def match_winner(self, sheet: ScoreSheet, options: GameOptions) -> int | None:
         return self.match_rule.winner(sheet, options.target)
 
+    def goal(self, options: GameOptions) -> str:
+        return self.match_rule.goal(options.target)
+
     def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
         """The match rule's (the card points under a hand won); a game with its own adds
         them to ``super().score_extras(options)``."""

@@ -266,7 +266,7 @@ class HistoryScreen(Screen[None]):
 
     def action_sheet(self) -> None:
         from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
-        from cardcore.engine.scoresheet import ScoreSheet, extras_of
+        from cardcore.engine.scoresheet import ScoreSheet, extras_of, goal_of
 
         m = self.selected()
         if m is None:
@@ -274,8 +274,10 @@ class HistoryScreen(Screen[None]):
         target = int(m.options.get("target", 0) or 0)
         sheet = ScoreSheet.from_json({"side_names": list(m.side_names), "target": target,
                                       "hands": self.app.score_rows(m.id)})
-        extras = extras_of(self.app.registry.games.get(m.game), m.options)
-        self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=m.winner, over=True, extras=extras))
+        game = self.app.registry.games.get(m.game)
+        self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=m.winner, over=True,
+                                              extras=extras_of(game, m.options),
+                                              goal=goal_of(game, m.options, target)))
 
 
 class StatsScreen(Screen[None]):

@@ -21,7 +21,7 @@ from cardcore.apps.tui.session import Replay
 from cardcore.apps.tui.widgets.zones import ZonesView
 from cardcore.engine import records
 from cardcore.engine.journal import HandEnd, MatchEnd, MatchEvent, start_of
-from cardcore.engine.scoresheet import extras_of
+from cardcore.engine.scoresheet import extras_of, goal_of
 from cardcore.services import files
 from cardcore.services.plugins import Registry
 
@@ -172,10 +172,11 @@ class ReplayScreen(Screen[None]):
     def action_score_sheet(self) -> None:
         sheet = self.replay.sheets[self.index]
         last = self.index == len(self.replay.frames) - 1
-        extras = extras_of(self.replay.game, start_of(self.replay.events[0]).options)
+        game, options = self.replay.game, start_of(self.replay.events[0]).options
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=self.replay.winner if last else None,
                                               over=last and self.replay.winner is not None,
-                                              extras=extras))
+                                              extras=extras_of(game, options),
+                                              goal=goal_of(game, options, sheet.target)))
 
     def action_match(self, step: int) -> None:
         """The record's previous or next match."""

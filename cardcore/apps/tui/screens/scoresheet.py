@@ -53,15 +53,19 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
 
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
-                 title: str | None = None, extras: Sequence[ScoreExtra] = ()) -> None:
+                 title: str | None = None, extras: Sequence[ScoreExtra] = (),
+                 goal: str | None = None) -> None:
         super().__init__()
         self.session = session
         if session is not None:
             sheet, winner, over = session.sheet, session.winner, session.over
             extras = session.game.score_extras(session.options)
+            goal = session.game.goal(session.options)
         self.sheet = sheet
         #: The game's own rows (``Game.score_extras``).
         self.extras = extras
+        #: How the match is won (``Game.goal``): ``target 21``, ``first to 3 hands won``.
+        self.goal = goal or (f"target {sheet.target}" if sheet is not None else "")
         self.winner = winner
         self.over = over
         self.end_of_hand = end_of_hand
@@ -84,7 +88,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         if self.over:
             if self.winner is not None and sheet is not None:
                 return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
-                            f"({sheet.totals[self.winner]}, target {sheet.target})", style="bold green")
+                            f"({sheet.totals[self.winner]}, {self.goal})", style="bold green")
             return Text("Match over — no winner", style="bold")
         if self.end_of_hand and sheet and sheet.hands:
             row = sheet.hands[-1]["sides"]
@@ -97,11 +101,12 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
             yield Static(self.heading(), id="sheet-heading")
             with VerticalScroll(id="sheet-scroll"):
                 if self.sheet is None or not self.sheet.hands:
-                    target = f" (target {self.sheet.target})" if self.sheet else ""
-                    yield Static(f"No hand has been scored yet{target}.", id="sheet-table")
+                    goal = f" ({self.goal})" if self.goal else ""
+                    yield Static(f"No hand has been scored yet{goal}.", id="sheet-table")
                 else:
                     # the last hand in view, also when the table is taller than the box
-                    table = score_table(self.sheet, self.winner if self.over else None, self.extras)
+                    table = score_table(self.sheet, self.winner if self.over else None, self.extras,
+                                        self.goal)
                     yield TailStatic(Group(table), id="sheet-table")
                 if self.over and self.session is not None and self.league is not None:
                     # running scores do not end with the match: the league's table as it is now

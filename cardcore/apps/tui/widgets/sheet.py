@@ -15,11 +15,13 @@ from cardcore.engine.scoresheet import ScoreSheet, extra_label, shown_extras
 
 
 def score_table(sheet: ScoreSheet, winner: int | None = None,
-                extras: Sequence[ScoreExtra] = ()) -> Table:
+                extras: Sequence[ScoreExtra] = (), goal: str | None = None) -> Table:
     """The sheet as a rich Table; the ``winner`` side's column is starred; ``extras``: the
-    game's (``Game.score_extras``), each a row under a hand's items where it says something."""
+    game's (``Game.score_extras``), each a row under a hand's items where it says something;
+    ``goal``: how the match is won (``Game.goal``; else the sheet's target)."""
     variant = f" — {sheet.variant}" if sheet.variant else ""
-    table = Table(title=literal(f"Score sheet — target {sheet.target}{variant}"), expand=False)
+    goal = goal or f"target {sheet.target}"
+    table = Table(title=literal(f"Score sheet — {goal}{variant}"), expand=False)
     table.add_column("Hand", justify="right")
     table.add_column("")
     for i, name in enumerate(sheet.side_names):
