@@ -7,6 +7,7 @@
     .venv/bin/python benches/bots.py speedup --deals 8     # tournament: 1 worker v 2 workers
     .venv/bin/python benches/bots.py greedy                # greedy decisions/s (canonical sampling)
     .venv/bin/python benches/bots.py calibrate             # microseconds of each engine call
+    .venv/bin/python benches/bots.py iterations            # search iterations/s, work cap off
 
 Figures go to stdout as one JSON line per measurement and a short table.
 """
@@ -172,6 +173,41 @@ def greedy(args: argparse.Namespace) -> None:
                           "decisions": decisions, "load": os.getloadavg()[0]}), flush=True)
 
 
+def iterations(args: argparse.Namespace) -> None:
+    """Search iterations per second with the work cap off: ``--iterations`` of the hard
+    level's search (its width, widening and depth) from each of ``--positions`` positions
+    met in greedy play, each timed ``--rounds`` times in this process's CPU time and its
+    least kept (load only ever slows a run down). The canonical state is made before the
+    clock starts: a search's own cost is its samples, walks and evaluations. Also the
+    search's choice per position, as a digest: a change that keeps the levels' choices
+    keeps it (same seeds, same choices)."""
+    import hashlib
+
+    from cardcore.engine.bots import base
+    from cardcore.engine.bots.search import HardBot
+
+    for spec, game, _options, seating in _tables(args.games):
+        states = played_positions(game, seating.players, args.positions, 7)
+        rates, choices = [], []
+        for i, state in enumerate(states):
+            info = InfoSet.of(game, state, state.to_play)
+            info.canonical()
+            best = math.inf
+            for _ in range(args.rounds):
+                bot = HardBot(iterations=args.iterations, work_budget=10**12)
+                start = time.process_time()
+                choice = bot.analyse(info, random.Random(i))[0].action
+                best = min(best, time.process_time() - start)
+            rates.append(bot.last_iterations / best)
+            choices.append(json.dumps(choice.to_json(), sort_keys=True))
+            getattr(base, "_CANONICAL", {}).clear()
+        digest = hashlib.sha256("\n".join(choices).encode()).hexdigest()[:12]
+        print(json.dumps({"game": spec, "iterations_per_s": round(statistics.median(rates)),
+                          "min": round(min(rates)), "positions": len(states),
+                          "iterations": args.iterations, "choices": digest,
+                          "load": os.getloadavg()[0]}), flush=True)
+
+
 def duel(args: argparse.Namespace) -> None:
     """``--batch`` more deals at a time until the 95% interval of the first bot's mean margin
     lies above zero (after ``--min-deals`` at least) or ``--minutes`` have passed; finished
@@ -263,6 +299,11 @@ def main() -> None:
     q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
     q.add_argument("--hands", type=int, default=6)
     q.add_argument("--rounds", type=int, default=5)
+    q = sub.add_parser("iterations")
+    q.add_argument("--games", default=",".join(GAMES) + ",casino:4,canasta:2")
+    q.add_argument("--positions", type=int, default=12)
+    q.add_argument("--iterations", type=int, default=300)
+    q.add_argument("--rounds", type=int, default=2)
     q = sub.add_parser("duel")
     q.add_argument("--pair", default="medium,greedy")
     q.add_argument("--games", default=",".join(GAMES))
@@ -280,7 +321,7 @@ def main() -> None:
     q.add_argument("--deals", type=int, default=8)
     q.add_argument("--rounds", type=int, default=2)
     args = p.parse_args()
-    {"times": times, "calibrate": calibrate, "greedy": greedy, "duel": duel,
+    {"times": times, "calibrate": calibrate, "greedy": greedy, "iterations": iterations, "duel": duel,
      "speedup": speedup}[args.cmd](args)
 
 

@@ -17,8 +17,29 @@ C = TypeVar("C")  # a card in any representation: notation, or a game's own ints
 def shuffled(deck: Sequence[str], rng: random.Random) -> list[str]:
     """A shuffled copy of ``deck``; the same seed gives the same order everywhere."""
     cards = list(deck)
-    rng.shuffle(cards)
+    shuffle(cards, rng)
     return cards
+
+
+#: ``n.bit_length()`` for the lengths a shuffle meets.
+_BITS = tuple(n.bit_length() for n in range(256))
+
+
+def shuffle(cards: list[C], rng: random.Random) -> None:
+    """``rng.shuffle(cards)``, the same order from the same stream, in half the time: the
+    standard library's loop written out (a bot's sample shuffles on every iteration)."""
+    n = len(cards)
+    if type(rng) is not random.Random or n >= len(_BITS):
+        rng.shuffle(cards)  # a subclass may draw its numbers otherwise
+        return
+    getrandbits, bits = rng.getrandbits, _BITS
+    for i in range(n - 1, 0, -1):
+        m = i + 1
+        k = bits[m]
+        j = getrandbits(k)
+        while j >= m:  # rejection sampling, as random._randbelow_with_getrandbits
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def cut(stock: Sequence[str], rng: random.Random, margin: int = 4) -> list[str]:

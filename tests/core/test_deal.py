@@ -3,7 +3,7 @@ import random
 import pytest
 
 from cardcore.engine.cards import standard_deck
-from cardcore.engine.deal import TABLE, cut, deal, one_at_a_time, packets, shuffled
+from cardcore.engine.deal import TABLE, cut, deal, one_at_a_time, packets, shuffle, shuffled
 
 
 def test_same_seed_same_deck():
@@ -53,3 +53,26 @@ def test_deal_refuses_a_plan_bigger_than_the_stock():
     with pytest.raises(ValueError, match="needs 3 cards"):
         deal(stock, [(0, 3)], 1)
     assert stock == ["AS", "2S"]
+
+
+def test_shuffle_is_the_standard_librarys_order_from_the_same_stream():
+    for n in (0, 1, 2, 7, 52, 108, 300):
+        for seed in range(5):
+            ours, theirs = list(range(n)), list(range(n))
+            a, b = random.Random(seed), random.Random(seed)
+            shuffle(ours, a)
+            b.shuffle(theirs)
+            assert ours == theirs and a.random() == b.random()  # the streams stay in step
+
+
+def test_shuffle_leaves_a_generator_of_another_kind_to_its_own_shuffle():
+    class Counting(random.Random):
+        calls = 0
+
+        def shuffle(self, x):  # type: ignore[override]
+            Counting.calls += 1
+            super().shuffle(x)
+
+    cards = list(range(10))
+    shuffle(cards, Counting(3))
+    assert Counting.calls == 1 and sorted(cards) == list(range(10))

@@ -14,6 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
 from cardcore.engine.cards import standard_deck
+from cardcore.engine.deal import shuffle
 from cardcore.engine.game import Game, GameOptions, GameState, StateError
 from cardcore.engine.kit import known as k
 from cardcore.engine.kit.loading import (
@@ -190,7 +191,7 @@ class DeclaredState(GameState):
         assert isinstance(twin, DeclaredState)
         places = twin._hidden_places(seat)
         cards = [c for *_, held, keep in places for i, c in enumerate(held) if i not in keep]
-        rng.shuffle(cards)
+        shuffle(cards, rng)
         needs = self.must_hold()
         if needs:  # first what each place must keep, then the rest in order
             kept = [_pull(cards, needs.get((name, i), ())[:len(held) - len(keep)])
@@ -202,7 +203,7 @@ class DeclaredState(GameState):
                 dealt = kept[j] + cards[at:at + n - len(kept[j])]
                 at += n - len(kept[j])
                 if not ordered:  # a hand: the kept cards anywhere in it
-                    rng.shuffle(dealt)
+                    shuffle(dealt, rng)
             else:
                 dealt = cards[at:at + n]
                 at += n

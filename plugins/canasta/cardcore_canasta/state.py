@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from cardcore.engine.deal import shuffle
 from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
 from cardcore.engine.kit import known as k
 from cardcore.engine.seating import Seating
@@ -409,13 +410,13 @@ class CanastaState(GameState):
         pool += self.stock + self.pile[:under]
         threes = [c for c in pool if c in RED_THREES]  # never in a hand: the stock or the pile
         rest = [c for c in pool if c not in RED_THREES]
-        rng.shuffle(rest)
+        shuffle(rest, rng)
         if under:
             hands = self._deal_under(new, rest, threes, under, rng)
         else:
             cut = len(self.stock) - len(threes)
             stock = rest[:cut] + threes
-            rng.shuffle(stock)
+            shuffle(stock, rng)
             new.stock = stock
             hands = rest[cut:]
         at = 0
@@ -450,11 +451,11 @@ class CanastaState(GameState):
             n_hands = len(rest) + len(threes) - len(self.stock) - under
             hands = rest[:n_hands]
             loose = rest[n_hands:] + threes
-            rng.shuffle(loose)
+            shuffle(loose, rng)
             pile, loose = loose[:under], loose[under:]
             if not freezes[top] and not any(freezes[c] for c in pile):
                 _swap_in_a_freezer(pile, loose, hands, freezes, rng)
-        rng.shuffle(loose)
+        shuffle(loose, rng)
         new.stock = loose
         new.pile = pile + [top]
         return hands

@@ -60,33 +60,24 @@ def expected_points(state: Any, seat: int) -> list[float]:
     for s in range(n):
         side = side_of[s]
         pile = state.captured[s]
-        cards[side] += len(pile)
-        for c in pile:
-            spades[side] += _SPADE[c]
-            points[side] += _POINTS[c]
+        cards[side] += len(pile)  # whole numbers: summed at once, the same floats
+        spades[side] += sum(map(_SPADE.__getitem__, pile))
+        points[side] += sum(map(_POINTS.__getitem__, pile))
 
-    def share(c: int, owner: int, weight: float) -> None:
+    def weights(owner: int, weight: float) -> list[float]:
         rest = (1.0 - weight) / (sides - 1)
-        for i in range(sides):
-            w = weight if i == owner else rest
-            cards[i] += w
-            spades[i] += w * _SPADE[c]
-            points[i] += w * _POINTS[c]
+        return [weight if i == owner else rest for i in range(sides)]
 
     for b in state.builds:
+        share = weights(side_of[b[1]], BUILD_SHARE)
         for g in b[2]:
-            for c in g:
-                share(c, side_of[b[1]], BUILD_SHARE)
+            _share(g, share, cards, spades, points)
     mover = side_of[state.to_play] if state.to_play is not None else None
     last = side_of[state.last_capture] if state.last_capture is not None else None
     taker = mover if mover is not None else last
-    for c in state.loose:
-        if taker is None:
-            share(c, 0, 1.0 / sides)
-        else:
-            share(c, taker, LOOSE_SHARE)
-    for c in state.hands[seat]:
-        share(c, side_of[seat], HAND_SHARE)
+    share = weights(0, 1.0 / sides) if taker is None else weights(taker, LOOSE_SHARE)
+    _share(state.loose, share, cards, spades, points)
+    _share(state.hands[seat], weights(side_of[seat], HAND_SHARE), cards, spades, points)
     known = sum(len(p) for p in state.captured) + len(state.loose) + len(state.hands[seat])
     known += sum(len(g) for b in state.builds for g in b[2])
     unknown = 52 - known  # other hands and the stock: even shares, on average
@@ -100,6 +91,22 @@ def expected_points(state: Any, seat: int) -> list[float]:
     spade_left = max(0.0, 13 - spade_known + 2)
     total = [t + p for t, p in zip(total, _most(spades, spade_left), strict=True)]
     return _sweeps(state, side_of, sides, mover, [t + p for t, p in zip(total, points, strict=True)])
+
+
+def _share(ids: Any, share: list[float], cards: list[float], spades: list[float],
+           points: list[float]) -> None:
+    """Each card of ``ids`` to each side by ``share``: its count, its spade, its points
+    (the sums in the same order as one card at a time: the same floats)."""
+    sides = range(len(share))
+    for c in ids:
+        spade, pts = _SPADE[c], _POINTS[c]
+        for i in sides:
+            w = share[i]
+            cards[i] += w
+            if spade:
+                spades[i] += w
+            if pts:
+                points[i] += w * pts
 
 
 def heuristic(state: Any, seat: int) -> float:
