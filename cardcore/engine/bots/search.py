@@ -154,22 +154,22 @@ class _Search:
                 break
             children = node.children
             untried = []
+            tried = []
             for a in actions:
                 child = children.get(a.key)
                 if child is None:
                     untried.append(a)
                 else:
                     child.avail += 1
-            mover = self.side_of[state.to_play] if state.to_play is not None else 0
-            tried = len(actions) - len(untried)
-            if untried and (node is self.root or self.room(node, tried)):
+                    tried.append((a, child))
+            if untried and (node is self.root or self.room(node, len(tried))):
+                mover = self.side_of[state.to_play] if state.to_play is not None else 0
                 action = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
                 child = children[action.key] = _Node(mover)
                 state.apply(action)
                 path.append(child)
                 break
-            action, child = self.select(node, [a for a in actions if a.key in children]
-                                        if untried else actions)
+            action, child = self.select(tried)
             state.apply(action)
             path.append(child)
             node = child
@@ -188,17 +188,19 @@ class _Search:
         w = self.bot.widening
         return w is None or tried == 0 or tried < w * math.sqrt(node.visits + 1)
 
-    def select(self, node: _Node, actions: list[Action]) -> tuple[Action, _Node]:
+    def select(self, tried: list[tuple[Action, _Node]]) -> tuple[Action, _Node]:
+        """UCB over the tried actions legal in this sample, each with its child."""
         scale = self.hi - self.lo if self.hi > self.lo else 1.0
         c = self.bot.exploration * scale
-        best: tuple[Action, _Node] | None = None
+        best = tried[0]
         best_score = -math.inf
-        for a in actions:
-            child = node.children[a.key]
-            score = child.total / child.visits + c * math.sqrt(math.log(child.avail) / child.visits)
+        log, sqrt = math.log, math.sqrt
+        for pair in tried:
+            child = pair[1]
+            visits = child.visits
+            score = child.total / visits + c * sqrt(log(child.avail) / visits)
             if score > best_score:
-                best, best_score = (a, child), score
-        assert best is not None
+                best, best_score = pair, score
         return best
 
 
