@@ -16,7 +16,9 @@ the seat's own hand (other hands are counted, never read).
 
 from __future__ import annotations
 
-from .rules import CANASTA, CARD_VALUE, is_wild
+import functools
+
+from .rules import CANASTA, CARD_VALUE, DEUCE, JOKER
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
@@ -32,12 +34,13 @@ FULL_STOCK = 108 - 44 - 1
 
 
 def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
+    card_value = CARD_VALUE.__getitem__
     melds = st.melds[side]
     value = 0.0
     has_canasta = False
     for ids, _nat, wild in melds.values():
         n = len(ids)
-        value += sum(CARD_VALUE[c] for c in ids)
+        value += sum(map(card_value, ids))
         if n >= CANASTA:
             has_canasta = True
             value += 300 if wild else 500
@@ -49,17 +52,24 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
         red *= 1.0 - 2.0 * (1.0 - horizon) ** 2  # the later, the likelier it stays unmelded
     value += red
     held = 0.0
-    for s in st.seating.seats_of(side):
+    for s in _seats(st.side_of)[side]:
         hand = st.hands[s]
         if s == seat:
-            held += sum(CARD_VALUE[c] for c in hand)
-            value += 15.0 * sum(1 for c in hand if is_wild(c)) * horizon  # wild cards build canastas
+            held += sum(map(card_value, hand))
+            counts = st.rank_counts[s]
+            value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
             held += AVERAGE_CARD * len(hand)
     value -= HAND_RISK * held
     if has_canasta:
         value += 100 * (1.0 - 0.5 * horizon)
     return value
+
+
+@functools.cache
+def _seats(side_of: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
+    """The seats of each side, by the seats' sides (a hand's ``side_of``)."""
+    return tuple(tuple(s for s, x in enumerate(side_of) if x == side) for side in range(max(side_of) + 1))
 
 
 def heuristic(st: CanastaState, seat: int) -> float:
