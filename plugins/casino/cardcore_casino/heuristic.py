@@ -15,6 +15,7 @@ and the seat's own hand (other hands and the stock are unknown cards, shared eve
 
 from __future__ import annotations
 
+import functools
 import math
 from typing import Any
 
@@ -63,23 +64,19 @@ def expected_points(state: Any, seat: int) -> list[float]:
         cards[side] += len(pile)  # whole numbers: summed at once, the same floats
         spades[side] += sum(map(_SPADE.__getitem__, pile))
         points[side] += sum(map(_POINTS.__getitem__, pile))
-
-    def weights(owner: int, weight: float) -> list[float]:
-        rest = (1.0 - weight) / (sides - 1)
-        return [weight if i == owner else rest for i in range(sides)]
-
+    known = 0
     for b in state.builds:
-        share = weights(side_of[b[1]], BUILD_SHARE)
+        share = _weights(sides, side_of[b[1]], BUILD_SHARE)
         for g in b[2]:
             _share(g, share, cards, spades, points)
+            known += len(g)
     mover = side_of[state.to_play] if state.to_play is not None else None
     last = side_of[state.last_capture] if state.last_capture is not None else None
     taker = mover if mover is not None else last
-    share = weights(0, 1.0 / sides) if taker is None else weights(taker, LOOSE_SHARE)
+    share = _weights(sides, 0, 1.0 / sides) if taker is None else _weights(sides, taker, LOOSE_SHARE)
     _share(state.loose, share, cards, spades, points)
-    _share(state.hands[seat], weights(side_of[seat], HAND_SHARE), cards, spades, points)
-    known = sum(len(p) for p in state.captured) + len(state.loose) + len(state.hands[seat])
-    known += sum(len(g) for b in state.builds for g in b[2])
+    _share(state.hands[seat], _weights(sides, side_of[seat], HAND_SHARE), cards, spades, points)
+    known += sum(map(len, state.captured)) + len(state.loose) + len(state.hands[seat])
     unknown = 52 - known  # other hands and the stock: even shares, on average
     for i in range(sides):
         cards[i] += unknown / sides
@@ -93,7 +90,14 @@ def expected_points(state: Any, seat: int) -> list[float]:
     return _sweeps(state, side_of, sides, mover, [t + p for t, p in zip(total, points, strict=True)])
 
 
-def _share(ids: Any, share: list[float], cards: list[float], spades: list[float],
+@functools.cache
+def _weights(sides: int, owner: int, weight: float) -> tuple[float, ...]:
+    """Each side's share of a card ``owner``'s side takes with chance ``weight``."""
+    rest = (1.0 - weight) / (sides - 1)
+    return tuple(weight if i == owner else rest for i in range(sides))
+
+
+def _share(ids: Any, share: tuple[float, ...], cards: list[float], spades: list[float],
            points: list[float]) -> None:
     """Each card of ``ids`` to each side by ``share``: its count, its spade, its points
     (the sums in the same order as one card at a time: the same floats)."""
