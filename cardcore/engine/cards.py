@@ -64,6 +64,8 @@ class Card(NamedTuple):
 
 def parse_card(text: str) -> str:
     """The canonical notation of ``text`` (any case, ``T`` for 10), or CardError."""
+    if type(text) is str and text in _CANONICAL:  # the usual case: a card as exported
+        return _CANONICAL[text]
     if not isinstance(text, str):
         raise CardError(f"not a card: {text!r}")
     key = text.strip().upper()
