@@ -29,3 +29,11 @@ def test_a_groups_owner_is_added_unless_a_badge_names_them():
     text = render_zone(trick, PAIRS).plain
     assert "⟨4♥⟩ East" in text and "East · East" not in text
     assert "⟨9♥⟩ led · South" in text
+
+
+def test_a_hand_with_a_known_card_draws_its_backs_as_one_run():
+    hand = Zone("hands-1", "hand", "Hands", seat=1, side=1, cards=["2D", *[None] * 12])
+    row = render_zone(hand, PAIRS).plain.splitlines()[1].strip()
+    assert row == "2♦ ▒▒ ×12"
+    two = Zone("hands-3", "hand", "Hands", seat=3, side=1, cards=[None, "KS", None, None])
+    assert render_zone(two, PAIRS).plain.splitlines()[1].strip() == "▒▒ K♠ ▒▒ ▒▒"

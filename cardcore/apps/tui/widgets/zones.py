@@ -91,11 +91,17 @@ def _table_cards(cards: list[str | None], places: tuple[str, ...], info: TableIn
         for n in parts[:-1]:
             at += n
             breaks.add(at)
+    down = 0  # face-down cards still to draw of a run: drawn once, as ``▒▒ ×9``
     for i, card in enumerate(cards):
+        if down:
+            down -= 1
+            continue
         if i:
             out.append(" | " if i in breaks else " ")
         if card is None:
-            out.append_text(cards_text([None], info.palette, compact_hidden=False))
+            run = _face_down_run(cards, i, breaks)
+            out.append_text(cards_text([None] * run, info.palette, compact_hidden=run >= 3))
+            down = run - 1
             continue
         out.append_text(_letter(f"{places[0]}/{card}", info))
         taken = any((card, p) in info.taken for p in places)
@@ -109,6 +115,15 @@ def _table_cards(cards: list[str | None], places: tuple[str, ...], info: TableIn
         if taken:
             out.append("_", style="bold")
     return out
+
+
+def _face_down_run(cards: list[str | None], at: int, breaks: set[int]) -> int:
+    """How many face-down cards follow one another from ``at`` (up to the next break): a
+    hand with a known card reads ``2♦ ▒▒ ×12``, not twelve backs."""
+    end = at
+    while end < len(cards) and cards[end] is None and (end == at or end not in breaks):
+        end += 1
+    return end - at
 
 
 def render_zone(zone: Zone, info: TableInfo) -> Text:
