@@ -271,50 +271,38 @@ class _Checkpoint:
 # --- backends ---------------------------------------------------------------------------
 
 
-def play_jobs(spec: dict[str, Any], jobs: list[Job]) -> list[dict[str, Any]]:
-    """A batch of units, played in turn: one task of a worker process or of Ray."""
-    return [play_job(spec, job) for job in jobs]
+def _worker_start() -> None:
+    """A worker's start: Ctrl+C is the parent's to handle (it stops the workers), and the
+    plugins load once, before the first unit."""
+    import signal
 
-
-def batches(jobs: list[Job], workers: int) -> list[list[Job]]:
-    """``jobs`` in batches for ``workers``: large while much is left (few tasks, little
-    overhead), one unit each near the end (no worker idles while another finishes a long
-    batch). Guided self-scheduling: a batch is the work left over four times the workers,
-    at most ``MAX_BATCH``."""
-    out: list[list[Job]] = []
-    at = 0
-    while at < len(jobs):
-        size = max(1, min(MAX_BATCH, (len(jobs) - at) // (4 * max(1, workers))))
-        out.append(jobs[at:at + size])
-        at += size
-    return out
-
-
-#: The most units in one task.
-MAX_BATCH = 16
-
-
-def _warm() -> None:
-    """A worker's start: the plugins load once, before the first task."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _registry()
 
 
 def _local(spec: dict[str, Any], jobs: list[Job], workers: int) -> Iterator[dict[str, Any]]:
+    """Each unit as it finishes: one task a unit (a unit takes from a tenth of a second to
+    minutes; a task costs a fraction of a millisecond), so the checkpoint and the progress
+    bar follow every unit, and Ctrl+C ends the workers at once."""
     if workers <= 1:
         for job in jobs:
             yield play_job(spec, job)
         return
-    import concurrent.futures as cf
+    import functools
     import multiprocessing
 
     ctx = multiprocessing.get_context("spawn" if os.name != "posix" else "forkserver")
-    pool = cf.ProcessPoolExecutor(max_workers=workers, mp_context=ctx, initializer=_warm)
+    pool = ctx.Pool(processes=workers, initializer=_worker_start)
+    finished = False
     try:
-        futures = [pool.submit(play_jobs, spec, batch) for batch in batches(jobs, workers)]
-        for fut in cf.as_completed(futures):
-            yield from fut.result()
+        yield from pool.imap_unordered(functools.partial(play_job, spec), jobs, chunksize=1)
+        finished = True
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)
+        if finished:
+            pool.close()
+        else:  # interrupted: the units in play are dropped, not waited for
+            pool.terminate()
+        pool.join()
 
 
 def _ray(spec: dict[str, Any], jobs: list[Job], address: str | None,
@@ -326,17 +314,16 @@ def _ray(spec: dict[str, Any], jobs: list[Job], address: str | None,
             ray.init(address=address, include_dashboard=False, log_to_driver=False)
         else:
             ray.init(num_cpus=num_cpus, include_dashboard=False, log_to_driver=False)
-    remote = ray.remote(play_jobs)
-    workers = int(ray.cluster_resources().get("CPU", num_cpus or 1))
-    pending = [remote.remote(spec, batch) for batch in batches(jobs, workers)]
+    remote = ray.remote(play_job)
+    pending = [remote.remote(spec, job) for job in jobs]
     try:
         while pending:
             ready, pending = ray.wait(pending, num_returns=1)
             for ref in ready:
-                yield from ray.get(ref)
+                yield ray.get(ref)
     finally:
         for ref in pending:
-            ray.cancel(ref)
+            ray.cancel(ref, force=True)
 
 
 def run_tournament(registry: Any, t: Tournament, *, workers: int = 1, backend: str = "local",
@@ -394,11 +381,12 @@ class _Bar:
             TimeRemainingColumn,
         )
 
-        self.progress = Progress(TextColumn("deals"), BarColumn(), MofNCompleteColumn(),
+        # a unit is one (pair, deal): a deal played in every seat by one pair of bots
+        self.progress = Progress(TextColumn("units (pair, deal)"), BarColumn(), MofNCompleteColumn(),
                                  TextColumn("{task.fields[rate]}"),
                                  TimeElapsedColumn(), TextColumn("left"), TimeRemainingColumn(),
                                  console=Console(stderr=True), transient=False)
-        self.task = self.progress.add_task("deals", total=total, completed=done, rate="")
+        self.task = self.progress.add_task("units", total=total, completed=done, rate="")
         self.progress.start()
 
     def advance(self) -> None:

@@ -1,13 +1,17 @@
 """Tournaments: duplicate deals, the same JSON whatever the workers or the backend, resume."""
 
 import json
+import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
 from cardcore.apps.cli import main
 from cardcore.services.plugins import load_registry
-from cardcore.services.tournament import MAX_BATCH, Results, Tournament, arrangements, batches, run_tournament
+from cardcore.services.tournament import Results, Tournament, arrangements, run_tournament
 
 REGISTRY = load_registry()
 
@@ -31,13 +35,16 @@ def test_one_worker_and_two_give_the_same_json(capsys):
     assert data["results"]["greedy"]["hands"] == 8  # 4 deals, each played in both seats
 
 
-def test_batches_cover_every_unit_once_and_shrink_towards_the_end():
-    jobs = Tournament("casino", ["a", "b", "c"], deals=200).jobs()
-    parts = batches(jobs, 2)
-    assert [j for b in parts for j in b] == jobs
-    sizes = [len(b) for b in parts]
-    assert sizes[0] == MAX_BATCH and sizes[-1] == 1 and sizes == sorted(sizes, reverse=True)
-    assert batches(jobs[:3], 8) == [[j] for j in jobs[:3]]
+def test_with_workers_every_unit_reaches_the_checkpoint_as_it_finishes(tmp_path):
+    path = tmp_path / "t.jsonl"
+    t = Tournament("casino", ["random", "greedy"], deals=6, seed=4, players=2)
+    lines = []
+
+    def count(unit):  # the checkpoint already holds the unit reported
+        lines.append(len(path.read_text().splitlines()))
+
+    run_tournament(REGISTRY, t, workers=2, checkpoint=path, progress=False, on_unit=count)
+    assert lines == [2, 3, 4, 5, 6, 7]  # the header, then one more unit each time
 
 
 @pytest.mark.slow
@@ -64,6 +71,32 @@ def test_an_interrupted_tournament_resumes(tmp_path):
     resumed = run_tournament(REGISTRY, t, checkpoint=path, progress=False)
     whole = run_tournament(REGISTRY, t, progress=False)
     assert resumed.to_json() == whole.to_json() and isinstance(whole, Results)
+
+
+@pytest.mark.slow
+def test_ctrl_c_stops_the_workers_at_once_and_keeps_every_finished_unit(tmp_path):
+    """Ctrl+C in a terminal reaches the command and its workers (one process group)."""
+    path = tmp_path / "t.jsonl"
+    args = ["tournament", "casino", "--bots", "medium,greedy", "--deals", "40", "--seed", "5",
+            "--workers", "2", "--resume", str(path)]
+    proc = subprocess.Popen([sys.executable, "-m", "cardcore", *args], start_new_session=True,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not path.exists() or len(path.read_text().splitlines()) < 3):
+        time.sleep(0.05)
+    os.killpg(proc.pid, signal.SIGINT)
+    asked = time.monotonic()
+    assert proc.wait(timeout=30) == 130
+    took = time.monotonic() - asked
+    assert "resume with --resume" in proc.stderr.read()  # type: ignore[union-attr]
+    kept = [json.loads(line) for line in path.read_text().splitlines()[1:]]
+    assert 2 <= len(kept) < 40
+    assert took < 2.0, f"Ctrl+C took {took:.1f} s"  # the issue's bar (12.7 s with batches)
+    t = Tournament("casino", ["medium", "greedy"], deals=3, seed=5, players=2)
+    whole = run_tournament(REGISTRY, t, progress=False)
+    early = [u for u in kept if u["deal"] < 3]  # units start in deal order: the first end first
+    assert early and early == [whole.done[(0, u["deal"])] for u in early]
+    print(f"Ctrl+C took {took:.2f} s with {len(kept)} units kept")
 
 
 def test_a_checkpoint_of_another_tournament_is_refused(tmp_path, capsys):
