@@ -70,7 +70,7 @@ def test_no_bot_reads_a_hidden_card(game_id, players, crazy_eights):
         other = redealt(game, state, seat, rng)
         if other is None or other.export() == state.export():
             continue
-        for bot_id in ("random", "greedy", "medium", "hard"):
+        for bot_id in ("random", "easy", "greedy", "medium", "hard"):
             for seed in range(2):
                 a = make_bot(bot_id).choose(InfoSet.of(game, state, seat), random.Random(seed))
                 b = make_bot(bot_id).choose(InfoSet.of(game, other, seat), random.Random(seed))

@@ -256,6 +256,9 @@ def _orders(cards: list[str]) -> Iterator[list[str]]:
 class Bot:
     id: ClassVar[str]
     name: ClassVar[str] = ""
+    #: What the level means to a player, in a few words ("misses the best move about one
+    #: time in three"): the setup form and ``cardcore plugins`` show it.
+    description: ClassVar[str] = ""
     games: ClassVar[tuple[str, ...] | None] = None
     #: A choice takes long (a search: up to seconds). A server runs a heavy bot's moves in
     #: worker processes, so the bot, its info set and its random stream must pickle; a

@@ -8,20 +8,27 @@ from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.game import Action
 
 
+def ranked(info: InfoSet, rng: random.Random) -> list[Action]:
+    """The legal actions best first by one ply on one sample (the game's heuristic); equal
+    values keep the game's order."""
+    actions = info.legal_actions()
+    sample = info.sample(rng)
+    values = []
+    for action in actions:
+        after = sample.clone()
+        after.apply(action)
+        values.append(info.game.heuristic(after, info.seat))
+    order = sorted(range(len(actions)), key=lambda i: (-values[i], i))
+    return [actions[i] for i in order]
+
+
 class GreedyBot(Bot):
     id = "greedy"
     name = "Greedy"
+    description = "plays the move that looks best now"
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         actions = info.legal_actions()
         if len(actions) == 1:
             return actions[0]
-        sample = info.sample(rng)
-        best, best_value = actions[0], float("-inf")
-        for action in actions:
-            after = sample.clone()
-            after.apply(action)
-            value = info.game.heuristic(after, info.seat)
-            if value > best_value:  # first best wins ties: the order is the game's
-                best, best_value = action, value
-        return best
+        return ranked(info, rng)[0]

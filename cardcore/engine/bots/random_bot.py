@@ -11,6 +11,7 @@ from cardcore.engine.game import Action
 class RandomBot(Bot):
     id = "random"
     name = "Random"
+    description = "any legal move (for testing)"
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         actions = info.legal_actions()

@@ -307,6 +307,7 @@ def _spread(actions: list[Action], cap: int) -> list[Action]:
 class MediumBot(SearchBot):
     id = "medium"
     name = "Medium (search)"
+    description = "looks ahead: tries the likely deals, up to a second a move"
     iterations = 1000
     work_budget = 250_000
     rollout_depth = 0
@@ -319,6 +320,7 @@ class MediumBot(SearchBot):
 class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
+    description = "looks further ahead, up to two seconds a move"
     iterations = 5000
     work_budget = 1_200_000
     rollout_depth = 0
