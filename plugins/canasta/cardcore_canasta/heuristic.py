@@ -17,8 +17,10 @@ the seat's own hand (other hands are counted, never read).
 from __future__ import annotations
 
 import functools
+import math
 
-from .rules import CANASTA, CARD_VALUE, DEUCE, JOKER
+from .moves import DRAW_PHASE, take_actions
+from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, THREE
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
@@ -80,7 +82,83 @@ def heuristic(st: CanastaState, seat: int) -> float:
         return float(totals[mine] - sum(t for s, t in enumerate(totals) if s != mine))
     horizon = min(1.0, len(st.stock) / FULL_STOCK)
     values = [side_value(st, side, seat, horizon) for side in range(st.setup.sides)]
-    if st.to_play is not None and st.pile:
-        take = TAKE_FROZEN if st.freezers else TAKE_OPEN
-        values[st.side_of[st.to_play]] += take * PILE_CARD * len(st.pile)
+    p = st.to_play
+    if p is not None and st.pile:
+        if st.phase == DRAW_PHASE:  # the seat to play may take it now, as the top card says
+            take = _take_chance(st, p, seat)
+        else:  # it discards first, onto the pile, choosing what it gives away
+            take = TAKE_FROZEN if st.freezers else TAKE_OPEN
+        values[st.side_of[p]] += take * PILE_CARD * len(st.pile)
     return values[mine] - sum(v for s, v in enumerate(values) if s != mine)
+
+
+def _take_chance(st: CanastaState, p: int, seat: int) -> float:
+    """The chance seat ``p``, about to draw, takes the pile, as ``seat`` may know it: for
+    ``seat`` itself whether it may (its hand is known); else from the top card: never a
+    three or a wild card (D31); onto its side's meld of the rank when the pile is not
+    frozen; else with a natural pair, or (not frozen) a natural and a wild card (D30),
+    the chance a hand of its size holds them, dealt from the cards ``seat`` has not seen
+    beside the cards it is known to hold (taken with the pile, D47). A first meld's
+    minimum is not counted."""
+    top = RANK_OF[st.pile[-1]]
+    if top == THREE or top >= DEUCE:
+        return 0.0
+    if p == seat:
+        return 1.0 if take_actions(st, p) else 0.0
+    side = st.side_of[p]
+    frozen = st.freezers > 0
+    if not frozen and st.initial_meld_done[side] and top in st.melds[side]:
+        return 1.0
+    nat_seen, wild_seen, unseen = _seen(st, seat, top)
+    known = st.known[p]
+    have_n = sum(1 for c in known if RANK_OF[c] == top)
+    have_w = sum(1 for c in known if c >= FIRST_WILD)
+    nat, wild = max(0, 8 - nat_seen), max(0, 12 - wild_seen)  # two decks and four jokers
+    return 1.0 - _miss(unseen, len(st.hands[p]) - len(known), nat, wild, have_n, have_w,
+                       not frozen)
+
+
+def _seen(st: CanastaState, seat: int, rank: int) -> tuple[int, int, int]:
+    """The naturals of ``rank`` and the wild cards ``seat`` has seen, and how many cards it
+    has not: its hand, the melds, the pile's cards it sees, the cards others are known to
+    hold."""
+    counts = st.rank_counts[seat]
+    nat, wild = counts[rank], counts[DEUCE] + counts[JOKER]
+    for melds in st.melds:
+        meld = melds.get(rank)
+        if meld is not None:
+            nat += meld[1]
+        wild += sum(m[2] for m in melds.values())
+    pile = st.pile if st.setup.browse_pile else st.pile[-1:]
+    nat += sum(1 for c in pile if RANK_OF[c] == rank)
+    wild += sum(1 for c in pile if c >= FIRST_WILD)
+    unseen = len(st.stock) + len(st.pile) - len(pile)
+    for s, hand in enumerate(st.hands):
+        if s != seat:
+            known = st.known[s]
+            nat += sum(1 for c in known if RANK_OF[c] == rank)
+            wild += sum(1 for c in known if c >= FIRST_WILD)
+            unseen += len(hand) - len(known)
+    return nat, wild, unseen
+
+
+def _miss(unseen: int, drawn: int, nat: int, wild: int, have_n: int, have_w: int,
+          natural_and_wild: bool) -> float:
+    """The chance a hand of ``drawn`` cards from ``unseen`` (``nat`` naturals of the rank
+    and ``wild`` wild cards among them), beside ``have_n`` naturals and ``have_w`` wild
+    cards it holds already, has no natural pair, nor (``natural_and_wild``) a natural and
+    a wild card (hypergeometric)."""
+    drawn = max(0, min(drawn, unseen))
+    whole = math.comb(unseen, drawn)
+    if whole == 0:
+        return 1.0
+    miss = 0.0
+    for x in range(min(drawn, 1 - have_n) + 1):  # naturals drawn short of a pair
+        if natural_and_wild and have_n + x == 1:
+            if have_w:
+                continue  # a natural and a wild card: it takes
+            rest = math.comb(max(0, unseen - nat - wild), drawn - x)  # and no wild card drawn
+        else:
+            rest = math.comb(max(0, unseen - nat), drawn - x)
+        miss += math.comb(nat, x) * rest / whole
+    return min(1.0, miss)

@@ -1,0 +1,59 @@
+"""Canasta's heuristic as positions: what greedy (and the search's leaves) read of the pile.
+
+The pile is worth to the seat about to draw the chance it takes it, as the evaluating
+seat may know it (docs/bots.md): a constant chance whatever the top card let greedy and
+medium feed the opponents' meld (the 10♠ then 10♥ onto their 10s, issue 26)."""
+
+import math
+import random
+
+import pytest
+
+from cardcore.engine.bots import GreedyBot, InfoSet
+from cardcore_canasta import heuristic as h
+
+from .helpers import GAME, position
+
+#: South (seat 0) must discard; West and East (side 1) have melded 10s; the pile is open.
+FEED = {"players": 4, "hands": [["10S", "10H", "5C", "4C"], ["4S", "6D", "7C", "8H", "JS", "QD"],
+                                ["4H", "6S", "7D", "8C", "JD", "QS"], ["4D", "6C", "7H", "8S", "JC", "QC"]],
+        "melds": [[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                  [{"rank": "10", "cards": ["10D", "10C", "10C"]}]],
+        "initial_meld_done": [True, True], "has_melded": [True, True, False, False],
+        "discard": ["6H", "5S", "9C"],
+        "stock": ["3S", "KS", "KD", "QH", "JH", "9S", "9H", "8D", "7S", "5D", "5H", "4C", "6H", "2C"]}
+
+
+def test_greedy_never_feeds_the_opponents_meld_when_a_safe_card_exists():
+    state = position(**FEED)
+    for seed in range(5):
+        choice = GreedyBot().choose(InfoSet.of(GAME, state, 0), random.Random(seed))
+        assert choice.to_json() == {"type": "discard", "card": "5C"}  # was 10♠, the highest
+
+
+def after_discard(card: str, **changes):
+    state = position(**{**FEED, **changes})
+    [step] = [a for a in state.legal_actions() if a.to_json() == {"type": "discard", "card": card}]
+    state.apply(step)
+    return state
+
+
+def test_the_pile_onto_a_meld_of_its_rank_is_certain_and_a_three_or_wild_top_never():
+    assert h._take_chance(after_discard("10S"), 1, 0) == 1.0  # West takes it onto its 10s
+    assert h._take_chance(after_discard("5C", hands=[["10S", "3S", "5C", "2D"], *FEED["hands"][1:]]),
+                          1, 0) < 1.0
+    assert h._take_chance(after_discard("3S", hands=[["10S", "3S", "5C"], *FEED["hands"][1:]]), 1, 0) == 0.0
+    assert h._take_chance(after_discard("2D", hands=[["10S", "2D", "5C"], *FEED["hands"][1:]]), 1, 0) == 0.0
+
+
+def test_a_pair_from_the_unseen_cards_is_the_hypergeometric_chance():
+    # 20 unseen cards, 3 naturals of the rank among them, a hand of 5: no pair
+    miss = (math.comb(17, 5) + 3 * math.comb(17, 4)) / math.comb(20, 5)
+    assert h._miss(20, 5, 3, 4, 0, 0, False) == pytest.approx(miss)
+    # not frozen, a natural and a wild card take it too: one natural drawn misses only
+    # with no wild card beside it
+    miss_open = (math.comb(17, 5) + 3 * math.comb(13, 4)) / math.comb(20, 5)
+    assert h._miss(20, 5, 3, 4, 0, 0, True) == pytest.approx(miss_open)
+    assert h._miss(20, 5, 3, 4, 2, 0, False) == 0.0  # known to hold a pair (taken with the pile)
+    assert h._miss(20, 5, 3, 4, 1, 1, True) == 0.0  # a natural and a wild card known
+    assert h._miss(20, 0, 3, 4, 0, 0, True) == 1.0  # no card in hand
