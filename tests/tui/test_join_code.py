@@ -188,6 +188,8 @@ async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_pa
             lobby.create(SessionSetup(game, game.Options(), ["human"] * 4, 5))
             links = await on(pilot, LinksScreen, "the links")
             code, seats = links.created.code, links.created.seats
+            # the screen is up before its widgets are mounted (a loaded machine shows it)
+            await until(pilot, lambda: app.screen.query("#links-text"), "the links' text mounted")
             lines = [line.strip() for line in text_of(app, "#links-text").splitlines()]
             shown = await until(pilot, lambda: " ".join(screen_lines(app)).strip(), "the links drawn")
             for s in seats:  # the invites read aloud, all in view at 80x24; then the links

@@ -303,7 +303,7 @@ def test_the_replay_sheet_keeps_the_last_hand(registry, tmp_path):
     r = Replay(registry, record)
     last = r.sheets[-1]
     assert len(last.hands) == len(ends) == 3
-    assert last.totals == ends[-1].totals == [12, 21]  # the greedy bot of the bots issue
+    assert last.totals == ends[-1].totals == [13, 21]  # greedy as the bots issue left it (its heuristic)
     assert r.winner == 1
 
 
