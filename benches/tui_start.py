@@ -22,20 +22,25 @@ import time
 
 
 def child() -> None:
-    """Start the launcher headless; print the wall time of its first frame, then quit."""
+    """``cardcore`` (no command) as the entry point runs it, headless: print the wall time of
+    the launcher's first frame, then quit."""
+    from cardcore.apps import cli
     from cardcore.apps.tui.app import CardcoreApp
-    from cardcore.apps.tui.screens.launcher import LauncherScreen
 
-    class Timed(CardcoreApp):
-        def on_mount(self) -> None:
-            self.call_after_refresh(self._first_frame)
+    run, mount = CardcoreApp.run, CardcoreApp.on_mount
 
-        def _first_frame(self) -> None:
-            assert isinstance(self.screen, LauncherScreen)
-            os.write(1, f"{time.time()}\n".encode())  # textual captures print()
-            self.exit()
+    def first_frame(app: CardcoreApp) -> None:
+        assert type(app.screen).__name__ == "LauncherScreen"
+        os.write(1, f"{time.time()}\n".encode())  # textual captures print()
+        app.exit()
 
-    Timed().run(headless=True, size=(100, 30))
+    def on_mount(app: CardcoreApp) -> None:
+        mount(app)
+        app.call_after_refresh(first_frame, app)
+
+    CardcoreApp.on_mount = on_mount  # type: ignore[method-assign]
+    CardcoreApp.run = lambda app, **_: run(app, headless=True, size=(100, 30))  # type: ignore[method-assign]
+    cli.main([])
 
 
 def fill_library(home: str, matches: int) -> dict:
