@@ -6,7 +6,8 @@
 Each command runs through the real entry point (the ``cardcore`` script beside the
 interpreter) with PYTHONPATH set to a tree's packages, and an empty match library
 (CARDCORE_HOME a fresh directory). ``launcher``: ``cardcore`` with no command, timed to the
-launcher's first frame (headless, benches/tui_start.py's child). A round runs every command
+launcher's first frame (headless, benches/tui_start.py's child); ``textual``: the floor under
+it, an app of one line's first frame (Textual's own import and start). A round runs every command
 once, one after the other, and with ``--base`` the old tree's run and this tree's run of a
 command back to back, so the load of a shared machine falls on both alike. One warm-up round
 (compiling the trees' .pyc files) is not counted.
@@ -30,7 +31,8 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 PACKAGES = ("", "plugins/casino", "plugins/royal_casino", "plugins/canasta")
-LAUNCHER = "launcher"
+#: The commands timed to a first frame: benches/tui_start.py's flag for each.
+FRAMES = {"launcher": "--child", "textual": "--floor-child"}
 
 
 def tree_env(tree: Path, home: str) -> dict[str, str]:
@@ -50,8 +52,8 @@ def entry_point() -> list[str]:
 
 def time_once(command: str, env: dict[str, str]) -> float:
     start = time.time()
-    if command == LAUNCHER:
-        out = subprocess.run([sys.executable, str(HERE / "tui_start.py"), "--child"], env=env,
+    if command in FRAMES:
+        out = subprocess.run([sys.executable, str(HERE / "tui_start.py"), FRAMES[command]], env=env,
                              capture_output=True, text=True, check=True).stdout
         return float(out.strip().splitlines()[-1]) - start
     subprocess.run(entry_point() + command.split(), env=env, stdout=subprocess.DEVNULL,
@@ -60,7 +62,8 @@ def time_once(command: str, env: dict[str, str]) -> float:
 
 
 def measure(trees: dict[str, Path], commands: list[str], runs: int) -> dict[str, dict[str, list[float]]]:
-    envs = {name: tree_env(tree, tempfile.mkdtemp(prefix=f"cli-start-{name}-")) for name, tree in trees.items()}
+    envs = {name: tree_env(tree, tempfile.mkdtemp(prefix=f"cli-start-{name}-"))
+            for name, tree in trees.items()}
     seen: dict[str, dict[str, list[float]]] = {name: {c: [] for c in commands} for name in trees}
     for round_no in range(runs + 1):
         for command in commands:
@@ -79,8 +82,9 @@ def summary(times: list[float]) -> dict[str, float]:
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--runs", type=int, default=9)
-    ap.add_argument("--commands", default="--help,plugins,history,launcher",
-                    help="comma-separated; 'launcher' is the first frame of `cardcore`")
+    ap.add_argument("--commands", default="--help,plugins,history,launcher,textual",
+                    help="comma-separated; 'launcher': the first frame of `cardcore`, "
+                    "'textual': an app of one line's")
     ap.add_argument("--base", type=Path, help="a checkout of the code before, run alternately")
     args = ap.parse_args()
     trees = {"after": HERE.parent}

@@ -43,6 +43,26 @@ def child() -> None:
     cli.main([])
 
 
+def floor_child() -> None:
+    """Textual alone, the floor under the launcher: an app of one line, headless; print the
+    wall time of its first frame, then quit."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Floor(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("cardcore")
+
+        def on_mount(self) -> None:
+            self.call_after_refresh(self.first_frame)
+
+        def first_frame(self) -> None:
+            os.write(1, f"{time.time()}\n".encode())
+            self.exit()
+
+    Floor().run(headless=True, size=(100, 30))
+
+
 def fill_library(home: str, matches: int) -> dict:
     """``matches`` casino matches (greedy against random, target 1: one or two hands each)
     put in the library at ``home`` as the table leaves them; one in ten unfinished."""
@@ -151,12 +171,13 @@ def session_steps(decisions: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--floor-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--decisions", type=int, default=300)
     p.add_argument("--library", type=int, default=0, help="also time the launcher over N matches")
     args = p.parse_args()
-    if args.child:
-        child()
+    if args.child or args.floor_child:
+        (child if args.child else floor_child)()
         return
     if args.library:
         home = tempfile.mkdtemp()

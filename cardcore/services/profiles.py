@@ -28,7 +28,7 @@ import pydantic
 from pydantic import ConfigDict, Field
 
 from cardcore.engine.match_setup import Setup
-from cardcore.engine.names import Name
+from cardcore.engine.name_fields import Name
 from cardcore.engine.people import distinct_name, profile_key
 from cardcore.engine.records import RecordError
 from cardcore.services import files
