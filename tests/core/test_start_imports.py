@@ -32,10 +32,25 @@ GAMES = ("cardcore_casino", "cardcore_royal_casino", "cardcore_canasta", "pluggy
          "cardcore.engine.game", "cardcore.engine.bots")
 
 
-def loaded(tmp_path, *args: str) -> set[str]:
+#: Runs ``cardcore`` (the launcher) headless to its first frame, then as PROBE.
+LAUNCHER_PROBE = """
+import json, sys
+from cardcore.apps import cli
+from cardcore.apps.tui.app import CardcoreApp
+
+run = CardcoreApp.run
+CardcoreApp.on_mount = lambda app: app.call_after_refresh(app.exit)
+CardcoreApp.run = lambda app, **_: run(app, headless=True, size=(100, 30))
+cli.main([])
+with open(sys.argv[1], "w") as f:
+    json.dump(sorted(sys.modules), f)
+"""
+
+
+def loaded(tmp_path, *args: str, probe: str = PROBE) -> set[str]:
     out = tmp_path / "modules.json"
     env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home")}
-    subprocess.run([sys.executable, "-c", PROBE, str(out), *args], env=env, check=True,
+    subprocess.run([sys.executable, "-c", probe, str(out), *args], env=env, check=True,
                    capture_output=True, timeout=120)
     return set(json.loads(out.read_text()))
 
@@ -64,6 +79,16 @@ def test_history_reads_the_library_without_loading_the_games(tmp_path):
     modules = loaded(tmp_path, "history")
     assert "cardcore.services.store.sqlite" in modules
     assert among(modules, SCREEN_AND_NETWORK + MATCH + GAMES) == []
+
+
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
+def test_the_launchers_first_frame_loads_no_other_screen_nor_a_match(tmp_path):
+    modules = loaded(tmp_path, probe=LAUNCHER_PROBE)
+    assert {"cardcore.apps.tui.screens.launcher", "cardcore.services.store.sqlite"} <= modules  # it ran
+    screens = ("cardcore.apps.tui.screens.table", "cardcore.apps.tui.screens.replay",
+               "cardcore.apps.tui.screens.setup", "cardcore.apps.tui.screens.library",
+               "cardcore.apps.tui.session", "cardcore.apps.tui.table_session")
+    assert among(modules, screens + MATCH + ("websockets",)) == []
 
 
 @pytest.mark.parametrize("name", ["Game", "GameOptions", "hookimpl", "load_games"])
