@@ -102,11 +102,11 @@ def _is_screen(screen: object, module: str, name: str) -> bool:
     return cls is not None and isinstance(screen, cls)
 
 
-def is_table(screen: object) -> TypeGuard[TableScreen]:
+def _is_table(screen: object) -> TypeGuard[TableScreen]:
     return _is_screen(screen, "table", "TableScreen")
 
 
-def is_replay(screen: object) -> TypeGuard[ReplayScreen]:
+def _is_replay(screen: object) -> TypeGuard[ReplayScreen]:
     return _is_screen(screen, "replay", "ReplayScreen")
 
 
@@ -219,7 +219,7 @@ class CardcoreApp(App[None]):
     def on_unmount(self) -> None:
         """Quitting: the table's match is left (its lock released) and the library closed."""
         for screen in self.screen_stack:
-            if is_table(screen):
+            if _is_table(screen):
                 screen.shut()
         if isinstance(self.start, Resume):
             self.start.session.close()
@@ -322,7 +322,7 @@ class CardcoreApp(App[None]):
             session.bot_speed = self.speed
         while len(self.screen_stack) > 1:
             screen = self.screen_stack[-1]
-            if is_table(screen):
+            if _is_table(screen):
                 screen.shut()
             self.pop_screen()
         self.push_screen(TableScreen(session))
@@ -489,7 +489,7 @@ class CardcoreApp(App[None]):
     def on_replay_screen_left(self) -> None:
         if isinstance(self.start, ShowReplay) and len(self.screen_stack) <= 1:
             self.exit()  # `cardcore replay`: leaving ends the program
-        elif is_replay(self.screen):
+        elif _is_replay(self.screen):
             self.pop_screen()
 
     # --- keys and the command palette ------------------------------------------------
@@ -503,14 +503,14 @@ class CardcoreApp(App[None]):
     def action_colours(self) -> None:
         self.palette = "two" if self.palette == "four" else "four"
         self.notify("Four-colour suits" if self.palette == "four" else "Two-colour suits", timeout=2)
-        if is_table(self.screen):
+        if _is_table(self.screen):
             self.screen.redraw()
-        elif is_replay(self.screen):
+        elif _is_replay(self.screen):
             self.screen.draw()
 
     def current_table(self) -> TableScreen | None:
         for screen in reversed(self.screen_stack):
-            if is_table(screen):
+            if _is_table(screen):
                 return screen
         return None
 
