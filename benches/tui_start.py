@@ -22,20 +22,45 @@ import time
 
 
 def child() -> None:
-    """Start the launcher headless; print the wall time of its first frame, then quit."""
+    """``cardcore`` (no command) as the entry point runs it, headless: print the wall time of
+    the launcher's first frame, then quit."""
+    from cardcore.apps import cli
     from cardcore.apps.tui.app import CardcoreApp
-    from cardcore.apps.tui.screens.launcher import LauncherScreen
 
-    class Timed(CardcoreApp):
+    run, mount = CardcoreApp.run, CardcoreApp.on_mount
+
+    def first_frame(app: CardcoreApp) -> None:
+        assert type(app.screen).__name__ == "LauncherScreen"
+        os.write(1, f"{time.time()}\n".encode())  # textual captures print()
+        app.exit()
+
+    def on_mount(app: CardcoreApp) -> None:
+        mount(app)
+        app.call_after_refresh(first_frame, app)
+
+    CardcoreApp.on_mount = on_mount  # type: ignore[method-assign]
+    CardcoreApp.run = lambda app, **_: run(app, headless=True, size=(100, 30))  # type: ignore[method-assign]
+    cli.main([])
+
+
+def floor_child() -> None:
+    """Textual alone, the floor under the launcher: an app of one line, headless; print the
+    wall time of its first frame, then quit."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    class Floor(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Static("cardcore")
+
         def on_mount(self) -> None:
-            self.call_after_refresh(self._first_frame)
+            self.call_after_refresh(self.first_frame)
 
-        def _first_frame(self) -> None:
-            assert isinstance(self.screen, LauncherScreen)
-            os.write(1, f"{time.time()}\n".encode())  # textual captures print()
+        def first_frame(self) -> None:
+            os.write(1, f"{time.time()}\n".encode())
             self.exit()
 
-    Timed().run(headless=True, size=(100, 30))
+    Floor().run(headless=True, size=(100, 30))
 
 
 def fill_library(home: str, matches: int) -> dict:
@@ -146,12 +171,13 @@ def session_steps(decisions: int) -> dict:
 def main() -> None:
     p = argparse.ArgumentParser()
     p.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
+    p.add_argument("--floor-child", action="store_true", help=argparse.SUPPRESS)
     p.add_argument("--runs", type=int, default=5)
     p.add_argument("--decisions", type=int, default=300)
     p.add_argument("--library", type=int, default=0, help="also time the launcher over N matches")
     args = p.parse_args()
-    if args.child:
-        child()
+    if args.child or args.floor_child:
+        (child if args.child else floor_child)()
         return
     if args.library:
         home = tempfile.mkdtemp()

@@ -1,5 +1,9 @@
 """The ``cardcore`` command: launcher, play, resume, plugins, rules, simulate, replay, and the
-match library's history, export, import, delete and stats (``cardcore.apps.library_cli``)."""
+match library's history, export, import, delete and stats (``cardcore.apps.library_cli``).
+
+A command imports what it uses when it runs: parsing the arguments (and ``--help``) needs
+argparse alone, the engine, pydantic, the store, Textual and websockets come with the
+commands that use them (docs/design.md, Start-up)."""
 
 from __future__ import annotations
 
@@ -10,15 +14,14 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import IO, Any
-
-import pydantic
+from typing import IO, TYPE_CHECKING, Any
 
 from cardcore.apps.args import Parser, UsageError, number_type, output_width
-from cardcore.engine.faults import describe
-from cardcore.engine.match_setup import MatchSetup, Setup, SetupError
-from cardcore.engine.records import first_error
-from cardcore.services.plugins import PluginLoadInterrupted, Registry, load_registry
+from cardcore.services.plugins import PluginLoadInterrupted
+
+if TYPE_CHECKING:
+    from cardcore.engine.match_setup import Setup
+    from cardcore.services.plugins import Registry
 
 #: A count on the command line: a whole number from 1 to a million.
 _count = number_type(int, 1, 1_000_000, "a whole number")
@@ -114,19 +117,36 @@ def _silence_stdout() -> None:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
-    from cardcore.engine.records import RecordError
-    from cardcore.services.store import StoreError
-
     try:
         return _run(args)
-    except pydantic.ValidationError as exc:
-        raise UsageError(first_error(exc)) from None
     except KeyError as exc:  # an unknown game
         raise UsageError(str(exc.args[0])) from None
-    except StoreError as exc:
-        raise UsageError(str(exc)) from None
-    except (RecordError, ValueError) as exc:  # bad files, cards or positions: one clear line
-        raise UsageError(str(exc)) from None
+    except ValueError as exc:  # bad files, cards, positions or options: one clear line
+        raise UsageError(_one_line(exc)) from None
+    except Exception as exc:
+        from cardcore.services.store import StoreError  # on the way out only
+
+        if isinstance(exc, StoreError):
+            raise UsageError(str(exc)) from None
+        raise
+
+
+def _one_line(exc: ValueError) -> str:
+    """A ValueError's message (pydantic's: its first complaint, ``field.path: message``)."""
+    from pydantic import ValidationError  # loaded already by whatever raised one
+
+    if isinstance(exc, ValidationError):
+        from cardcore.engine.complaints import first_error
+
+        return first_error(exc)
+    return str(exc)
+
+
+def load_registry() -> Registry:
+    """The plugins, loaded when a command needs them (never to parse the command line)."""
+    from cardcore.services import plugins
+
+    return plugins.load_registry()
 
 
 def _run(args: argparse.Namespace) -> int:
@@ -139,13 +159,11 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "new-game":
         return _new_game(args.name)
-    registry = load_registry()
-    command = _COMMANDS.get(args.command)
-    if command is not None:
-        return command(registry, args) or 0
     if args.command in library_cli.COMMANDS:
-        library_cli.run(registry, args)
-    return 0
+        library_cli.run(load_registry, args)
+        return 0
+    command = _COMMANDS[args.command]
+    return command(load_registry(), args) or 0
 
 
 def _new_game(name: str) -> int:
@@ -281,7 +299,7 @@ def _option_values(pairs: list[str]) -> dict[str, Any]:
 
 
 def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any:
-    from cardcore.engine.match_setup import game_options
+    from cardcore.engine.match_setup import SetupError, game_options
 
     values = _option_values(pairs)
     if target is not None:
@@ -294,6 +312,8 @@ def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any
 
 def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> Setup:
     """The match the flags ask for, checked in one place (``MatchSetup.check``)."""
+    from cardcore.engine.match_setup import MatchSetup, SetupError
+
     game = _game(registry, args.game)
     values = _option_values(args.option)
     seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
@@ -339,6 +359,7 @@ def print_plugins(registry: Registry) -> None:
 
 
 def simulate(registry: Registry, args: argparse.Namespace) -> None:
+    from cardcore.engine.faults import describe
     from cardcore.services.files import RecordWriter
     from cardcore.services.tournament import play_match
 

@@ -14,16 +14,16 @@ import sys
 import textwrap
 import time
 from collections.abc import Callable, Iterator, Sequence
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from cardcore.apps.args import UsageError, fit, output_width
 from cardcore.apps.library_cli import say
-from cardcore.apps.stats_text import variant
-from cardcore.services.league import Entry, League
-from cardcore.services.league.book import KEEP, LeagueBook
-from cardcore.services.league.standings import PlayerRow, Standings, TeamRow, standings
-from cardcore.services.plugins import Registry
-from cardcore.services.store import open_library
+
+if TYPE_CHECKING:  # the leagues, the store and the ratings load when `league` runs
+    from cardcore.services.league import Entry, League
+    from cardcore.services.league.book import LeagueBook
+    from cardcore.services.league.standings import PlayerRow, Standings, TeamRow
+    from cardcore.services.plugins import Registry
 
 
 def add_parser(sub: Any) -> None:
@@ -71,6 +71,9 @@ OptionsParser = Callable[[Any, list[str]], Any]
 
 
 def command(registry: Registry, args: argparse.Namespace, parse_options: OptionsParser) -> int:
+    from cardcore.services.league.book import LeagueBook
+    from cardcore.services.store import open_library
+
     store = open_library(args.library, import_autosave=False)
     book = LeagueBook(store)
     try:
@@ -83,6 +86,8 @@ def command(registry: Registry, args: argparse.Namespace, parse_options: Options
 
 def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
          parse_options: OptionsParser) -> None:
+    from cardcore.services.league.standings import standings
+
     what = args.league_command
     if what == "new":
         league = _new(registry, book, args, parse_options)
@@ -106,6 +111,8 @@ def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
 
 
 def _change(book: LeagueBook, args: argparse.Namespace) -> None:
+    from cardcore.services.league.book import KEEP
+
     league = book.get(args.name)
     what = args.league_command
     if what == "add":
@@ -179,6 +186,8 @@ def _output(path: str | None) -> Iterator[IO[str]]:
 
 
 def _game_name(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
+    from cardcore.apps.stats_text import variant
+
     game = registry.games.get(game_id)
     return f"{game.name if game else game_id} ({variant(registry, game_id, options)})"
 

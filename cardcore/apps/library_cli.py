@@ -4,20 +4,20 @@ parses the arguments and turns StoreError / RecordError into one line and exit s
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
-
-from rich.cells import cell_len
+from typing import TYPE_CHECKING, Any
 
 from cardcore.apps.args import fit, output_width
-from cardcore.apps.stats_text import stats_lines
-from cardcore.engine.names import shown
-from cardcore.services.plugins import Registry
-from cardcore.services.store import MatchStore, MatchSummary, StoreError, open_library
+
+if TYPE_CHECKING:  # the store (and pydantic) load when a command opens the library
+    from cardcore.services.plugins import Registry
+    from cardcore.services.store import MatchStore, MatchSummary
 
 
 def add_commands(sub: Any) -> None:
@@ -44,19 +44,26 @@ COMMANDS = ("history", "export", "import", "delete", "stats")
 def say(text: str) -> None:
     """Lines on stdout as plain text: a name, a path or an option from the library never
     moves the terminal's cursor or colours (``names.shown``, line by line)."""
+    from cardcore.engine.names import shown
+
     print("\n".join(map(shown, text.split("\n"))))
 
 
 def _library() -> MatchStore:
+    from cardcore.services.store import open_library
+
     store = open_library()
     if store.notice:
         print(f"cardcore: {store.notice}", file=sys.stderr)
     return store
 
 
-def run(registry: Registry, args: argparse.Namespace) -> None:
+def run(load: Callable[[], Registry], args: argparse.Namespace) -> None:
+    """The library's command ``args.command``; ``load`` gives the plugins' registry, loaded only
+    when the command reads the games (import, stats, or a game named)."""
+    registry = functools.cache(load)
     if getattr(args, "game", None) is not None:
-        registry.game(args.game)  # KeyError: an unknown game, one line
+        registry().game(args.game)  # KeyError: an unknown game, one line
     store = _library()
     try:
         if args.command == "history":
@@ -64,13 +71,13 @@ def run(registry: Registry, args: argparse.Namespace) -> None:
         elif args.command == "export":
             sys.stdout.write(store.export_record(args.id))
         elif args.command == "import":
-            import_file(store, registry, args.file, again=args.again)
+            import_file(store, registry(), args.file, again=args.again)
         elif args.command == "delete":
             summary = store.get(args.id)
             store.delete(args.id)
             say(f"deleted match {args.id} ({summary.game}, {summary.players()})")
         elif args.command == "stats":
-            say(format_stats(registry, store, args.game, output_width()))
+            say(format_stats(registry(), store, args.game, output_width()))
     finally:
         store.close()
 
@@ -129,6 +136,7 @@ def resume_target(registry: Registry, arg: str | None) -> int | Path:
     """What ``cardcore resume [ID | FILE]`` continues: a library match's id (checked: there,
     unfinished, not held by another process, a snapshot the engine loads) or a save file."""
     from cardcore.engine.match import Match
+    from cardcore.services.store import StoreError
 
     if arg is not None and (not arg.isdigit() or os.path.exists(arg)):
         return Path(arg)  # a save file, as before the library
@@ -184,6 +192,10 @@ INDENT = 7
 def describe(m: MatchSummary, width: int | None = None) -> list[str]:
     """A match in the history as lines that fit ``width`` (``output_width()``): its id, when,
     game, score and state, the players after them when they fit, else under them."""
+    from rich.cells import cell_len
+
+    from cardcore.engine.names import shown
+
     width = width if width is not None else output_width()
     totals = "-".join(map(str, m.totals)) if m.totals else "0"
     if m.finished:
@@ -222,6 +234,8 @@ def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -
 
 def format_stats(registry: Registry, store: MatchStore, game: str | None, width: int) -> str:
     """``cardcore stats``: per person and per partnership, laid out for ``width`` columns."""
+    from cardcore.apps.stats_text import stats_lines
+
     people = store.stats(game, games=registry.games)
     pairs = store.stats(game, games=registry.games, partnerships=True)
     return "\n".join(line.text for line in stats_lines(registry, people, pairs, width))

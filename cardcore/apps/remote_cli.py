@@ -5,14 +5,12 @@ that cannot be reached, a bad code or secret: one line, exit status 2."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import os
 from typing import TYPE_CHECKING, Any
 
-from cardcore.services.plugins import Registry
-
-if TYPE_CHECKING:  # websockets and the protocol load only when join or web runs
+if TYPE_CHECKING:  # websockets, asyncio and the protocol load only when join or web runs
     from cardcore.services.net.client import Target
+    from cardcore.services.plugins import Registry
 
 
 def add_parsers(sub: Any) -> None:
@@ -66,6 +64,8 @@ def check_name(name: str | None) -> str | None:
 
 def join(registry: Registry, args: argparse.Namespace) -> int:
     """``cardcore join``: the table (or, with --server alone, the lobby) in the TUI."""
+    import asyncio
+
     from cardcore.apps.args import SECRET_ENV, UsageError
     from cardcore.services.net.client import ClientError, parse_target, server_url
 

@@ -3,21 +3,19 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import gc
 import json
-import logging
-import signal
-import ssl
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from cardcore.services.net.origins import is_loopback, origin_of
-from cardcore.services.plugins import Registry
 
-if TYPE_CHECKING:  # the server (and websockets) load only when `serve` runs
+if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serve` runs
+    import ssl
+
     from cardcore.services.net.server import ServerConfig
+    from cardcore.services.plugins import Registry
 
 
 class ServeError(Exception):
@@ -120,6 +118,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
+    import ssl
+
     context = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
     try:
         context.load_cert_chain(cert, key)
@@ -131,6 +131,9 @@ def _tls(cert: str, key: str) -> ssl.SSLContext:
 
 
 def command(registry: Registry, args: argparse.Namespace) -> int:
+    import asyncio
+    import logging
+
     from cardcore.services.store import StoreError, open_library
 
     try:
@@ -157,6 +160,9 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
 
 
 async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
+    import asyncio
+    import signal
+
     from cardcore.services.net.server import Server
 
     stop = asyncio.Event()

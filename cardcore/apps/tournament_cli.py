@@ -8,9 +8,6 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
-from cardcore.engine.match_setup import MatchSetup
-from cardcore.services.tournament import Tournament, run_tournament
-
 
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q = sub.add_parser("tournament", help="bots play duplicate deals; margins, intervals, ratings")
@@ -29,6 +26,9 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
 
 def command(registry: Any, args: Any) -> int:
     """``cardcore tournament``: the table (or JSON) on stdout, the progress bar on stderr."""
+    from cardcore.engine.match_setup import MatchSetup
+    from cardcore.services.tournament import Tournament, run_tournament
+
     game = registry.game(args.game)
     players = args.players or game.player_counts[0]
     bots = [b.strip() for b in args.bots.split(",") if b.strip()]

@@ -28,7 +28,8 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 from cardcore.engine import complaints
 from cardcore.engine.game import ScoreRow
 from cardcore.engine.jsontext import compact_json
-from cardcore.engine.names import Name, SideName, plain_text
+from cardcore.engine.name_fields import Name, SideName
+from cardcore.engine.names import plain_text
 from cardcore.engine.people import PersonKey
 
 E = TypeVar("E", bound="_Event")

@@ -18,7 +18,7 @@ import pydantic
 
 from cardcore.engine import __version__, journal
 from cardcore.engine.game import Action, Game, GameState, IllegalAction, load_state
-from cardcore.engine.names import Name, SideName
+from cardcore.engine.name_fields import Name, SideName
 from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet

@@ -24,7 +24,7 @@ from cardcore.engine.bots.base import Bot
 from cardcore.engine.complaints import option_complaint
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
-from cardcore.engine.names import Name
+from cardcore.engine.name_fields import Name
 from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 

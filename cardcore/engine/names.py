@@ -2,17 +2,15 @@
 
 A name is drawn as typed on every screen, so control, invisible and direction characters
 are refused wherever one enters: a setup, a network message (names and chat lines), an
-imported record. ``plain_text`` is that one rule; ``Name`` adds the length. Screens still
-draw every name as text, never as markup (``shown`` for a terminal).
+imported record. ``plain_text`` is that one rule; ``check_name`` adds the length (and
+``name_fields.Name`` makes it a pydantic field). Screens still draw every name as text,
+never as markup (``shown`` for a terminal). No pydantic here: the command line's one-line
+errors and listings use ``shown`` (docs/design.md, Start-up).
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Annotated
-
-import pydantic
-from pydantic import Field
 
 #: A player's or a side's name: short enough for every screen.
 MAX_NAME_CHARS = 24
@@ -76,9 +74,3 @@ def shown(text: str) -> str:
         return text
     return "".join("\ufffd" if not ch.isprintable() or ch in BLANKS else ch for ch in text)
 
-
-#: A name as people type it: 1-24 characters of plain text.
-Name = Annotated[str, pydantic.AfterValidator(check_name)]
-#: A side's name as a record holds it (a chosen one, or its players' names joined).
-SideName = Annotated[str, Field(min_length=1, max_length=MAX_SIDE_NAME_CHARS),
-                     pydantic.AfterValidator(plain_text)]

@@ -9,19 +9,13 @@ import os
 import stat
 import tempfile
 from pathlib import Path
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 import platformdirs
 
-from cardcore.engine.journal import MatchEvent
-from cardcore.engine.records import (
-    RecordError,
-    SaveFile,
-    dumps,
-    parse_record_lines,
-    parse_save,
-    torn_record_events,
-)
+if TYPE_CHECKING:  # the records' pydantic models load when a record or a save is read
+    from cardcore.engine.journal import MatchEvent
+    from cardcore.engine.records import SaveFile
 
 
 class RecordWriter:
@@ -32,10 +26,13 @@ class RecordWriter:
     """
 
     def __init__(self, stream: IO[str]):
+        from cardcore.engine.records import dumps
+
         self.stream = stream
+        self.dumps = dumps
 
     def __call__(self, event: MatchEvent) -> None:
-        self.stream.write(dumps(event) + "\n")
+        self.stream.write(self.dumps(event) + "\n")
         self.stream.flush()
         if event.event == "match_end":
             os.fsync(self.stream.fileno())
@@ -48,6 +45,8 @@ MAX_FILE_BYTES = 256 * 1024 * 1024
 def read_text(path: str | Path, what: str, limit: int | None = None) -> str:
     """A regular file's text, read whole: RecordError for a device, FIFO, directory,
     a file over ``limit`` bytes, or bytes that are not UTF-8."""
+    from cardcore.engine.records import RecordError
+
     limit = MAX_FILE_BYTES if limit is None else limit
     try:
         info = os.stat(path)
@@ -70,6 +69,8 @@ def read_record(path: str | Path) -> list[MatchEvent]:
 
 def read_record_lines(path: str | Path) -> list[tuple[int, MatchEvent]]:
     """The events of a record file with their line numbers (RecordError if it is not one)."""
+    from cardcore.engine.records import parse_record_lines
+
     return parse_record_lines(read_text(path, "record"), str(path))
 
 
@@ -103,6 +104,8 @@ def write_save(path: str | Path, save: SaveFile) -> None:
 
 def read_save(path: str | Path) -> SaveFile:
     """The save at ``path`` (RecordError for a missing, corrupt, truncated or foreign file)."""
+    from cardcore.engine.records import parse_save
+
     return parse_save(read_text(path, "save"), str(path))
 
 
@@ -110,6 +113,8 @@ def save_events(save: SaveFile) -> list[MatchEvent]:
     """The events of the record a save carries (its text, or the file it names if cardcore
     wrote it: ``owned_record``); a torn last line (a killed writer) is dropped; [] when there
     is none or it is not a record."""
+    from cardcore.engine.records import RecordError, torn_record_events
+
     text = save.record
     if text is None:
         path = owned_record(save.record_path)

@@ -18,15 +18,15 @@ import threading
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from importlib.metadata import EntryPoint, entry_points
 from typing import TYPE_CHECKING, Any
 
-import pluggy
-
-from cardcore.engine import hookspecs
 from cardcore.engine.faults import PluginFault, call_limited
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # pluggy and the entry points' metadata load with the plugins (load_registry)
+    from importlib.metadata import EntryPoint
+
+    import pluggy
+
     from cardcore.engine.bots.base import Bot
     from cardcore.engine.game import Game, GameOptions
 
@@ -58,6 +58,10 @@ class PluginLoadInterrupted(Exception):
 
 
 def make_plugin_manager() -> pluggy.PluginManager:
+    import pluggy
+
+    from cardcore.engine import hookspecs
+
     pm = pluggy.PluginManager("cardcore")
     pm.add_hookspecs(hookspecs)
     return pm
@@ -139,6 +143,8 @@ def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
 
     ``notify`` hears "loading plugin X…" for an import that is slow (default: stderr).
     """
+    from importlib.metadata import entry_points
+
     pm = make_plugin_manager()
     registry = Registry(pm)
     from cardcore.engine.bots import builtin

@@ -28,8 +28,9 @@ import pydantic
 from pydantic import ConfigDict, Field
 
 from cardcore.engine.match_setup import Setup
-from cardcore.engine.names import Name
+from cardcore.engine.name_fields import Name
 from cardcore.engine.people import distinct_name, profile_key
+from cardcore.engine.records import RecordError
 from cardcore.services import files
 
 FILE_NAME = "profiles.json"
@@ -71,7 +72,7 @@ def _read(path: Path) -> ProfilesFile | None:
         return ProfilesFile()
     try:
         return ProfilesFile.model_validate_json(files.read_text(path, "profiles file", MAX_FILE_BYTES))
-    except (pydantic.ValidationError, files.RecordError):
+    except (pydantic.ValidationError, RecordError):
         return None
 
 

@@ -1,17 +1,20 @@
 """The cardcore App: one front end for every game, drawn from zones and action labels.
 
 The screens never call back into the app: they post messages (nested in the screen
-classes, handled here with ``@on``) or dismiss with a typed result. The first screen
-comes from the typed start (:data:`Start`) through ``get_default_screen``.
+classes, handled here by ``on_<screen>_<message>`` methods) or dismiss with a typed result.
+The first screen comes from the typed start (:data:`Start`) through ``get_default_screen``;
+the other screens, the match session and the engine behind it load when first shown, so
+the launcher's first frame waits for none of them (docs/design.md, Start-up).
 """
 
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypeGuard
 
 from textual import on
 from textual.app import App, ComposeResult, SystemCommand
@@ -21,25 +24,19 @@ from textual.screen import Screen
 from textual.widgets import Static
 
 from cardcore.apps.tui.screens.launcher import LauncherScreen
-from cardcore.apps.tui.screens.library import HistoryScreen, ResumeScreen, StatsScreen
-from cardcore.apps.tui.screens.replay import RecordMatches, ReplayScreen
-from cardcore.apps.tui.screens.setup import SetupScreen
-from cardcore.apps.tui.screens.table import TableScreen
-from cardcore.apps.tui.session import Replay, Session, SessionSetup
-from cardcore.apps.tui.table_session import TableSession
-from cardcore.engine import records
-from cardcore.engine.game import Game
 from cardcore.engine.names import shown
 from cardcore.services.plugins import Registry, load_registry
-from cardcore.services.profiles import with_people
-from cardcore.services.store import (
-    MatchLocked,
-    MatchStore,
-    MatchSummary,
-    PlayerStats,
-    StoreError,
-    open_library,
-)
+from cardcore.services.store import StoreError, open_library
+
+if TYPE_CHECKING:
+    from cardcore.apps.tui.screens.library import HistoryScreen, ResumeScreen
+    from cardcore.apps.tui.screens.replay import RecordMatches, ReplayScreen
+    from cardcore.apps.tui.screens.setup import SetupScreen
+    from cardcore.apps.tui.screens.table import TableScreen
+    from cardcore.apps.tui.session import Replay, Session, SessionSetup
+    from cardcore.apps.tui.table_session import TableSession
+    from cardcore.engine.game import Game
+    from cardcore.services.store import MatchStore, MatchSummary, PlayerStats
 
 #: The bots' pauses, in the order ``b`` goes through them: the first press makes them quicker.
 SPEEDS = {"normal": 0.6, "instant": 0.0, "slow": 1.5}
@@ -96,6 +93,21 @@ class Lobby:
 
 
 Start = Launch | Play | Resume | ShowReplay | JoinTable | Lobby
+
+
+def _is_screen(screen: object, module: str, name: str) -> bool:
+    """Is ``screen`` a ``cardcore.apps.tui.screens.<module>.<name>``? Asked without loading
+    the module: while it is not loaded, no screen of its classes can exist."""
+    cls = getattr(sys.modules.get(f"cardcore.apps.tui.screens.{module}"), name, None)
+    return cls is not None and isinstance(screen, cls)
+
+
+def _is_table(screen: object) -> TypeGuard[TableScreen]:
+    return _is_screen(screen, "table", "TableScreen")
+
+
+def _is_replay(screen: object) -> TypeGuard[ReplayScreen]:
+    return _is_screen(screen, "replay", "ReplayScreen")
 
 
 class BaseScreen(Screen[None]):
@@ -207,7 +219,7 @@ class CardcoreApp(App[None]):
     def on_unmount(self) -> None:
         """Quitting: the table's match is left (its lock released) and the library closed."""
         for screen in self.screen_stack:
-            if isinstance(screen, TableScreen):
+            if _is_table(screen):
                 screen.shut()
         if isinstance(self.start, Resume):
             self.start.session.close()
@@ -251,6 +263,8 @@ class CardcoreApp(App[None]):
                 self.call_later(self.open_table, session)
                 return BaseScreen()
             case ShowReplay(replay, matches, match):
+                from cardcore.apps.tui.screens.replay import ReplayScreen
+
                 return ReplayScreen(replay, matches, match)
             case JoinTable(session):
                 self.call_later(self.open_table, session)
@@ -273,6 +287,9 @@ class CardcoreApp(App[None]):
 
     def new_session(self, setup: SessionSetup) -> Session | None:
         """The new match, or None (and the reason shown) when the game cannot deal it."""
+        from cardcore.apps.tui.session import Session
+        from cardcore.services.profiles import with_people
+
         if self.local_only("A match on this machine"):
             return None
         try:
@@ -282,6 +299,8 @@ class CardcoreApp(App[None]):
             return None
 
     def open_setup(self, game: Game) -> None:
+        from cardcore.apps.tui.screens.setup import SetupScreen
+
         if self.local_only("A match on this machine"):
             return
         self.push_screen(SetupScreen(game, seed=self.fixed_seed))
@@ -295,13 +314,15 @@ class CardcoreApp(App[None]):
         """One table at a time: every screen above the first (the launcher or the base
         screen) goes, each table on the way left (its match is saved), then the new table
         comes on top. ``replace`` is kept for the callers' sake: it always goes."""
+        from cardcore.apps.tui.screens.table import TableScreen
+
         if session.bot_speed in SPEEDS:
             self.speed = session.bot_speed
         else:
             session.bot_speed = self.speed
         while len(self.screen_stack) > 1:
             screen = self.screen_stack[-1]
-            if isinstance(screen, TableScreen):
+            if _is_table(screen):
                 screen.shut()
             self.pop_screen()
         self.push_screen(TableScreen(session))
@@ -309,6 +330,10 @@ class CardcoreApp(App[None]):
     def resume_match(self, target: int | str | Path | None = None) -> None:
         """Continue a library match (its id) or a save file; the table in play (if any) is
         left as last saved. MatchLocked and other faults: a notify, nothing changes."""
+        from cardcore.apps.tui.session import Session
+        from cardcore.engine.records import RecordError
+        from cardcore.services.store import MatchLocked
+
         if target is None:
             self.open_resume_list()
             return
@@ -319,7 +344,7 @@ class CardcoreApp(App[None]):
         except MatchLocked as exc:
             self.notify(f"{exc}.", severity="warning", title="Being played elsewhere")
             return
-        except (records.RecordError, StoreError, OSError) as exc:
+        except (RecordError, StoreError, OSError) as exc:
             reason = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
             self.notify(reason, severity="error", title="Cannot resume")
             return
@@ -328,6 +353,8 @@ class CardcoreApp(App[None]):
     def open_resume_list(self) -> None:
         """The unfinished matches (from the launcher, or the palette during a match: picking
         one leaves this table, as last saved, for that one)."""
+        from cardcore.apps.tui.screens.library import ResumeScreen
+
         if self.local_only("Resume"):
             return
         if not self.unfinished():
@@ -352,15 +379,23 @@ class CardcoreApp(App[None]):
         return True
 
     def open_history(self) -> None:
+        from cardcore.apps.tui.screens.library import HistoryScreen
+
         if not self.local_only("The history"):
             self.push_screen(HistoryScreen())
 
     def open_stats(self) -> None:
+        from cardcore.apps.tui.screens.library import StatsScreen
+
         if not self.local_only("Statistics"):
             self.push_screen(StatsScreen())
 
     def replay_match(self, match_id: int) -> None:
         """A finished library match as a replay (on top; leaving it comes back here)."""
+        from cardcore.apps.tui.screens.replay import ReplayScreen
+        from cardcore.apps.tui.session import Replay
+        from cardcore.engine.records import RecordError
+
         if self.local_only("A replay"):
             return
         store = self.library()
@@ -368,7 +403,7 @@ class CardcoreApp(App[None]):
             return
         try:
             replay = Replay.from_text(self.registry, store.export_record(match_id), f"match {match_id}")
-        except (StoreError, records.RecordError) as exc:
+        except (StoreError, RecordError) as exc:
             self.notify(str(exc), severity="error", title="Cannot replay")
             return
         self.push_screen(ReplayScreen(replay))
@@ -416,24 +451,23 @@ class CardcoreApp(App[None]):
         if not self.local_only("Leagues"):
             self.push_screen(LeagueScreen())
 
-    @on(ResumeScreen.Chosen)
-    def _resume_chosen(self, event: ResumeScreen.Chosen) -> None:
+    # The other screens' messages come to methods named for them (``on_<screen>_<message>``,
+    # Textual's names), so that the screens load when first shown, not with the app.
+
+    def on_resume_screen_chosen(self, event: ResumeScreen.Chosen) -> None:
         self.resume_match(event.match_id)
 
-    @on(ResumeScreen.DeleteRequested)
-    async def _delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
+    async def on_resume_screen_delete_requested(self, event: ResumeScreen.DeleteRequested) -> None:
         if self.delete_match(event.match_id):
             if self.unfinished():
                 await event.screen.reload()
             elif self.screen is event.screen:
                 self.pop_screen()
 
-    @on(HistoryScreen.ReplayRequested)
-    def _replay_requested(self, event: HistoryScreen.ReplayRequested) -> None:
+    def on_history_screen_replay_requested(self, event: HistoryScreen.ReplayRequested) -> None:
         self.replay_match(event.match_id)
 
-    @on(SetupScreen.StartRequested)
-    def _start_requested(self, event: SetupScreen.StartRequested) -> None:
+    def on_setup_screen_start_requested(self, event: SetupScreen.StartRequested) -> None:
         from cardcore.apps.tui.screens.lobby import LobbyScreen, RemoteSetupScreen
 
         if isinstance(event.screen, RemoteSetupScreen):  # a new table on the server
@@ -446,19 +480,16 @@ class CardcoreApp(App[None]):
             return
         self.start_match(event.setup, replace=event.screen)
 
-    @on(TableScreen.PlayAgainRequested)
-    def _play_again_requested(self, event: TableScreen.PlayAgainRequested) -> None:
+    def on_table_screen_play_again_requested(self, event: TableScreen.PlayAgainRequested) -> None:
         self.play_again(event.session, replace=event.screen)
 
-    @on(TableScreen.Left)
-    def _table_left(self, event: TableScreen.Left) -> None:
+    def on_table_screen_left(self, event: TableScreen.Left) -> None:
         self.leave_table(event.screen)
 
-    @on(ReplayScreen.Left)
-    def _replay_left(self) -> None:
+    def on_replay_screen_left(self) -> None:
         if isinstance(self.start, ShowReplay) and len(self.screen_stack) <= 1:
             self.exit()  # `cardcore replay`: leaving ends the program
-        elif isinstance(self.screen, ReplayScreen):
+        elif _is_replay(self.screen):
             self.pop_screen()
 
     # --- keys and the command palette ------------------------------------------------
@@ -472,14 +503,14 @@ class CardcoreApp(App[None]):
     def action_colours(self) -> None:
         self.palette = "two" if self.palette == "four" else "four"
         self.notify("Four-colour suits" if self.palette == "four" else "Two-colour suits", timeout=2)
-        if isinstance(self.screen, TableScreen):
+        if _is_table(self.screen):
             self.screen.redraw()
-        elif isinstance(self.screen, ReplayScreen):
+        elif _is_replay(self.screen):
             self.screen.draw()
 
     def current_table(self) -> TableScreen | None:
         for screen in reversed(self.screen_stack):
-            if isinstance(screen, TableScreen):
+            if _is_table(screen):
                 return screen
         return None
 

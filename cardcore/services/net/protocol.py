@@ -21,7 +21,8 @@ import pydantic
 from pydantic import BaseModel, ConfigDict, Field
 
 from cardcore.engine import complaints
-from cardcore.engine.names import MAX_NAME_CHARS, MAX_SIDE_NAME_CHARS, Name, plain_text
+from cardcore.engine.name_fields import Name
+from cardcore.engine.names import MAX_NAME_CHARS, MAX_SIDE_NAME_CHARS, plain_text
 
 PROTOCOL_VERSION = 1
 #: The largest frame a client may send (bytes); bigger frames close the connection (1009).

@@ -22,9 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from cardcore.engine import records
-from cardcore.engine.journal import HandEnd, MatchEnd
-from cardcore.engine.records import compact_json
+from cardcore.engine.jsontext import compact_json
 from cardcore.services.store.commits import Commit
 
 if TYPE_CHECKING:
@@ -45,13 +43,16 @@ def record_digest(events: Sequence[MatchEvent]) -> str:
 
 def commit_of(match_id: int, events: Sequence[MatchEvent], snapshot: dict[str, Any]) -> Commit:
     """An action's events and the snapshot after it, ready for ``write_commits``."""
+    from cardcore.engine.journal import HandEnd, MatchEnd
+    from cardcore.engine.records import dumps
+
     lines: list[str] = []
     scores: list[tuple[int, int, str]] = []
     pack_to = 0
     for event in events:
         if isinstance(event, HandEnd):  # the row's keys in the game's order, as in the record
             scores.append((len(lines), event.hand, compact_json(event.score).decode()))
-        lines.append(records.dumps(event))
+        lines.append(dumps(event))
         if isinstance(event, HandEnd | MatchEnd):
             pack_to = len(lines)
     return Commit(match_id, tuple(lines), tuple(scores), pack_to, compact_json(snapshot))

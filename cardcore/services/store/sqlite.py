@@ -47,8 +47,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from cardcore.engine import records
-from cardcore.engine.journal import MatchEnd, MatchEvent, MatchStart, parse_events, start_of
+from cardcore.engine.jsontext import compact_json
 from cardcore.services import files
 from cardcore.services.store import (
     Commit,
@@ -76,10 +75,11 @@ from cardcore.services.store.commits import (
     write_commit,
 )
 from cardcore.services.store.league_tables import LEAGUE_MIGRATION, LEAGUE_TABLES
-from cardcore.services.store.stats import aggregate
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # the events' pydantic models load when events are read or written
     from cardcore.engine.game import Game
+    from cardcore.engine.journal import MatchEvent
+    from cardcore.engine.records import SaveFile
 
 try:
     import fcntl
@@ -197,7 +197,7 @@ def _json(value: Any) -> str:
 def _blob(snapshot: dict[str, Any]) -> bytes:
     """A snapshot as stored: its JSON, keys in the order given (a score row's items are in
     the game's order, which its sheet shows), compressed (``commits.packed``)."""
-    return packed(records.compact_json(snapshot))
+    return packed(compact_json(snapshot))
 
 
 def _unblob(blob: bytes) -> Any:
@@ -241,7 +241,7 @@ def _reorder_v2(cur: sqlite3.Cursor) -> None:
             recorded = _hand_scores(_record_text(cur, match_id))
         except (zlib.error, ValueError, TypeError, KeyError):
             continue  # damaged: left as it is (load says so)
-        if recorded != hands or records.compact_json(recorded) == records.compact_json(hands):
+        if recorded != hands or compact_json(recorded) == compact_json(hands):
             continue  # not the same rows, or already in order
         snap["sheet"]["hands"] = recorded
         cur.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (_blob(snap), match_id))
@@ -719,6 +719,8 @@ class SqliteStore:
 
     def _insert_match(self, cur: sqlite3.Cursor, events: list[MatchEvent],
                       snapshot: dict[str, Any] | None, source: str) -> int:
+        from cardcore.engine.journal import MatchEnd, MatchStart
+
         start = events[0] if events else None
         if not isinstance(start, MatchStart):
             raise StoreError("not a cardcore record (no match_start)")
@@ -746,6 +748,8 @@ class SqliteStore:
     def find_record(self, events: list[MatchEvent]) -> int | None:
         """The first match whose record is ``events`` (``record_digest``): one imported as
         they are, or one played here of the same game and seed whose record is the same."""
+        from cardcore.engine.journal import parse_events, start_of
+
         if not events:
             return None
         digest = record_digest(events)
@@ -772,9 +776,12 @@ class SqliteStore:
         path = files.autosave_path()
         if not path.exists() or self._meta("autosave_imported"):
             return None
+        from cardcore.engine.journal import MatchStart
+        from cardcore.engine.records import RecordError
+
         try:
             save = files.read_save(path)
-        except records.RecordError as exc:
+        except RecordError as exc:
             self._set_meta("autosave_imported", "unreadable")
             self.notice = f"the old autosave could not be imported ({exc}); it was left as it was"
             return None
@@ -816,6 +823,8 @@ class SqliteStore:
             finally:
                 c.execute("COMMIT")
             return matches, scores
+
+        from cardcore.services.store.stats import aggregate
 
         matches, scores = self._read(read)
         return aggregate(matches, scores, games, partnerships=partnerships)
@@ -866,7 +875,7 @@ def _unlock(fd: int) -> None:
     os.close(fd)  # closing the descriptor drops the flock
 
 
-def _legacy_events(save: records.SaveFile) -> list[MatchEvent]:
+def _legacy_events(save: SaveFile) -> list[MatchEvent]:
     """The events of the old autosave's record (``files.save_events``)."""
     return files.save_events(save)
 
