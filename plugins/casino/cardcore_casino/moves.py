@@ -393,9 +393,15 @@ def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi:
                                    if owner == seat and i not in k])]
     with_loose = [(sb, (-1, *k)) for sb, k in subsets]
     alone = [(sb, k) for sb, k in subsets if k]
+    new = FishingAction
     for lb in unions:
         for sb, touched in (with_loose if lb else alone):
-            add(_action((CAPTURE, c, lb | sb), CAPTURE, v, touched))
+            a = new()  # inline _action: a crowded table makes thousands
+            a.key = (CAPTURE, c, lb | sb)
+            a.kind = CAPTURE
+            a.value = v
+            a.touch = touched
+            add(a)
 
 
 # --- builds (D12-D15) ----------------------------------------------------------------
@@ -435,9 +441,7 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
         if bv == v:  # add to it (it becomes or stays multiple)
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
-            with_loose, alone = (-1, i), (i,)
-            for b in fam:
-                add(_action((NEW, c, v, bits | b), ADD, v, with_loose if b else alone))
+            _joins(c, v, bits, fam, ADD, (-1, i), (i,), add)
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
                 if not t.rules.raise_own_build:
@@ -449,9 +453,21 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            with_loose, alone = (-1, i), (i,)
-            for b in L.family(v, 0):
-                add(_action((NEW, c, v, bits | b), RAISE, v, with_loose if b else alone))
+            _joins(c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), add)
+
+
+def _joins(c: int, v: int, bits: int, fam: Sequence[int], kind: int, with_loose: tuple[int, ...],
+           alone: tuple[int, ...], add: Callable[[FishingAction], None]) -> None:
+    """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
+    choice of loose cards in ``fam`` (0: none)."""
+    new = FishingAction
+    for b in fam:
+        a = new()  # inline _action: a crowded table makes thousands
+        a.key = (NEW, c, v, bits | b)
+        a.kind = kind
+        a.value = v
+        a.touch = with_loose if b else alone
+        add(a)
 
 
 
