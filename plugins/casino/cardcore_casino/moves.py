@@ -164,10 +164,9 @@ class _Builds:
 
 class _Loose:
     """The loose cards with value, as generate() reads them: their values' ``Table`` and
-    the id bit of each sorted position, turning the table's masks into masks of card ids
-    (``ids``)."""
+    the id bit of each sorted position, to turn the table's masks into masks of card ids."""
 
-    __slots__ = ("table", "pos", "ids")
+    __slots__ = ("table", "pos", "crowded")
 
     def __init__(self, state: FishingState):
         R = state.rules
@@ -177,16 +176,15 @@ class _Loose:
         vals = tuple([k >> 6 for k in keys])
         self.table = TABLES.get(vals) or table(vals)
         pos = self.pos = [1 << (k & 63) for k in keys]
-        self.ids: Callable[[int, tuple[int, ...]], Sequence[int]] = (
-            self._few if len(pos) <= 8 else _Crowded(pos))
+        self.crowded = _Crowded(pos) if len(pos) > 8 else None
 
     def family(self, v: int, r: int) -> Sequence[int]:
         """``Table.family(v, r)`` as masks of card ids (0 stays 0)."""
         key = (v << 6) + r  # family_key(v, r)
         T = self.table
-        return self.ids(key, T.families.get(key) or T.find_family(v, r))
-
-    def _few(self, key: int, fam: tuple[int, ...]) -> list[int]:
+        fam = T.families.get(key) or T.find_family(v, r)
+        if self.crowded is not None:
+            return self.crowded(key, fam)
         pos = self.pos
         out = []
         for m in fam:
@@ -200,7 +198,7 @@ class _Loose:
 
 
 class _Crowded:
-    """``_Loose.ids`` on a crowded table: each family converted once per generate() call
+    """``_Loose.family``'s conversion on a crowded table: each family converted once per generate() call
     (every hand card is offered the same ones), through byte tables."""
 
     __slots__ = ("luts", "done")
