@@ -29,15 +29,26 @@ class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
 
-    __slots__ = ("kind", "value", "touch")
+    __slots__ = ("how",)
 
-    # Made by ``_action`` (or inline on the hot path): no __init__, so FishingAction() is a
-    # call the interpreter makes in C, half the cost of one through Python.
-    kind: int
-    #: capture: the value the card took with (royal aces: 1 or 14); build: its value
-    value: int
-    #: what it touches: -1 the loose cards, i >= 0 build i
-    touch: tuple[int, ...]
+    # Made by ``_action`` (or inline where thousands are made): no __init__, so
+    # FishingAction() is a call the interpreter makes in C, and one slot besides the key,
+    # ``how`` = (kind, value, touch), which every action of one family shares.
+    how: tuple[int, int, tuple[int, ...]]
+
+    @property
+    def kind(self) -> int:
+        return self.how[0]
+
+    @property
+    def value(self) -> int:
+        """capture: the value the card took with (royal aces: 1 or 14); build: its value"""
+        return self.how[1]
+
+    @property
+    def touch(self) -> tuple[int, ...]:
+        """What it touches: -1 the loose cards, i >= 0 build i."""
+        return self.how[2]
 
     def to_json(self) -> dict:
         card = NAMES[self.key[1]]
@@ -88,9 +99,7 @@ class FishingAction(Action):
 def _action(key: tuple, kind: int, value: int, touch: tuple[int, ...]) -> FishingAction:
     a = FishingAction()
     a.key = key
-    a.kind = kind
-    a.value = value
-    a.touch = touch
+    a.how = (kind, value, touch)
     return a
 
 
@@ -170,12 +179,14 @@ class _Loose:
 
     def __init__(self, state: FishingState):
         R = state.rules
-        VAL = R.value
-        SK = R.sort_key
-        keys = sorted([SK[c] for c in state.loose if VAL[c]])  # casino court cards never sum
-        vals = tuple([k >> 6 for k in keys])
+        cards = sorted(state.loose, key=R.sort_key.__getitem__)  # maps, not comprehensions:
+        vals = tuple(map(R.value.__getitem__, cards))  # the interpreter loops in C
+        if vals and not vals[0]:  # casino court cards (value 0, sorted first) never sum
+            n = vals.count(0)
+            vals = vals[n:]
+            cards = cards[n:]
         self.table = TABLES.get(vals) or table(vals)
-        pos = self.pos = [1 << (k & 63) for k in keys]
+        pos = self.pos = list(map(BIT.__getitem__, cards))
         self.crowded = _Crowded(pos) if len(pos) > 8 else None
 
     def family(self, v: int, r: int) -> Sequence[int]:
@@ -309,13 +320,12 @@ def generate(state: FishingState) -> list[FishingAction]:
 def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
     """Card c captures loose cards only, of value v: every non-empty choice of groups."""
     new = FishingAction
+    how = (CAPTURE, v, LOOSE)
     for b in L.family(v, 0):
         if b:
             a = new()  # inline _action: the hot path
             a.key = (CAPTURE, c, b)
-            a.kind = CAPTURE
-            a.value = v
-            a.touch = LOOSE
+            a.how = how
             add(a)
 
 
@@ -323,13 +333,12 @@ def _new_builds(c: int, v: int, fam: Sequence[int], add: Callable[[FishingAction
     """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
     with it and any loose groups of v beside (``family(v, v - h)``)."""
     new = FishingAction
+    how = (NEW, v, LOOSE)
     for b in fam:
         if b:
             a = new()  # inline _action: the hot path
             a.key = (NEW, c, v, b)
-            a.kind = NEW
-            a.value = v
-            a.touch = LOOSE
+            a.how = how
             add(a)
 
 
@@ -389,16 +398,14 @@ def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi:
         subsets = [(sb, k) for sb, k in subsets
                    if t.backed(c, [value for i, (value, owner, _, _) in enumerate(builds)
                                    if owner == seat and i not in k])]
-    with_loose = [(sb, (-1, *k)) for sb, k in subsets]
-    alone = [(sb, k) for sb, k in subsets if k]
+    with_loose = [(sb, (CAPTURE, v, (-1, *k))) for sb, k in subsets]
+    alone = [(sb, (CAPTURE, v, k)) for sb, k in subsets if k]
     new = FishingAction
     for lb in unions:
-        for sb, touched in (with_loose if lb else alone):
+        for sb, how in (with_loose if lb else alone):
             a = new()  # inline _action: a crowded table makes thousands
             a.key = (CAPTURE, c, lb | sb)
-            a.kind = CAPTURE
-            a.value = v
-            a.touch = touched
+            a.how = how
             add(a)
 
 
@@ -459,12 +466,11 @@ def _joins(c: int, v: int, bits: int, fam: Sequence[int], kind: int, with_loose:
     """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
     choice of loose cards in ``fam`` (0: none)."""
     new = FishingAction
+    how_loose, how_alone = (kind, v, with_loose), (kind, v, alone)
     for b in fam:
         a = new()  # inline _action: a crowded table makes thousands
         a.key = (NEW, c, v, bits | b)
-        a.kind = kind
-        a.value = v
-        a.touch = with_loose if b else alone
+        a.how = how_loose if b else how_alone
         add(a)
 
 

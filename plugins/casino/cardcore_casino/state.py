@@ -173,7 +173,7 @@ class FishingState(DeclaredState):
         key = act.key
         c = key[1]
         self.hands[seat].remove(c)
-        kind = act.kind
+        kind, _, touch = act.how
         if kind == TRAIL:
             self.loose.append(c)
         elif kind == CAPTURE:
@@ -187,8 +187,8 @@ class FishingState(DeclaredState):
                     keep.append(x)
             self.loose = keep
             builds = self.builds
-            if len(act.touch) > 1 or act.touch[0] >= 0:
-                for i in sorted((i for i in act.touch if i >= 0), reverse=True):
+            if len(touch) > 1 or touch[0] >= 0:
+                for i in sorted((i for i in touch if i >= 0), reverse=True):
                     for g in builds[i].groups:
                         pile.extend(g)
                     del builds[i]
