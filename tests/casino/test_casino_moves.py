@@ -1,6 +1,11 @@
 """Legal actions, decision by decision: each position beside its exact set of actions."""
 
+import random
+from itertools import combinations
+
 import pytest
+
+from cardcore_casino.combos import Table
 
 from .helpers import expect, legal, load, play
 
@@ -552,3 +557,14 @@ def test_d15_builds_never_merge_even_when_two_builds_make_the_value(game_id):
                                {"value": 3, "owner": 1, "groups": [["AS", "2D"]]}]},
              to_play=0)
     assert legal(s) == expect("trail 8C", "trail AD")
+
+
+# --- the generator's shortcut: which sums the loose values make ---------------------
+
+
+def test_a_tables_sums_are_the_sums_its_values_make_up_to_fourteen():
+    rng = random.Random(5)
+    for _ in range(200):
+        vals = tuple(sorted(rng.randint(1, 13) for _ in range(rng.randint(0, 7))))
+        made = {sum(c) for k in range(1, len(vals) + 1) for c in combinations(vals, k)}
+        assert Table(vals).sums == sum(1 << s for s in made if s <= 14), vals

@@ -8,6 +8,8 @@ import pytest
 from cardcore.engine.cards import CardError, standard_deck
 from cardcore.engine.game import IllegalAction, StateError
 from cardcore.engine.seating import Seating
+from cardcore_casino.moves import trail
+from cardcore_casino.rules import ID
 
 from .helpers import CASINO, GAMES, ROYAL, as_json, legal, load, play
 
@@ -434,3 +436,21 @@ def test_strict_loading_takes_every_position_of_play(game_id):
                 break
             acts = state.legal_actions()
             state.apply(acts[rng.randrange(len(acts))])
+
+
+def test_a_long_listing_is_applied_by_key_from_clones_that_share_its_index(game_id):
+    # twelve small loose cards: far more actions than the identity scan is for (state.KEYED)
+    loose = ["AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C"]
+    s = load(game_id, hands=[["9H", "8D"], ["4C", "5C"]], table={"loose": loose}, to_play=0)
+    listed = s.legal_actions()
+    assert len(listed) > 48
+    other = s.clone()
+    move = as_json("capture 9H: AS AH AD 3S 3H")
+    before = other.export()
+    with pytest.raises(IllegalAction):
+        other.apply(trail(ID["4C"]))  # a card of the other hand
+    assert other.export() == before
+    play(other, "capture 9H: AS AH AD 3S 3H")
+    s.apply(GAMES[game_id].action_from_json(s, move))
+    assert s.export() == other.export()
+    assert sorted(s.captured[0]) == sorted(other.captured[0]) and len(s.loose) == 7

@@ -82,13 +82,23 @@ def _cards(hand: list[int], slot: int, k: int) -> tuple[int, ...]:
     return tuple(sorted(c for c in hand if rank_of[c] == slot)[:k])
 
 
-def _specs_cards(hand: list[int], specs: Sequence[Spec]) -> tuple[tuple[int, ...], ...]:
-    """Cards for each meld spec; the deuces are shared out lowest first."""
-    deuces = _cards(hand, DEUCE, 8)
+def _by_slot(hand: list[int]) -> list[tuple[int, ...]]:
+    """The cards of the hand by slot, each slot's ascending: read once for many specs."""
+    out: list[list[int]] = [[] for _ in range(JOKER + 1)]
+    rank_of = RANK_OF
+    for c in sorted(hand):
+        out[rank_of[c]].append(c)
+    return [tuple(cards) for cards in out]
+
+
+def _specs_cards(slots: list[tuple[int, ...]], specs: Sequence[Spec]) -> tuple[tuple[int, ...], ...]:
+    """Cards for each meld spec (``slots``: the hand by ``_by_slot``); the deuces are
+    shared out lowest first."""
+    deuces = slots[DEUCE]
     at = 0
     out = []
     for slot, k, j, d in specs:
-        cards = _cards(hand, slot, k)
+        cards = slots[slot][:k]
         if d:
             cards += deuces[at:at + d]
             at += d
@@ -279,7 +289,8 @@ def _first_lone_ok(hand: list[int], pile: list[int], rest: int, specs: Sequence[
     """First melds ``specs`` (with ``top``: taking the pile) leave one card and no
     canasta: no dead end when that card (from the hand, or the pile's one card
     under the top) completes one of them."""
-    card = _pile_card(pile) if rest else _left_over(hand, [c for m in _specs_cards(hand, specs) for c in m])
+    card = _pile_card(pile) if rest else _left_over(
+        hand, [c for m in _specs_cards(_by_slot(hand), specs) for c in m])
     return _lone_ok(card, [(slot, k + (slot == top), j + d) for slot, k, j, d in specs], valid)
 
 
@@ -291,7 +302,7 @@ def _value(specs: Sequence[Spec], top: int) -> int:
 
 
 def _take_data(hand: list[int], specs: Sequence[Spec]) -> tuple:
-    cards = _specs_cards(hand, specs)
+    cards = _specs_cards(_by_slot(hand), specs)
     return (cards[0], cards[1:])
 
 
@@ -431,26 +442,27 @@ def _first_meld(st: CanastaState, hand: list[int], counts: list[int], side: int,
     valid = VALID[st.setup.classic]
     pile = st.pile
     canastas_needed = st.setup.canastas_to_go_out
+    slots = _by_slot(hand)
     for specs in first_meld_sets(counts, need, st.setup.classic):
         used = sum(sp[1] + sp[2] + sp[3] for sp in specs)
         if h - used >= 2:
-            found[_specs_cards(hand, specs)] = False
+            found[_specs_cards(slots, specs)] = False
             continue
         made = _canastas_in(specs, -1)
         if made >= canastas_needed:
-            found[_specs_cards(hand, specs)] = h == used
+            found[_specs_cards(slots, specs)] = h == used
         elif (h - used == 1 and made == canastas_needed - 1
               and _first_lone_ok(hand, pile, 0, specs, -1, valid)):
-            found[_specs_cards(hand, specs)] = False
+            found[_specs_cards(slots, specs)] = False
     below_ok = not st.setup.concealed_needs_minimum
     for specs, left in going_out_sets(counts, st.setup.classic):
         if not (below_ok or _value(specs, -1) >= need):
             continue
         made = _canastas_in(specs, -1)
         if made >= canastas_needed:
-            found[_specs_cards(hand, specs)] = left < 0
+            found[_specs_cards(slots, specs)] = left < 0
         elif (left >= 0 and made == canastas_needed - 1
               and _first_lone_ok(hand, pile, 0, specs, -1, valid)):
-            found[_specs_cards(hand, specs)] = False
+            found[_specs_cards(slots, specs)] = False
     for data, is_out in found.items():
         out.append(interned_first(MELD, data, side, is_out, need))

@@ -19,12 +19,13 @@ TABLES: dict[tuple[int, ...], Table] = {}
 TABLES_LIMIT = 20_000  # tables; cleared when full (bounded memory)
 _BY_PREFIX: dict[tuple[tuple[int, ...], int], tuple[int, ...]] = {}
 _PREFIX_LIMIT = 300_000
+SUMS_BITS = (1 << 15) - 1  # Table.sums: the sums that matter (capture and build values to 14)
 
 
 class Table:
     """Subset questions about one multiset of loose values (sorted ascending)."""
 
-    __slots__ = ("vals", "total", "families", "_cum", "_sums")
+    __slots__ = ("vals", "total", "sums", "families", "_cum", "_sums")
 
     def __init__(self, vals: tuple[int, ...]):
         self.vals = vals
@@ -34,6 +35,14 @@ class Table:
         self._cum = tuple(cum)  # _cum[i]: the sum of the i smallest values
         #: The sum of every value on the table.
         self.total: int = cum[-1]
+        sums = 0
+        for x in vals:
+            sums |= (sums << x | 1 << x) & SUMS_BITS
+        #: The sums up to 14 that some of the values make, as a bit mask (bit s: some
+        #: non-empty subset adds up to s). ``family(v, r)`` is empty exactly when r > 0 and
+        #: bit r is clear, and holds more than 0 when r = 0 exactly when bit v is set: the
+        #: move generator asks only for families that hold a move.
+        self.sums = sums
         #: The answers of family() found so far, by ``family_key(v, r)``: read-only outside
         #: this module. The move generator looks here first (a dict lookup costs less than
         #: a call) and calls find_family() on a miss.

@@ -10,7 +10,7 @@ captures, builds and trail in turn.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardcore.engine.cards import glyph
@@ -29,15 +29,26 @@ class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
 
-    __slots__ = ("kind", "value", "touch")
+    __slots__ = ("how",)
 
-    def __init__(self, key: tuple, kind: int, value: int, touch: tuple[int, ...]):
-        self.key = key
-        self.kind = kind
-        #: capture: the value the card took with (royal aces: 1 or 14); build: its value
-        self.value = value
-        #: what it touches: -1 the loose cards, i >= 0 build i
-        self.touch = touch
+    # Made by ``_action`` (or inline where thousands are made): no __init__, so
+    # FishingAction() is a call the interpreter makes in C, and one slot besides the key,
+    # ``how`` = (kind, value, touch), which every action of one family shares.
+    how: tuple[int, int, tuple[int, ...]]
+
+    @property
+    def kind(self) -> int:
+        return self.how[0]
+
+    @property
+    def value(self) -> int:
+        """capture: the value the card took with (royal aces: 1 or 14); build: its value"""
+        return self.how[1]
+
+    @property
+    def touch(self) -> tuple[int, ...]:
+        """What it touches: -1 the loose cards, i >= 0 build i."""
+        return self.how[2]
 
     def to_json(self) -> dict:
         card = NAMES[self.key[1]]
@@ -85,8 +96,15 @@ class FishingAction(Action):
         return f"<{type(self).__name__} {self.to_json()}>"
 
 
+def _action(key: tuple, kind: int, value: int, touch: tuple[int, ...]) -> FishingAction:
+    a = FishingAction()
+    a.key = key
+    a.how = (kind, value, touch)
+    return a
+
+
 #: The trail of each card: actions are immutable, so every state shares these.
-_TRAILS: tuple[FishingAction, ...] = tuple(FishingAction((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
+_TRAILS: tuple[FishingAction, ...] = tuple(_action((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
 
 
 def trail(card: int) -> FishingAction:
@@ -115,98 +133,35 @@ class Build(NamedTuple):
     bits: int
 
 
-class _Turn:
-    """What the seat to play faces, read once per generate() call by every hand card's
-    captures, builds and trail: the loose values as a combination table, the values the
-    hand holds, the builds by value, the seat's own builds and its partner."""
+class _Builds:
+    """The builds on the table as the seat to play faces them: by value, the values of its
+    own (each must stay backed by a held card: D12), its partner (whose builds it leaves
+    alone: D14) and how many cards of the hand capture each value (``backed``)."""
 
-    __slots__ = ("rules", "seat", "capv", "builds", "loose", "vals", "by_value", "have", "held",
-                 "own_vals", "owns", "partner", "top", "families", "find_family", "loose_total", "pos",
-                 "mb", "luts", "cards")
+    __slots__ = ("rules", "seat", "builds", "by_value", "own_vals", "partner", "have")
 
-    def __init__(self, state: FishingState):
-        R = self.rules = state.rules
-        seat = state.to_play
-        assert seat is not None  # the hand is not over
+    def __init__(self, state: FishingState, seat: int):
+        self.rules = R = state.rules
         self.seat = seat
-        self.capv = CAPV = R.capture_values
         builds = self.builds = state.builds
-        loose = self.loose = state.loose
-        VAL = R.value
-        SK = R.sort_key
-        keys = sorted([SK[c] for c in loose if VAL[c]])  # casino court cards never sum
-        vals = self.vals = tuple([k >> 6 for k in keys])
-        pos = [1 << (k & 63) for k in keys]
-        T = TABLES.get(vals) or table(vals)
-        self.families = T.families
-        self.find_family = T.find_family
-        self.loose_total = T.total
-
-        self.pos = pos
-
-        def mb(m: int) -> int:
-            """A mask over the sorted loose values as a mask of card ids."""
-            b = 0
-            while m:
-                low = m & -m
-                b |= pos[low.bit_length() - 1]
-                m ^= low
-            return b
-
-        #: a few loose values: each mask converted as used (``ids`` when None: crowded)
-        self.mb = mb if len(pos) <= 8 else None
-        self.luts: list[list[int]] | None = None  # made by the first ids() call
-        #: families as masks of card ids, by family key: converted once per turn (a crowded
-        #: table offers the same ones to every hand card)
-        self.cards: dict[int, tuple[int, ...]] = {}
-
-        have = self.have = [0] * 15
-        held: list[int] = []
-        self.held = held  # the values the hand holds a card of, ascending
-        for c in state.hands[seat]:
-            for v in CAPV[c]:
-                if not have[v]:
-                    held.append(v)
-                have[v] += 1
-        held.sort()
-        #: the highest value the hand holds (0: none): no build goes above it
-        self.top = held[-1] if held else 0
-
+        self.partner = state.seats.partner[seat]
+        by_value: dict[int, list[int]] = {}
         own_vals: list[int] = []
+        for i, (value, owner, _, _) in enumerate(builds):
+            by_value.setdefault(value, []).append(i)
+            if owner == seat:
+                own_vals.append(value)
+        self.by_value = by_value
         self.own_vals = own_vals
-        if builds:
-            self.partner = state.seats.partner[seat]
-            by_value: dict[int, list[int]] = {}
-            for i, (value, owner, _, _) in enumerate(builds):
-                by_value.setdefault(value, []).append(i)
-                if owner == seat:
-                    own_vals.append(value)
-            self.by_value = by_value
-        else:
-            self.partner = -1
-            self.by_value = _EMPTY
-        self.owns = bool(own_vals)
-
-    def ids(self, key: int, fam: tuple[int, ...]) -> tuple[int, ...]:
-        """On a crowded table, the family ``fam`` (``Table.families[key]``) as masks of card
-        ids, in its order (0 stays 0): converted once per turn through byte tables, as every
-        hand card is offered the same families. (A few loose values: ``map(t.mb, fam)``.)"""
-        got = self.cards.get(key)
-        if got is None:
-            luts = self.luts
-            if luts is None:
-                luts = self.luts = _luts(self.pos)
-            if len(luts) == 2:
-                lo, hi = luts
-                got = tuple([lo[m & 255] | hi[m >> 8] for m in fam])
-            else:
-                got = tuple([_convert(luts, m) for m in fam])
-            self.cards[key] = got
-        return got
+        have = self.have = [0] * 15
+        capv = R.capture_values
+        for c in state.hands[seat]:
+            for v in capv[c]:
+                have[v] += 1
 
     def backed(self, c: int, req: list[int]) -> bool:
         """After playing c, does the hand still hold a card for every value in req?"""
-        cv = self.capv[c]
+        cv = self.rules.capture_values[c]
         have = self.have
         for v in req:
             if have[v] - (v in cv) < 1:
@@ -214,6 +169,66 @@ class _Turn:
         if self.rules.ace_dual and 1 in req and 14 in req:
             return have[1] - (1 in cv) >= 2
         return True
+
+
+class _Loose:
+    """The loose cards with value, as generate() reads them: their values' ``Table`` and
+    the id bit of each sorted position, to turn the table's masks into masks of card ids."""
+
+    __slots__ = ("table", "pos", "crowded")
+
+    def __init__(self, state: FishingState):
+        R = state.rules
+        cards = sorted(state.loose, key=R.sort_key.__getitem__)  # maps, not comprehensions:
+        vals = tuple(map(R.value.__getitem__, cards))  # the interpreter loops in C
+        if vals and not vals[0]:  # casino court cards (value 0, sorted first) never sum
+            n = vals.count(0)
+            vals = vals[n:]
+            cards = cards[n:]
+        self.table = TABLES.get(vals) or table(vals)
+        pos = self.pos = list(map(BIT.__getitem__, cards))
+        self.crowded = _Crowded(pos) if len(pos) > 8 else None
+
+    def family(self, v: int, r: int) -> Sequence[int]:
+        """``Table.family(v, r)`` as masks of card ids (0 stays 0)."""
+        key = (v << 6) + r  # family_key(v, r)
+        T = self.table
+        fam = T.families.get(key) or T.find_family(v, r)
+        if self.crowded is not None:
+            return self.crowded(key, fam)
+        pos = self.pos
+        out = []
+        for m in fam:
+            b = 0
+            while m:
+                low = m & -m
+                b |= pos[low.bit_length() - 1]
+                m ^= low
+            out.append(b)
+        return out
+
+
+class _Crowded:
+    """``_Loose.family``'s conversion on a crowded table: each family converted once per generate() call
+    (every hand card is offered the same ones), through byte tables."""
+
+    __slots__ = ("luts", "done")
+
+    def __init__(self, pos: list[int]):
+        self.luts = _luts(pos)
+        self.done: dict[int, tuple[int, ...]] = {}
+
+    def __call__(self, key: int, fam: tuple[int, ...]) -> tuple[int, ...]:
+        got = self.done.get(key)
+        if got is None:
+            luts = self.luts
+            if len(luts) == 2:
+                lo, hi = luts
+                got = tuple([lo[m & 255] | hi[m >> 8] for m in fam])
+            else:
+                got = tuple([_convert(luts, m) for m in fam])
+            self.done[key] = got
+        return got
 
 
 def _luts(pos: list[int]) -> list[list[int]]:
@@ -238,28 +253,63 @@ def _convert(luts: list[list[int]], m: int) -> int:
 
 def generate(state: FishingState) -> list[FishingAction]:
     """Every legal action of the seat to play, in a fixed order (by hand card: captures,
-    builds, trail)."""
-    t = _Turn(state)
-    acts: list[FishingAction] = []
-    add = acts.append
-    R = t.rules
-    VAL = R.value
-    capv = t.capv
-    top = t.top
+    builds, trail).
+
+    The loose values' ``Table`` says at once which sums some loose cards make
+    (``sums``), so only families that hold a move are looked up; the values the hand
+    holds are bit masks, and a card's new build values one expression of them."""
+    R = state.rules
+    seat = state.to_play
+    assert seat is not None  # the hand is not over
+    L = _Loose(state)
+    sums = L.table.sums
+    hand = state.hands[seat]
+    capb = R.capture_bits
+    held = twice = 0  # the values the hand holds a card of; two cards or more of
+    for c in hand:
+        b = capb[c]
+        twice |= held & b
+        held |= b
+    t = _Builds(state, seat) if state.builds else None
     # trail (D11, D12): never by an owner of a build; "no_capture": not a card that
     # could capture; "no_match": not onto a loose card of the same value (vals holds every
     # valued loose card; a card without value matches a loose one without value)
-    no_trail = t.owns
+    no_trail = t is not None and bool(t.own_vals)
     no_capture = R.trail_rule == "no_capture"
     no_match = R.trail_rule == "no_match"
-    vals = t.vals
-    valueless_loose = len(vals) < len(t.loose)
-    for c in state.hands[t.seat]:
+    vals = L.table.vals
+    valueless_loose = len(vals) < len(state.loose)
+    capv = R.capture_values
+    VAL = R.value
+    build_bits = R.build_bits
+    acts: list[FishingAction] = []
+    add = acts.append
+    for c in hand:
         cvs = capv[c]
-        can_capture = _captures(t, c, cvs, add) if cvs else _court_captures(t, c, add)
+        if not cvs:
+            can_capture = _court_captures(state, t, c, add)
+        elif t is not None:
+            can_capture = _captures_by_builds(t, L, c, cvs, add)
+        else:
+            can_capture = False
+            for v in cvs:
+                if sums >> v & 1:  # some loose cards make v (D16)
+                    can_capture = True
+                    _take(L, c, v, add)
         h = VAL[c]
-        if h and h <= top:  # a build needs a held value at least the card's
-            _builds(t, c, h, cvs, add)
+        if h:
+            # the values v >= h, up to the highest build, that the hand still holds a card
+            # of after c and that loose cards make with c (v - h, or groups of v beside it)
+            others = twice | held & ~capb[c]
+            if t is not None:
+                _builds(t, L, c, h, others, add)
+            else:
+                new_values = others & build_bits & (sums << h | sums & 1 << h)
+                while new_values:
+                    low = new_values & -new_values
+                    new_values ^= low
+                    v = low.bit_length() - 1
+                    _new_builds(c, v, L.family(v, v - h), add)
         if no_trail or (no_capture and can_capture) or (
                 no_match and (h in vals if h else valueless_loose)):
             continue
@@ -267,54 +317,74 @@ def generate(state: FishingState) -> list[FishingAction]:
     return acts
 
 
+def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
+    """Card c captures loose cards only, of value v: every non-empty choice of groups."""
+    new = FishingAction
+    how = (CAPTURE, v, LOOSE)
+    for b in L.family(v, 0):
+        if b:
+            a = new()  # inline _action: the hot path
+            a.key = (CAPTURE, c, b)
+            a.how = how
+            add(a)
+
+
+def _new_builds(c: int, v: int, fam: Sequence[int], add: Callable[[FishingAction], None]) -> None:
+    """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
+    with it and any loose groups of v beside (``family(v, v - h)``)."""
+    new = FishingAction
+    how = (NEW, v, LOOSE)
+    for b in fam:
+        if b:
+            a = new()  # inline _action: the hot path
+            a.key = (NEW, c, v, b)
+            a.how = how
+            add(a)
+
+
 # --- captures (D1, D2, D16) ---------------------------------------------------------
 
 
-def _court_captures(t: _Turn, c: int, add: Callable[[FishingAction], None]) -> bool:
+def _court_captures(state: FishingState, t: _Builds | None, c: int,
+                    add: Callable[[FishingAction], None]) -> bool:
     """A casino court card pairs by rank only; whether it could capture."""
     rank = RANK[c]
-    same = [BIT[x] for x in t.loose if RANK[x] == rank]
+    same = [BIT[x] for x in state.loose if RANK[x] == rank]
     if not same:
         return False
-    if t.rules.court_take_all:
+    if state.rules.court_take_all:
         choices = [0]
         for b in same:
             choices += [u | b for u in choices]
         choices = sorted(choices[1:])
     else:
         choices = sorted(same)
-    if not t.owns or t.backed(c, t.own_vals):
+    if t is None or not t.own_vals or t.backed(c, t.own_vals):
         for taken in choices:
-            add(FishingAction((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
+            add(_action((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
     return True
 
 
-def _captures(t: _Turn, c: int, cvs: tuple[int, ...],
-              add: Callable[[FishingAction], None]) -> bool:
-    """The captures of card c, which captures the values cvs (royal aces: 1 or 14); whether
-    it could capture."""
+def _captures_by_builds(t: _Builds, L: _Loose, c: int, cvs: tuple[int, ...],
+                        add: Callable[[FishingAction], None]) -> bool:
+    """The captures of card c, which captures the values cvs (royal aces: 1 or 14), when
+    builds stand; whether it could capture."""
     can_capture = False
+    sums = L.table.sums
+    own_vals = t.own_vals
     for v in cvs:
-        unions = t.families.get(v << 6)  # family_key(v, 0)
-        if unions is None:
-            unions = t.find_family(v, 0)
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
-            mb = t.mb
-            _captures_with_builds(t, c, v, map(mb, unions) if mb else t.ids(v << 6, unions),
-                                  bi, add)
-        elif len(unions) > 1:
+            _captures_with_builds(t, c, v, L.family(v, 0), bi, add)
+        elif sums >> v & 1:
             can_capture = True
-            if t.owns and not t.backed(c, t.own_vals):
-                continue
-            mb = t.mb
-            for b in map(mb, unions[1:]) if mb else t.ids(v << 6, unions)[1:]:
-                add(FishingAction((CAPTURE, c, b), CAPTURE, v, LOOSE))
+            if not own_vals or t.backed(c, own_vals):
+                _take(L, c, v, add)
     return can_capture
 
 
-def _captures_with_builds(t: _Turn, c: int, v: int, unions: Iterable[int], bi: list[int],
+def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi: list[int],
                           add: Callable[[FishingAction], None]) -> None:
     """Captures of value v when builds of v stand: any choice of them, with or without
     loose groups of v."""
@@ -323,70 +393,60 @@ def _captures_with_builds(t: _Turn, c: int, v: int, unions: Iterable[int], bi: l
     for i in bi:
         bb = builds[i].bits
         subsets += [(s | bb, k + (i,)) for s, k in subsets]
-    if t.owns:  # what the owner still owns must stay backed
+    if t.own_vals:  # what the owner still owns must stay backed
         seat = t.seat
         subsets = [(sb, k) for sb, k in subsets
                    if t.backed(c, [value for i, (value, owner, _, _) in enumerate(builds)
                                    if owner == seat and i not in k])]
-    with_loose = [(sb, (-1, *k)) for sb, k in subsets]
-    alone = [(sb, k) for sb, k in subsets if k]
+    with_loose = [(sb, (CAPTURE, v, (-1, *k))) for sb, k in subsets]
+    alone = [(sb, (CAPTURE, v, k)) for sb, k in subsets if k]
+    new = FishingAction
     for lb in unions:
-        for sb, touched in (with_loose if lb else alone):
-            add(FishingAction((CAPTURE, c, lb | sb), CAPTURE, v, touched))
+        for sb, how in (with_loose if lb else alone):
+            a = new()  # inline _action: a crowded table makes thousands
+            a.key = (CAPTURE, c, lb | sb)
+            a.how = how
+            add(a)
 
 
 # --- builds (D12-D15) ----------------------------------------------------------------
 
 
-def _builds(t: _Turn, c: int, h: int, cvs: tuple[int, ...],
+def _builds(t: _Builds, L: _Loose, c: int, h: int, others: int,
             add: Callable[[FishingAction], None]) -> None:
-    """The builds card c of value h (capturing cvs) makes: new ones, and onto the builds on
-    the table."""
-    max_build = t.rules.max_build
-    have = t.have
-    builds = t.builds
-    owns = t.owns
-    loose_total = t.loose_total
-    families = t.families
-    for v in t.held:
-        if v < h or v > max_build or have[v] - (v in cvs) < 1:
-            continue
-        fam: tuple[int, ...]
-        key = (v << 6) + v - h  # family_key(v, v - h)
-        if v - h > loose_total:  # no loose cards can make up the difference
-            if not builds:
-                continue
-            fam = ()
-        else:
-            got = families.get(key)
-            fam = t.find_family(v, v - h) if got is None else got
-        # a new build: the card, loose cards making v with it, more loose groups
-        if fam and fam[-1] and (not owns or t.backed(c, [*t.own_vals, v])):
-            mb = t.mb
-            for b in map(mb, fam) if mb else t.ids(key, fam):
-                if b:
-                    add(FishingAction((NEW, c, v, b), NEW, v, LOOSE))
-        if builds:
-            _onto_builds(t, c, h, v, key, fam, add)
+    """The builds card c of value h makes when builds stand, by value v (``others``: the
+    values the hand holds a card of besides c): a new one, then onto the builds of v."""
+    sums = L.table.sums
+    own_vals = t.own_vals
+    values = others & t.rules.build_bits & -(1 << h)  # v >= h
+    while values:
+        low = values & -values
+        values ^= low
+        v = low.bit_length() - 1
+        r = v - h
+        if sums >> v & 1 if r == 0 else sums >> r & 1:  # loose cards to build v with
+            fam = L.family(v, r)
+            if not own_vals or t.backed(c, [*own_vals, v]):
+                _new_builds(c, v, fam, add)
+        else:  # adding c alone (r = 0), or nothing
+            fam = (0,) if r == 0 else ()
+        _onto_builds(t, L, c, h, v, fam, add)
 
 
-def _onto_builds(t: _Turn, c: int, h: int, v: int, key: int, fam: tuple[int, ...],
+def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[int],
                  add: Callable[[FishingAction], None]) -> None:
-    """Card c (value h) added to a build of v, or raising a single build to v; never a
-    partner's build (D14)."""
+    """Card c (value h) added to a build of v, with ``fam`` (loose cards making v - h with
+    it, and groups of v), or raising a single build to v; never a partner's build (D14)."""
     seat = t.seat
     own_vals = t.own_vals
     partner = t.partner
-    mb = t.mb
     for i, (bv, owner, groups, bits) in enumerate(t.builds):
         if owner == partner:
             continue
         if bv == v:  # add to it (it becomes or stays multiple)
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
-            with_loose, alone = (-1, i), (i,)
-            for b in map(mb, fam) if mb else t.ids(key, fam):
-                add(FishingAction((NEW, c, v, bits | b), ADD, v, with_loose if b else alone))
+            _joins(c, v, bits, fam, ADD, (-1, i), (i,), add)
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
                 if not t.rules.raise_own_build:
@@ -398,14 +458,22 @@ def _onto_builds(t: _Turn, c: int, h: int, v: int, key: int, fam: tuple[int, ...
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            got = t.families.get(v << 6)  # family_key(v, 0)
-            with_loose, alone = (-1, i), (i,)
-            fam0 = t.find_family(v, 0) if got is None else got
-            for b in map(mb, fam0) if mb else t.ids(v << 6, fam0):
-                add(FishingAction((NEW, c, v, bits | b), RAISE, v, with_loose if b else alone))
+            _joins(c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), add)
 
 
-_EMPTY: dict[int, list[int]] = {}
+def _joins(c: int, v: int, bits: int, fam: Sequence[int], kind: int, with_loose: tuple[int, ...],
+           alone: tuple[int, ...], add: Callable[[FishingAction], None]) -> None:
+    """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
+    choice of loose cards in ``fam`` (0: none)."""
+    new = FishingAction
+    how_loose, how_alone = (kind, v, with_loose), (kind, v, alone)
+    for b in fam:
+        a = new()  # inline _action: a crowded table makes thousands
+        a.key = (NEW, c, v, bits | b)
+        a.how = how_loose if b else how_alone
+        add(a)
+
+
 
 
 def required_values(state: FishingState, seat: int) -> list[int]:

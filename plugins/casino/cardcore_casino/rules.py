@@ -74,7 +74,7 @@ class Rules:
         "game_id", "options", "options_json", "value", "capture_values", "max_build",
         "court_take_all", "trail_rule", "raise_own_build", "direction",
         "first_plan", "later_plan", "sweeps_score", "sweep_points", "score_hook",
-        "ace_dual", "sort_key",
+        "ace_dual", "sort_key", "capture_bits", "build_bits",
     )
 
     def __init__(
@@ -110,8 +110,12 @@ class Rules:
                 caps.append(())
         #: The values a card played from the hand captures (royal aces: 1 or 14).
         self.capture_values: tuple[tuple[int, ...], ...] = tuple(caps)
+        #: The same as bit masks (bit v: captures v): a hand's held values are their union.
+        self.capture_bits: tuple[int, ...] = tuple(sum(1 << v for v in vs) for vs in caps)
         self.ace_dual = ace_fourteen
         self.max_build = max_build
+        #: The build values as a bit mask (bits 1 to max_build).
+        self.build_bits = (1 << (max_build + 1)) - 2
         self.court_take_all = court_take_all
         self.trail_rule = trail_rule
         self.raise_own_build = raise_own_build

@@ -153,38 +153,27 @@ class FishingState(DeclaredState):
             if self.to_play is None:
                 return []
             legal = self._legal = moves.generate(self)
-            if len(legal) > KEYED:  # clones share the index: apply finds an action at once
-                self._keys = {a.key: a for a in legal}
+            if len(legal) > KEYED:  # an index by key, filled by the first apply: clones share it
+                self._keys = {}
         return [*legal]
 
     def apply(self, action: Action) -> None:
+        act = None
         legal = self._legal
-        if legal is None:
-            self.legal_actions()
-            legal = self._legal or []
-        keys = self._keys
-        if keys is not None:  # a long list (or a miss before): by key
-            act = keys.get(getattr(action, "key", None))
-            if act is None:
-                raise IllegalAction(self.why_illegal(action))
-        else:
-            # a short list: the caller usually hands back one of the cached actions,
-            # found by identity before building the dict of keys
-            for act in legal:
-                if act is action:
+        if legal is not None and self._keys is None:
+            # a short list: the caller usually hands back one of the cached actions
+            for a in legal:
+                if a is action:
+                    act = a
                     break
-            else:
-                keys = self._keys = {a.key: a for a in legal}
-                found = keys.get(getattr(action, "key", None))
-                if found is None:
-                    raise IllegalAction(self.why_illegal(action))
-                act = found
+        if act is None:
+            act = self._by_key(action)
         seat = self.to_play
         assert seat is not None  # there was a legal action
         key = act.key
         c = key[1]
         self.hands[seat].remove(c)
-        kind = act.kind
+        kind, _, touch = act.how
         if kind == TRAIL:
             self.loose.append(c)
         elif kind == CAPTURE:
@@ -198,8 +187,8 @@ class FishingState(DeclaredState):
                     keep.append(x)
             self.loose = keep
             builds = self.builds
-            if len(act.touch) > 1 or act.touch[0] >= 0:
-                for i in sorted((i for i in act.touch if i >= 0), reverse=True):
+            if len(touch) > 1 or touch[0] >= 0:
+                for i in sorted((i for i in touch if i >= 0), reverse=True):
                     for g in builds[i].groups:
                         pile.extend(g)
                     del builds[i]
@@ -211,6 +200,22 @@ class FishingState(DeclaredState):
             self._build(act, seat, c)
         self._legal = self._keys = self._shown = self._public = None
         self._advance()
+
+    def _by_key(self, action: Action) -> FishingAction:
+        """The listed action with the key of ``action``, or IllegalAction (nothing changed)."""
+        legal = self._legal
+        if legal is None:
+            self.legal_actions()
+            legal = self._legal or []
+        keys = self._keys
+        if keys is None:
+            keys = self._keys = {}
+        if not keys:  # filled once, in one dict operation: clones on threads may share it
+            keys.update({a.key: a for a in legal})
+        act = keys.get(getattr(action, "key", None))
+        if act is None:
+            raise IllegalAction(self.why_illegal(action))
+        return act
 
     def _build(self, act: FishingAction, seat: int, c: int) -> None:
         used = act.key[3]
