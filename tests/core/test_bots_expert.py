@@ -98,9 +98,8 @@ def test_a_budget_of_the_hard_kind():
         ExpertBot(searches=0)
 
 
-@pytest.mark.slow
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 def test_on_the_pool_it_chooses_as_in_turn_here():
-    """1-2 s of CPU: `make test` runs it, the quick loop does not."""
     search_pool.install()
     info = info_set(seed=4)
     pool = search_pool.ProcessPool()

@@ -5,8 +5,8 @@ import random
 import pytest
 
 from cardcore.engine.bots import InfoSet
-from cardcore.engine.bots.play import play_bots
 from cardcore.engine.bots.expert import ExpertBot
+from cardcore.engine.bots.play import play_bots
 from cardcore.engine.bots.search import HardBot, MediumBot, SearchBot
 from cardcore.engine.game import load_state
 from cardcore.engine.hiding import hidden_paths, permute
