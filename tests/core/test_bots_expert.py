@@ -9,19 +9,16 @@ from cardcore.engine.bots import InfoSet
 from cardcore.engine.bots.builtin import by_strength
 from cardcore.engine.bots.expert import ExpertBot, Found, run_part
 from cardcore.engine.bots.search import Estimate, HardBot
-from cardcore.engine.match import Match
 from cardcore.services import search_pool
 from cardcore.services.plugins import load_registry
+from tests.bot_helpers import opening_info_set
 
 REGISTRY = load_registry()
 
 
-def info_set(game_id: str = "royal_casino", seed: int = 3) -> InfoSet:
-    game = REGISTRY.games[game_id]
-    match = Match(game, game.Options(), seed=seed, seats=["human"] * 2)
-    match.start()
-    assert match.to_play is not None and match.state is not None
-    return InfoSet.of(game, match.state, match.to_play)
+def info_set(seed: int = 3) -> InfoSet:
+    """Royal casino's first decision (its info sets pickle, for the pool)."""
+    return opening_info_set(REGISTRY, "royal_casino", seed)
 
 
 def small(**kw) -> ExpertBot:

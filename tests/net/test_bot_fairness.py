@@ -19,21 +19,17 @@ from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.expert import ExpertBot, Found, Part, run_part
 from cardcore.engine.bots.search import HardBot
 from cardcore.engine.game import Action
-from cardcore.engine.match import Match
 from cardcore.services.net import bot_work
 from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.plugins import load_registry
+from tests.bot_helpers import opening_info_set
 from tests.net.helpers import WAIT, Client, running, server_config, until
 
 REGISTRY = load_registry()
 
 
 def info_set(game_id: str = "casino", seed: int = 3) -> InfoSet:
-    game = REGISTRY.games[game_id]
-    match = Match(game, game.Options(), seed=seed, seats=["human"] * 2)
-    match.start()
-    assert match.to_play is not None and match.state is not None
-    return InfoSet.of(game, match.state, match.to_play)
+    return opening_info_set(REGISTRY, game_id, seed)
 
 
 class Gated(Bot):
