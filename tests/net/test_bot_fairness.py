@@ -349,3 +349,17 @@ async def greedy_replies(client: Client, count: int, least: float) -> list[float
             await client.send({"type": "act", "code": code, "action": rng.choice(update["actions"])["action"],
                                "turn": update["turn"]})
     return replies
+
+
+@pytest.mark.parametrize("game_id", [
+    pytest.param("casino", marks=pytest.mark.xfail(
+        strict=True, reason="FishingGame's rules cache holds casino_plans' lambdas: every "
+                            "search at a casino table fails at a server and plays the first action")),
+    "royal_casino", "canasta"])
+def test_a_games_info_set_reaches_a_worker_process(game_id):
+    """A heavy bot's move goes to a worker process pickled, its info set (and game) with it."""
+    import pickle
+
+    info = info_set(game_id)
+    again = pickle.loads(pickle.dumps(info))
+    assert again.legal_actions() == info.legal_actions()
