@@ -344,11 +344,16 @@ def print_plugins(registry: Registry) -> None:
         players = "/".join(map(str, game.player_counts))
         print(f"  {gid:<14} {game.name:<16} players {players:<7} plugin {plugin} "
               f"({dist or '-'} {version or ''})".rstrip())
-    print("Bots:")
-    for bid, bot in sorted(registry.bots.items()):
+    from cardcore.engine.bots.builtin import by_strength
+
+    print("Bots (weakest first):")
+    for bid in by_strength(registry.bots):
+        bot = registry.bots[bid]
         plugin, dist, version = registry.origin["bot:" + bid]
         games = ", ".join(bot.games) if bot.games else "any game"
         print(f"  {bid:<14} {games:<24} plugin {plugin}")
+        if bot.description:
+            print(f"  {'':<14} {bot.description}")
     if registry.errors:
         print("Load errors:")
         for err in registry.errors:

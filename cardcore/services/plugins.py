@@ -148,8 +148,10 @@ def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
     pm = make_plugin_manager()
     registry = Registry(pm)
     from cardcore.engine.bots import builtin
+    from cardcore.services import search_pool
 
     _register(registry, "cardcore.bots", builtin, (None, None))  # the plugin's name (relayout: keep)
+    search_pool.install()  # the expert searches on every core (docs/bots.md)
     seen: set[str] = set()
     for ep in _selected(_in_load_order(entry_points(group=GROUP))):
         if ep.name in seen:  # the same distribution found twice on sys.path

@@ -5,6 +5,7 @@ import random
 import pytest
 
 from cardcore.engine.bots import InfoSet
+from cardcore.engine.bots.expert import ExpertBot
 from cardcore.engine.bots.play import play_bots
 from cardcore.engine.bots.search import HardBot, MediumBot, SearchBot
 from cardcore.engine.game import load_state
@@ -18,6 +19,8 @@ REGISTRY = load_registry()
 SMALL = {
     "medium": lambda: MediumBot(iterations=12, work_budget=6_000),
     "hard": lambda: HardBot(iterations=16, work_budget=8_000),
+    # in turn here (the pool gives the same choice: test_bots_expert.py)
+    "expert": lambda: ExpertBot(searches=2, iterations=8, work_budget=4_000, parallel=False),
 }
 
 TABLES = [("casino", 2), ("royal_casino", 2), ("royal_casino", 3), ("royal_casino", 4),
@@ -70,7 +73,7 @@ def test_no_bot_reads_a_hidden_card(game_id, players, crazy_eights):
         other = redealt(game, state, seat, rng)
         if other is None or other.export() == state.export():
             continue
-        for bot_id in ("random", "easy", "greedy", "medium", "hard"):
+        for bot_id in ("random", "easy", "greedy", "medium", "hard", "expert"):
             for seed in range(2):
                 a = make_bot(bot_id).choose(InfoSet.of(game, state, seat), random.Random(seed))
                 b = make_bot(bot_id).choose(InfoSet.of(game, other, seat), random.Random(seed))

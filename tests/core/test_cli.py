@@ -64,7 +64,12 @@ def test_plugins_lists_games_bots_and_versions():
     assert out.returncode == 0
     for gid in ("casino", "royal_casino", "canasta"):
         assert f"plugin {gid} (cardcore 0.1.0)" in out.stdout
-    assert "greedy" in out.stdout and "random" in out.stdout
+    bots = out.stdout.split("Bots (weakest first):\n")[1].splitlines()
+    listed = [line.split()[0] for line in bots[0::2]]
+    assert listed == ["random", "easy", "greedy", "medium", "hard", "expert"]
+    # each with what it means, on the line under it
+    assert " ".join(bots[-1].split()) == "searches on every core for a few seconds a move"
+    assert "one time in three" in bots[3]
 
 
 def test_rules_prints_the_rules_with_options(capsys):

@@ -307,7 +307,7 @@ def _spread(actions: list[Action], cap: int) -> list[Action]:
 class MediumBot(SearchBot):
     id = "medium"
     name = "Medium (search)"
-    description = "looks ahead: tries the likely deals, up to a second a move"
+    description = "looks ahead over likely deals, up to a second a move"
     iterations = 1000
     work_budget = 250_000
     rollout_depth = 0

@@ -21,6 +21,14 @@ as soon as a worker is free, whatever is queued); behind a reverse proxy, where 
 connection has the proxy's address, the connections still get one share each. An
 owner's own tables take turns (a table has one move waiting at most).
 
+An expert's move (``ExpertBot``: several independent searches, their roots summed) is
+its searches, each one piece of heavy work in its owner's share: with ``processes``
+workers, it runs that many searches at once while nobody else waits, and each search
+after the first waits behind any other owner's move (that owner has fewer running), so
+an expert costs its owner's share ``searches`` moves and starves no table. Its time cap
+is split by how many run at once (``ExpertBot.split``); the sums are taken here, in the
+searches' order, so the choice is the one the bot makes in place.
+
 What a bot is given, in either lane, is what ``TableService.bot_turn`` gives: the
 bot, the seat's info set (what the seat may know, nothing more) and the seat's random
 stream. A worker process gets them pickled; a thread gets a copy of the stream. The
@@ -50,6 +58,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore.engine.bots.base import Bot, InfoSet
+from cardcore.engine.bots.expert import ExpertBot, run_part
 from cardcore.engine.faults import describe
 from cardcore.engine.game import Action
 
@@ -67,14 +76,17 @@ class BotFailed(Exception):
     """The bot did not choose: one line saying why (the plugin at fault, if any)."""
 
 
-def choose(bot: Bot, info: InfoSet, rng: random.Random,
-           plugin_of: dict[str, str]) -> tuple[Action, RngState]:
+def choose(bot: Bot, info: InfoSet, rng: random.Random) -> tuple[Action, RngState]:
     """The bot's choice and its stream's state after it (run by a worker thread or process)."""
+    return bot.choose(info, rng), rng.getstate()
+
+
+def _guarded(call: Callable[..., Any], args: tuple[Any, ...], plugin_of: dict[str, str]) -> Any:
+    """``call(*args)``; what it raises said in one line (a plugin's bot: the traceback stays here)."""
     try:
-        action = bot.choose(info, rng)
-    except Exception as exc:  # a plugin's bot: said in one line, the traceback stays here
+        return call(*args)
+    except Exception as exc:
         raise BotFailed(describe(exc, plugin_of)) from None
-    return action, rng.getstate()
 
 
 def _worker_start() -> None:
@@ -85,14 +97,13 @@ def _worker_start() -> None:
 
 @dataclass
 class _Move:
-    """One bot move waiting or running: whose share it takes, what the bot chooses from,
-    and its awaiter."""
+    """One piece of bot work waiting or running (a move, or one search of an expert's
+    move): whose share it takes, the call (it pickles, for a worker process), its awaiter."""
 
     owner: Owner
-    bot: Bot
-    info: InfoSet
-    rng: random.Random
-    done: asyncio.Future[Action]
+    call: Callable[..., Any]
+    args: tuple[Any, ...]
+    done: asyncio.Future[Any]
 
 
 class _Lane:
@@ -148,10 +159,8 @@ class _Lane:
         if self.executor is None:
             self.executor = self.make()
         executor = self.executor
-        rng = random.Random()
-        rng.setstate(move.rng.getstate())  # the match's stream is touched on the loop only
         try:
-            future = executor.submit(choose, move.bot, move.info, rng, self.plugin_of)
+            future = executor.submit(_guarded, move.call, move.args, self.plugin_of)
         except RuntimeError as exc:  # a broken pool refuses at once
             self._replace(executor)
             move.done.set_exception(_worker_failed(exc))
@@ -164,13 +173,13 @@ class _Lane:
             self.served[level] = self.started
         loop = asyncio.get_running_loop()
 
-        def finished(f: Future[tuple[Action, RngState]]) -> None:  # on the worker's thread
+        def finished(f: Future[Any]) -> None:  # on the worker's thread
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody awaits it
                 loop.call_soon_threadsafe(self._finished, move, f, executor)
 
         future.add_done_callback(finished)
 
-    def _finished(self, move: _Move, future: Future[tuple[Action, RngState]], executor: Executor) -> None:
+    def _finished(self, move: _Move, future: Future[Any], executor: Executor) -> None:
         if self.closed:
             return
         self.running -= 1
@@ -181,7 +190,7 @@ class _Lane:
         if move.done.cancelled():
             return
         try:
-            action, state = future.result()
+            result = future.result()
         except BotFailed as exc:
             move.done.set_exception(exc)
             return
@@ -190,9 +199,7 @@ class _Lane:
                 self._replace(executor)
             move.done.set_exception(_worker_failed(exc))
             return
-        move.rng.setstate(state)
-        # the info set's own action object (the same JSON: equal), not the worker's copy
-        move.done.set_result(next((a for a in move.info.legal_actions() if a.key == action.key), action))
+        move.done.set_result(result)
 
     def _forget(self, owner: Owner) -> None:
         """The levels of ``owner``'s path with no move waiting or running are forgotten."""
@@ -235,10 +242,39 @@ class BotWork:
     async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Action:
         """``bot``'s move from ``info`` with the stream ``rng``, in ``owner``'s share of its
         lane (BotFailed: it did not choose)."""
-        done: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
-        lane = self.heavy if type(bot).heavy else self.light
-        lane.put(_Move(owner, bot, info, rng, done))
-        return await done
+        mine = random.Random()
+        mine.setstate(rng.getstate())  # the match's stream is touched on the loop only
+        if isinstance(bot, ExpertBot) and len(info.legal_actions()) > 1:
+            action = await self._expert(owner, bot, info, mine)
+        else:
+            lane = self.heavy if type(bot).heavy else self.light
+            action, state = (await self._put(lane, owner, [(choose, (bot, info, mine))]))[0]
+            mine.setstate(state)
+        rng.setstate(mine.getstate())
+        # the info set's own action object (the same JSON: equal), not a worker's copy
+        return next((a for a in info.legal_actions() if a.key == action.key), action)
+
+    async def _expert(self, owner: Owner, bot: ExpertBot, info: InfoSet, rng: random.Random) -> Action:
+        """An expert's move: its searches, each one piece of heavy work in ``owner``'s share
+        (so they take turns with other tables' moves), their roots summed here."""
+        parts = bot.split(info, rng, self.heavy.workers)
+        found = await self._put(self.heavy, owner, [(run_part, (part,)) for part in parts])
+        return bot.combine(found)[0].action
+
+    @staticmethod
+    async def _put(lane: _Lane, owner: Owner, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]
+                   ) -> list[Any]:
+        """The results of ``calls`` run in ``owner``'s share of ``lane``, in order; if one
+        fails (or the awaiter is cancelled), the others still waiting are dropped."""
+        loop = asyncio.get_running_loop()
+        moves = [_Move(owner, call, args, loop.create_future()) for call, args in calls]
+        for move in moves:
+            lane.put(move)
+        try:
+            return [await move.done for move in moves]
+        finally:
+            for move in moves:
+                move.done.cancel()  # a finished one stays as it is
 
     def close(self) -> None:
         self.light.close()

@@ -398,8 +398,8 @@ class RemoteSetupScreen(SetupScreen):
         return Setup(self.game, self.game.Options(**request.options), list(request.seats), 0,
                      request.names, request.side_names, request.draw_for_partners)
 
-    def bot_choices(self) -> list[tuple[str, str]]:
-        return [("human", HUMAN), *((f"bot: {b}", b) for b in sorted(self.server_bots))]
+    def bot_ids(self) -> list[str]:
+        return list(self.server_bots)
 
     def on_mount(self) -> None:
         super().on_mount()

@@ -20,6 +20,7 @@ from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Stat
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.session import HUMAN, SessionSetup
 from cardcore.apps.tui.widgets.options_form import OptionsForm, Tick
+from cardcore.engine.bots.builtin import by_strength
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
@@ -77,10 +78,21 @@ class SetupScreen(Screen[None]):
         self.max_players = max(game.player_counts)
         self.valid = False
 
+    def bot_ids(self) -> list[str]:
+        """The bots that may take a seat (this game's, from the registry)."""
+        return [bid for bid, bot in self.app.registry.bots.items() if bot.plays(self.game.id)]
+
     def bot_choices(self) -> list[tuple[str, str]]:
-        bots = [(f"bot: {bid}", bid) for bid, bot in sorted(self.app.registry.bots.items())
-                if bot.plays(self.game.id)]
-        return [("human", HUMAN), *bots]
+        """Human, then the bots weakest first (``by_strength``)."""
+        return [("human", HUMAN), *((f"bot: {bid}", bid) for bid in by_strength(self.bot_ids()))]
+
+    def levels(self) -> list[str]:
+        """What the levels in the seats mean, a line each, weakest first (the bot's
+        ``description``; a bot this program does not know is named alone)."""
+        chosen = {str(self.query_one(f"#who-{i}", Select).value) for i in range(self.players)} - {HUMAN}
+        bots = self.app.registry.bots
+        return [f"{bid}: {bots[bid].description}" if bid in bots and bots[bid].description else bid
+                for bid in by_strength(chosen)]
 
     def compose(self) -> ComposeResult:
         game = self.game
@@ -103,6 +115,9 @@ class SetupScreen(Screen[None]):
                                  id=f"who-{i}", compact=True, classes="form-control")
                     yield Input(id=f"name-{i}", compact=True, classes="form-name",
                                 max_length=MAX_NAME_CHARS, suggester=known)
+            with Horizontal(classes="form-row", id="levels-row"):
+                yield Label("Levels", classes="form-label")
+                yield Static(id="levels")
             with Horizontal(classes="form-row", id="sides-row"):
                 yield Label("Side names", classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
@@ -173,6 +188,9 @@ class SetupScreen(Screen[None]):
             if i < n:
                 self.query_one(f"#name-{i}", Input).placeholder = defaults[i]
         draw_possible = bool(self.game.has_partnership_draw) and seating.partnerships
+        levels = self.levels()
+        self.query_one("#levels-row").display = bool(levels)
+        self.query_one("#levels", Static).update(Text("\n").join(plain(line) for line in levels))
         self.query_one("#draw", Checkbox).display = draw_possible
         drawing = draw_possible and self.query_one("#draw", Checkbox).value
         self.query_one("#sides-row").display = seating.partnerships and not drawing
@@ -226,6 +244,7 @@ class SetupScreen(Screen[None]):
         return out
 
     @on(Select.Changed, "#players")
+    @on(Select.Changed, ".seat-row Select")
     @on(Checkbox.Changed, "#draw")
     @on(Input.Changed, ".form-name")
     def _seats_changed(self) -> None:
