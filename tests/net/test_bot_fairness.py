@@ -351,11 +351,7 @@ async def greedy_replies(client: Client, count: int, least: float) -> list[float
     return replies
 
 
-@pytest.mark.parametrize("game_id", [
-    pytest.param("casino", marks=pytest.mark.xfail(
-        strict=True, reason="FishingGame's rules cache holds casino_plans' lambdas: every "
-                            "search at a casino table fails at a server and plays the first action")),
-    "royal_casino", "canasta"])
+@pytest.mark.parametrize("game_id", ["casino", "royal_casino", "canasta"])
 def test_a_games_info_set_reaches_a_worker_process(game_id):
     """A heavy bot's move goes to a worker process pickled, its info set (and game) with it."""
     import pickle

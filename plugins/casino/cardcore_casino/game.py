@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from typing import Any, ClassVar
@@ -98,11 +99,13 @@ Plan = Callable[[list[int]], list[tuple[int, int]]]
 
 
 def casino_plans(options: CasinoOptions) -> tuple[Plan, Plan]:
+    """The first deal's plan and the later deals'. Partials of the deal's functions, not
+    lambdas: a game (its rules cache) goes to a server's bot processes pickled."""
     if options.deal_in_twos:
-        return (lambda order: packets(order, 2, table=2, rounds=2),
-                lambda order: packets(order, 2, rounds=2))
-    return (lambda order: packets(order, 1, table=1, rounds=4),
-            lambda order: one_at_a_time(order, 4))
+        return (functools.partial(packets, size=2, table=2, rounds=2),
+                functools.partial(packets, size=2, rounds=2))
+    return (functools.partial(packets, size=1, table=1, rounds=4),
+            functools.partial(one_at_a_time, each=4))
 
 
 class CasinoGame(FishingGame):
