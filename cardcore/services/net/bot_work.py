@@ -39,6 +39,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import random
@@ -50,8 +51,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from cardcore.engine.bots.base import Bot, InfoSet
+from cardcore.engine.bots.why import Choice, decide
 from cardcore.engine.faults import describe
-from cardcore.engine.game import Action
 
 #: How much lower the worker processes' scheduling priority is than the server's (nice):
 #: when the cores are busy, people's moves and the light bots come before a search.
@@ -68,13 +69,14 @@ class BotFailed(Exception):
 
 
 def choose(bot: Bot, info: InfoSet, rng: random.Random,
-           plugin_of: dict[str, str]) -> tuple[Action, RngState]:
-    """The bot's choice and its stream's state after it (run by a worker thread or process)."""
+           plugin_of: dict[str, str]) -> tuple[Choice, RngState]:
+    """The bot's choice (with its estimates: ``decide``) and its stream's state after it
+    (run by a worker thread or process)."""
     try:
-        action = bot.choose(info, rng)
+        choice = decide(bot, info, rng)
     except Exception as exc:  # a plugin's bot: said in one line, the traceback stays here
         raise BotFailed(describe(exc, plugin_of)) from None
-    return action, rng.getstate()
+    return choice, rng.getstate()
 
 
 def _worker_start() -> None:
@@ -92,7 +94,7 @@ class _Move:
     bot: Bot
     info: InfoSet
     rng: random.Random
-    done: asyncio.Future[Action]
+    done: asyncio.Future[Choice]
 
 
 class _Lane:
@@ -164,13 +166,13 @@ class _Lane:
             self.served[level] = self.started
         loop = asyncio.get_running_loop()
 
-        def finished(f: Future[tuple[Action, RngState]]) -> None:  # on the worker's thread
+        def finished(f: Future[tuple[Choice, RngState]]) -> None:  # on the worker's thread
             with contextlib.suppress(RuntimeError):  # the loop is gone: nobody awaits it
                 loop.call_soon_threadsafe(self._finished, move, f, executor)
 
         future.add_done_callback(finished)
 
-    def _finished(self, move: _Move, future: Future[tuple[Action, RngState]], executor: Executor) -> None:
+    def _finished(self, move: _Move, future: Future[tuple[Choice, RngState]], executor: Executor) -> None:
         if self.closed:
             return
         self.running -= 1
@@ -181,7 +183,7 @@ class _Lane:
         if move.done.cancelled():
             return
         try:
-            action, state = future.result()
+            choice, state = future.result()
         except BotFailed as exc:
             move.done.set_exception(exc)
             return
@@ -192,7 +194,8 @@ class _Lane:
             return
         move.rng.setstate(state)
         # the info set's own action object (the same JSON: equal), not the worker's copy
-        move.done.set_result(next((a for a in move.info.legal_actions() if a.key == action.key), action))
+        action = next((a for a in move.info.legal_actions() if a.key == choice.action.key), choice.action)
+        move.done.set_result(dataclasses.replace(choice, action=action))
 
     def _forget(self, owner: Owner) -> None:
         """The levels of ``owner``'s path with no move waiting or running are forgotten."""
@@ -232,10 +235,10 @@ class BotWork:
         else:
             self.heavy = _Lane(threads, lambda: ThreadPoolExecutor(threads, "cardcore-search"), plugin_of)
 
-    async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Action:
-        """``bot``'s move from ``info`` with the stream ``rng``, in ``owner``'s share of its
-        lane (BotFailed: it did not choose)."""
-        done: asyncio.Future[Action] = asyncio.get_running_loop().create_future()
+    async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Choice:
+        """``bot``'s move from ``info`` with the stream ``rng`` (and its estimates), in
+        ``owner``'s share of its lane (BotFailed: it did not choose)."""
+        done: asyncio.Future[Choice] = asyncio.get_running_loop().create_future()
         lane = self.heavy if type(bot).heavy else self.light
         lane.put(_Move(owner, bot, info, rng, done))
         return await done
