@@ -150,8 +150,8 @@ async def test_a_light_bot_does_not_wait_behind_the_searches():
                                                       random.Random(i))) for i in range(3)]
         await started(order, 1)  # the search lane's one thread is held
         greedy = REGISTRY.bots["greedy"]()
-        action = await asyncio.wait_for(work.choose(("hog",), greedy, info, random.Random(1)), WAIT)
-        assert action in info.legal_actions()
+        choice = await asyncio.wait_for(work.choose(("hog",), greedy, info, random.Random(1)), WAIT)
+        assert choice.action in info.legal_actions() and choice.estimates[0][0] == choice.action
         assert order == ["hard0"]  # chosen while the searches still wait
     finally:
         gate.set()
@@ -172,7 +172,7 @@ async def test_a_bot_that_raises_fails_in_one_line_naming_its_code_and_the_next_
                                             r"ZeroDivisionError: integer division or modulo by zero$"):
             await asyncio.wait_for(work.choose(("a",), Boom(), info, random.Random(1)), WAIT)
         greedy = REGISTRY.bots["greedy"]()
-        assert await asyncio.wait_for(work.choose(("a",), greedy, info, random.Random(1)), WAIT) \
+        assert (await asyncio.wait_for(work.choose(("a",), greedy, info, random.Random(1)), WAIT)).action \
             in info.legal_actions()
     finally:
         work.close()
@@ -206,8 +206,10 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
             here, there = random.Random(seed), random.Random(seed)
             bot = HardBot(iterations=40)  # no time cap: the same choice wherever it runs
             expected = bot.choose(info, here)
-            got = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
+            choice = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
+            got = choice.action  # with the search's estimates, back from the worker
             assert got == expected and got.key in {a.key for a in info.legal_actions()}
+            assert choice.forced or choice.estimates[0][0] == got
             assert there.getstate() == here.getstate()  # the match's stream went on alike
         # a dead worker, a bot that does not pickle, one that raises: the move fails in one
         # line, and the next move is chosen (by a fresh worker after a dead one)
@@ -221,8 +223,17 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
         with pytest.raises(BotFailed, match="^plugin tests: Boom.choose raised ZeroDivisionError"):
             await asyncio.wait_for(work.choose(("a",), HeavyBoom(), info, random.Random(1)), 60)
         bot = HardBot(iterations=10)
-        assert await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60) \
+        assert (await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60)).action \
             == bot.choose(info, random.Random(1))
+        game = REGISTRY.games["canasta"]  # after the draw, several actions: the estimates come back
+        match = Match(game, game.Options(), seed=3, seats=["human"] * 2)
+        match.start()
+        match.apply(match.legal_actions()[0])
+        assert match.state is not None and match.to_play is not None
+        info = InfoSet.of(game, match.state, match.to_play)
+        choice = await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60)
+        assert choice.action == bot.choose(info, random.Random(1)) == choice.estimates[0][0]
+        assert len(choice.estimates) == 3
     finally:
         work.close()
 

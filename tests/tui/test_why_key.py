@@ -18,11 +18,10 @@ async def test_w_explains_the_last_bot_move_without_a_hidden_card_or_says_there_
     game = registry.games["casino"]
     app = make_app(start=Play(SessionSetup(game, game.Options(), ["human", "greedy"], 11)))
     async with app.run_test(size=SIZE) as pilot:
-        table = await your_turn(pilot)
-        session = table.session
+        session = (await your_turn(pilot)).session
         if not any(e.bot for e in session.log):  # the human opened: the bot answers first
             await pilot.press("1")
-            table = await your_turn(pilot)
+            await your_turn(pilot)
         line = next(e for e in reversed(session.log) if e.bot)
         await pilot.press("w")
         await app.workers.wait_for_complete()
