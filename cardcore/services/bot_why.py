@@ -68,21 +68,23 @@ class Why:
 
 
 def reason_of(choice: Choice, bot: Bot, seat: int, turn: int, hand: int,
-              before: GameState, players: int) -> Reason:
-    """The reason of ``choice`` (played by ``seat`` at ``turn`` from ``before``)."""
+              before: GameState, askers: list[int | None]) -> Reason:
+    """The reason of ``choice`` (played by ``seat`` at ``turn`` from ``before``), for
+    ``askers``: the seats that may ask (the human seats, and None: a spectator). A bot
+    seat never asks; any seat not among them reads no candidate that names a card."""
     played = choice.action
     best = choice.estimates
     value = best[0][1] if best and best[0][0] == played else None
-    others: list[Alternative] = []
-    if best:
-        hidden = {s: unseen_cards(before, s) for s in [*range(players), None]}
-        for action, estimate in best:
-            if action == played:
-                continue
-            cards = set(_cards(action))
-            named_for = frozenset(s for s, unseen in hidden.items() if not cards & unseen.keys())
-            others.append(Alternative(action.label, _kind(action), estimate, named_for))
-    return Reason(turn, hand, seat, played.label, value, tuple(others),
+    rest = [(action, estimate, set(_cards(action))) for action, estimate in best if action != played]
+    hidden: dict[int | None, set[str]] = {}
+    if any(cards for _, _, cards in rest):  # the views cost more than the rest: read once each
+        export = before.export()
+        hidden = {s: set(unseen_cards(before, s, export=export)) for s in askers}
+    others = tuple(
+        Alternative(action.label, _kind(action), estimate,
+                    frozenset(s for s in askers if not cards & hidden.get(s, set())))
+        for action, estimate, cards in rest)
+    return Reason(turn, hand, seat, played.label, value, others,
                   bot.name or bot.id, bot.description, forced=choice.forced)
 
 

@@ -296,7 +296,7 @@ class TableService:
         if why is None:
             return
         choice, bot = why
-        self.reasons[turn] = reason_of(choice, bot, seat, turn, hand, before, len(self.match.seats))
+        self.reasons[turn] = reason_of(choice, bot, seat, turn, hand, before, [*self.humans, None])
         while len(self.reasons) > WHY_KEPT:
             del self.reasons[next(iter(self.reasons))]
 

@@ -82,12 +82,13 @@ class InfoSet:
         return self.canonical().determinize(self.seat, rng)
 
 
-def unseen_cards(state: GameState, seat: int | None, view: dict | None = None) -> Counter[str]:
+def unseen_cards(state: GameState, seat: int | None, view: dict | None = None,
+                 export: dict | None = None) -> Counter[str]:
     """The cards ``seat`` cannot see in ``state`` (None: a spectator), as a multiset: the
-    state's cards at the places its view (``view``, if read already) nulls."""
+    state's cards at the places its view nulls (``view`` and ``export``: if read already)."""
     if view is None:
         view = state.view(seat)
-    return Counter(_hidden_cards(state.export(), view))
+    return Counter(_hidden_cards(state.export() if export is None else export, view))
 
 
 def _hidden_cards(export: Any, view: Any) -> Iterator[str]:
