@@ -307,9 +307,9 @@ class TableService:
             turn = next(reversed(self.reasons), None) if self.reasons else None
         reason = self.reasons.get(turn) if turn is not None else None
         if reason is None:
-            which = "no bot move" if turn is None else f"no bot move at turn {turn}"
-            raise Refused("bad_field", f"{which} to explain (the table keeps the reasons of its "
-                          f"last {WHY_KEPT} bot moves)")
+            which = "no bot move to explain" if turn is None else f"no bot move at turn {turn} to explain"
+            raise Refused("bad_field", f"{which}: the table keeps the reasons of its last {WHY_KEPT} "
+                          "bot moves since it opened")
         return explain(reason, self.name(reason.seat), asker)
 
     def bot_for(self, seat: int) -> Bot:

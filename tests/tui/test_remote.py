@@ -151,7 +151,7 @@ async def test_w_at_a_server_table_asks_the_server_why_its_bot_moved(tmp_path, c
                                   and " played " in m and m, "the server's answer")
             name, move = line.text.split(": ", 1)
             assert message.startswith(f"{name} played {move}: it expected about ")
-            assert (await session.why(10**6)).startswith("Nothing to explain: no bot move at turn")
+            assert (await session.why(10**6)).startswith("No bot move at turn 1000000 to explain")
 
 
 async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, cardcore_home, registry):

@@ -41,5 +41,5 @@ async def test_w_explains_the_last_bot_move_without_a_hidden_card_or_says_there_
         await pilot.press("w")
         await app.workers.wait_for_complete()
         await pilot.pause()
-        assert text_of(app, "#message").startswith("Nothing to explain: no bot move to explain")
+        assert text_of(app, "#message").startswith("No bot move to explain: the table keeps")
 

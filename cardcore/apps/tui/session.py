@@ -528,8 +528,8 @@ def _record_events(record: str) -> list[MatchEvent]:
 
 
 def nothing_to_explain(reason: str) -> str:
-    """A refused ``why`` in the table's words."""
-    return f"Nothing to explain: {reason}."
+    """A refused ``why`` as a line of the table ("No bot move to explain: ...")."""
+    return f"{reason[:1].upper()}{reason[1:]}."
 
 
 def os_reason(exc: OSError) -> str:
