@@ -29,11 +29,13 @@ from typing import Any, Protocol
 
 from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.search import SearchBot
+from cardcore.engine.bots.why import Choice, decide
 from cardcore.engine.faults import describe
 from cardcore.engine.game import Action, Game, GameState, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Played, Resume, SeatChange, Undo
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import HUMAN, MatchSetup, draw_seed
+from cardcore.services.bot_why import WHY_KEPT, Reason, Why, explain, reason_of
 from cardcore.services.plugins import Registry
 
 
@@ -67,9 +69,14 @@ class LogEntry:
     bot: bool = False
     #: Not a move: a chat line, a player's coming and going (tables on a server).
     note: bool = False
+    #: A bot's move: the table's turn counter when it was played (what ``why`` asks about).
+    turn: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"hand": self.hand, "seat": self.seat, "text": self.text, "bot": self.bot}
+        out = {"hand": self.hand, "seat": self.seat, "text": self.text, "bot": self.bot}
+        if self.bot and self.turn is not None:
+            out["turn"] = self.turn
+        return out
 
 
 def log_text(name: str, label: str) -> str:
@@ -157,6 +164,8 @@ class TableService:
     #: What undo cannot go back across when the stack is empty (a deal, a draw, ...).
     undo_barrier: str | None = "the deal"
     last_bot: LastBotMove | None = None
+    #: Why each of the last bot moves was played, by turn counter (``why``; docs/bots.md).
+    reasons: dict[int, Reason] = field(default_factory=dict)
     #: Called with each move's events once they are kept (the adapters tell their screen
     #: or connections).
     on_events: Callable[[list[MatchEvent]], None] | None = None
@@ -258,9 +267,11 @@ class TableService:
             raise Refused("illegal_action", f"not an action of {self.game.id}: no key {extra!r}")
         return self.play(seat, action)
 
-    def play(self, seat: int, action: Action, *, bot: bool = False) -> list[MatchEvent]:
+    def play(self, seat: int, action: Action, *, bot: bool = False,
+             why: tuple[Choice, Bot] | None = None) -> list[MatchEvent]:
         """``seat`` (the seat to play) plays ``action``: applied, logged, kept (its events
-        returned). IllegalAction or MoveFailed: the match, log and library as they were."""
+        returned). IllegalAction or MoveFailed: the match, log and library as they were.
+        ``why``: the bot's choice and the bot (its reason is kept for ``why``)."""
         match = self.match
         if match.to_play != seat:
             raise Refused("not_your_turn", f"seat {seat + 1} is not to play")
@@ -274,8 +285,32 @@ class TableService:
             self._undo.append(point)
         self._barrier(before, hand, seat, action)
         self.last_bot = LastBotMove(action, seat, before if match.hand_no == hand else None) if bot else None
+        if bot:
+            self._remember(seat, turn, hand, before, why)
         self._kept(events, bot=bot)
         return events
+
+    def _remember(self, seat: int, turn: int, hand: int, before: GameState,
+                  why: tuple[Choice, Bot] | None) -> None:
+        """Keep why the bot at ``seat`` played at ``turn`` (the last ``WHY_KEPT`` moves)."""
+        if why is None:
+            return
+        choice, bot = why
+        self.reasons[turn] = reason_of(choice, bot, seat, turn, hand, before, [*self.humans, None])
+        while len(self.reasons) > WHY_KEPT:
+            del self.reasons[next(iter(self.reasons))]
+
+    def why(self, turn: int | None, asker: int | None) -> Why:
+        """Why the bot move at ``turn`` (None: the last bot move) was played, as ``asker``
+        (a seat; None: a spectator) may read it. Refused when no reason of it is kept."""
+        if turn is None:
+            turn = next(reversed(self.reasons), None) if self.reasons else None
+        reason = self.reasons.get(turn) if turn is not None else None
+        if reason is None:
+            which = "no bot move to explain" if turn is None else f"no bot move at turn {turn} to explain"
+            raise Refused("bad_field", f"{which}: the table keeps the reasons of its last {WHY_KEPT} "
+                          "bot moves since it opened")
+        return explain(reason, self.name(reason.seat), asker)
 
     def bot_for(self, seat: int) -> Bot:
         """The bot that plays ``seat`` now: its own, or the stand-in for an absent person; a
@@ -305,12 +340,12 @@ class TableService:
             raise RuntimeError("no bot is to play")
         bot, info, rng = self.bot_turn(seat)
         try:
-            action = bot.choose(info, rng)
+            choice = decide(bot, info, rng)
         except Exception as exc:
             self.match.restore(self._before())  # the bot's draws from its stream
             raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
-        self.play(seat, action, bot=True)
-        return action
+        self.play(seat, choice.action, bot=True, why=(choice, bot))
+        return choice.action
 
     # --- the transaction ---------------------------------------------------------------------
 
@@ -335,8 +370,9 @@ class TableService:
         for event in events:
             if isinstance(event, Played):
                 seat = event.seat
+                by_bot = bot or self.is_bot(seat)
                 self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label),
-                                         bot or self.is_bot(seat)))
+                                         by_bot, turn=self.match.decisions - 1 if by_bot else None))
             elif isinstance(event, HandEnd):
                 self._undo.clear()
                 self.undo_barrier = "the deal"
@@ -405,6 +441,7 @@ class TableService:
         del self.log[point.log_len:]
         self.last_bot = None
         match = self.match
+        self.reasons = {t: r for t, r in self.reasons.items() if t < match.decisions}
         event = Undo.make(hand=match.hand_no, seat=point.seat, decisions=match.decisions,
                           state=match.live_state().export())
         self._keep([event])
@@ -426,9 +463,10 @@ class TableService:
             if isinstance(event, Played):
                 seat = event.seat
                 bot = self.is_bot(seat) or decisions in by_standin
+                entry = LogEntry(event.hand, seat, log_text(self.name(seat), event.label), bot,
+                                 turn=decisions if bot else None)
                 decisions += 1
-                entries.append((decisions, LogEntry(event.hand, seat,
-                                                    log_text(self.name(seat), event.label), bot)))
+                entries.append((decisions, entry))
             elif isinstance(event, Undo | Resume):
                 decisions = event.decisions
                 entries = [(d, e) for d, e in entries if d <= decisions]

@@ -19,6 +19,7 @@ from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.expert import ExpertBot, Found, Part, run_part
 from cardcore.engine.bots.search import HardBot
 from cardcore.engine.game import Action
+from cardcore.engine.match import Match
 from cardcore.services.net import bot_work
 from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.plugins import load_registry
@@ -148,8 +149,8 @@ async def test_a_light_bot_does_not_wait_behind_the_searches():
                                                       random.Random(i))) for i in range(3)]
         await started(order, 1)  # the search lane's one thread is held
         greedy = REGISTRY.bots["greedy"]()
-        action = await asyncio.wait_for(work.choose(("hog",), greedy, info, random.Random(1)), WAIT)
-        assert action in info.legal_actions()
+        choice = await asyncio.wait_for(work.choose(("hog",), greedy, info, random.Random(1)), WAIT)
+        assert choice.action in info.legal_actions() and choice.estimates[0][0] == choice.action
         assert order == ["hard0"]  # chosen while the searches still wait
     finally:
         gate.set()
@@ -170,7 +171,7 @@ async def test_a_bot_that_raises_fails_in_one_line_naming_its_code_and_the_next_
                                             r"ZeroDivisionError: integer division or modulo by zero$"):
             await asyncio.wait_for(work.choose(("a",), Boom(), info, random.Random(1)), WAIT)
         greedy = REGISTRY.bots["greedy"]()
-        assert await asyncio.wait_for(work.choose(("a",), greedy, info, random.Random(1)), WAIT) \
+        assert (await asyncio.wait_for(work.choose(("a",), greedy, info, random.Random(1)), WAIT)).action \
             in info.legal_actions()
     finally:
         work.close()
@@ -204,8 +205,10 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
             here, there = random.Random(seed), random.Random(seed)
             bot = HardBot(iterations=40)  # no time cap: the same choice wherever it runs
             expected = bot.choose(info, here)
-            got = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
+            choice = await asyncio.wait_for(work.choose(("a",), bot, info, there), 60)
+            got = choice.action  # with the search's estimates, back from the worker
             assert got == expected and got.key in {a.key for a in info.legal_actions()}
+            assert choice.forced or choice.estimates[0][0] == got
             assert there.getstate() == here.getstate()  # the match's stream went on alike
         # a dead worker, a bot that does not pickle, one that raises: the move fails in one
         # line, and the next move is chosen (by a fresh worker after a dead one)
@@ -219,15 +222,24 @@ async def test_a_search_in_a_worker_process_chooses_as_in_place_and_its_stream_c
         with pytest.raises(BotFailed, match="^plugin tests: Boom.choose raised ZeroDivisionError"):
             await asyncio.wait_for(work.choose(("a",), HeavyBoom(), info, random.Random(1)), 60)
         bot = HardBot(iterations=10)
-        assert await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60) \
+        assert (await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60)).action \
             == bot.choose(info, random.Random(1))
         # an expert's searches, each a move of the worker's: the choice made in place
         info = info_set("royal_casino", 3)
         here, there = random.Random(2), random.Random(2)
         expected = ExpertBot(searches=3, iterations=20, parallel=False).choose(info, here)
         expert = ExpertBot(searches=3, iterations=20)
-        assert await asyncio.wait_for(work.choose(("a",), expert, info, there), 60) == expected
+        assert (await asyncio.wait_for(work.choose(("a",), expert, info, there), 60)).action == expected
         assert there.getstate() == here.getstate()
+        game = REGISTRY.games["canasta"]  # after the draw, several actions: the estimates come back
+        match = Match(game, game.Options(), seed=3, seats=["human"] * 2)
+        match.start()
+        match.apply(match.legal_actions()[0])
+        assert match.state is not None and match.to_play is not None
+        info = InfoSet.of(game, match.state, match.to_play)
+        choice = await asyncio.wait_for(work.choose(("a",), bot, info, random.Random(1)), 60)
+        assert choice.action == bot.choose(info, random.Random(1)) == choice.estimates[0][0]
+        assert len(choice.estimates) == 3
     finally:
         work.close()
 
@@ -252,9 +264,10 @@ async def test_an_experts_searches_take_turns_with_another_owners_moves(monkeypa
         other = asyncio.ensure_future(work.choose(("other",), _heavy(Gated)("other", order, gate), info,
                                                   random.Random(9)))
         gate.set()
-        action, _ = await asyncio.wait_for(asyncio.gather(expert, other), WAIT)
+        choice, _ = await asyncio.wait_for(asyncio.gather(expert, other), WAIT)
         assert order == ["search0", "other", "search1", "search2"]
-        assert action == ExpertBot(searches=3, iterations=10, parallel=False).choose(info, random.Random(1))
+        in_place = ExpertBot(searches=3, iterations=10, parallel=False).choose(info, random.Random(1))
+        assert choice.action == in_place
     finally:
         gate.set()
         work.close()

@@ -136,6 +136,24 @@ async def test_a_hint_at_a_server_table_is_searched_from_the_seats_own_view(
             assert server.tables[code].match.decisions == before
 
 
+async def test_w_at_a_server_table_asks_the_server_why_its_bot_moved(tmp_path, cardcore_home, registry):
+    async with seated(tmp_path, registry) as (server, code, session):
+        app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)
+        async with app.run_test(size=SIZE) as pilot:
+            await your_turn(pilot, app)
+            if not any(e.bot for e in session.log):  # Ann opened: the bot answers first
+                await pilot.press("1")
+                await until(pilot, lambda: any(e.bot for e in session.log), "the bot's move")
+            line = next(e for e in reversed(session.log) if e.bot)
+            assert line.turn is not None and line.turn in server.tables[code].service.reasons
+            await pilot.press("w")
+            message = await until(pilot, lambda: (m := str(app.screen.query_one("#message").render()))
+                                  and " played " in m and m, "the server's answer")
+            name, move = line.text.split(": ", 1)
+            assert message.startswith(f"{name} played {move}: it expected about ")
+            assert (await session.why(10**6)).startswith("No bot move at turn 1000000 to explain")
+
+
 async def test_a_move_the_server_refuses_says_why_and_keeps_the_table(tmp_path, cardcore_home, registry):
     async with seated(tmp_path, registry) as (_server, code, session):
         app = CardcoreApp(registry, start=JoinTable(session), bot_delay=0, animations=False)

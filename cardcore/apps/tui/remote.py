@@ -19,7 +19,7 @@ from typing import Any
 
 import pydantic
 
-from cardcore.apps.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup
+from cardcore.apps.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup, nothing_to_explain
 from cardcore.apps.tui.table_session import Listener
 from cardcore.engine import complaints
 from cardcore.engine.bots.search import Estimate, MediumBot
@@ -237,6 +237,14 @@ class RemoteSession:
                     if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
         return search
 
+    async def why(self, turn: int | None = None) -> str:
+        """The server's answer to ``why`` (docs/protocol.md), for this seat's eyes."""
+        try:
+            answer: p.WhyAnswer = await self.conn.call(p.WhyRequest(code=self.code, move=turn))
+        except ClientError as exc:
+            return nothing_to_explain(str(exc))
+        return answer.text
+
     @property
     def drives_bots(self) -> bool:
         return False
@@ -385,7 +393,7 @@ class RemoteSession:
         self._u = u
         self._zones = zones
         self._actions = [RemoteAction.from_json(a) for a in u.actions]
-        self.log += [LogEntry(line.hand, line.seat, line.text, line.bot) for line in u.log]
+        self.log += [LogEntry(line.hand, line.seat, line.text, line.bot, turn=line.turn) for line in u.log]
         return moved
 
     def _seat_status(self, s: p.SeatStatus) -> None:

@@ -53,6 +53,7 @@ from cardcore.services.table_keeper import LibraryKeeper
 from cardcore.services.table_service import (
     LogEntry,
     MoveFailed,
+    Refused,
     TableService,
     log_text,
     reveal_of,
@@ -443,6 +444,16 @@ class Session:
         info = InfoSet.of(self.game, self.state, seat)  # a copy: the state is not kept
         return functools.partial(MediumBot(max_seconds=HINT_SECONDS).analyse, info, rng, top=top)
 
+    async def why(self, turn: int | None = None) -> str:
+        """Why the bot move at ``turn`` was played (``TableService.why``), as the one human
+        here sees the table (several at one screen, or none: as a spectator, every hand
+        hidden)."""
+        humans = self.humans
+        try:
+            return self.service.why(turn, humans[0] if len(humans) == 1 else None).text
+        except Refused as exc:
+            return nothing_to_explain(str(exc))
+
     def why_no_undo(self) -> str | None:
         """Why undo cannot take back a move now, or None when it can."""
         return self.service.why_no_undo()
@@ -514,6 +525,11 @@ def _record_events(record: str) -> list[MatchEvent]:
             continue
         events.append(event)
     return events
+
+
+def nothing_to_explain(reason: str) -> str:
+    """A refused ``why`` as a line of the table ("No bot move to explain: ...")."""
+    return f"{reason[:1].upper()}{reason[1:]}."
 
 
 def os_reason(exc: OSError) -> str:

@@ -134,6 +134,11 @@ class TableSession(Protocol):
         """``hints`` in two steps: the seat's view is read now, and the search runs when the
         returned function is called, on any thread (the table stays live meanwhile)."""
 
+    async def why(self, turn: int | None = None) -> str:
+        """Why a bot played its move at ``turn`` (a log line's ``turn``; None: the last bot
+        move), in a player's words and as this screen's player may read it (no card named
+        that they have not seen); a line saying so when there is nothing to explain."""
+
     @property
     def drives_bots(self) -> bool:
         """The screen plays the bots' moves (``bot_step``); False: someone else does."""

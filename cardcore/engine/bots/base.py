@@ -52,7 +52,7 @@ class InfoSet:
         """The info set of ``seat`` in ``state``: the view, the legal actions and the cards
         the seat cannot see, as a multiset. ``state`` itself is not kept."""
         view = state.view(seat)
-        unseen = Counter(_hidden_cards(state.export(), view))
+        unseen = unseen_cards(state, seat, view)
         if side_of is None:
             side_of = _sides(game, view)
         return cls(game, seat, view, list(state.legal_actions()), unseen, side_of)
@@ -80,6 +80,15 @@ class InfoSet:
     def sample(self, rng: random.Random) -> GameState:
         """A state consistent with the view: the unseen cards dealt at random."""
         return self.canonical().determinize(self.seat, rng)
+
+
+def unseen_cards(state: GameState, seat: int | None, view: dict | None = None,
+                 export: dict | None = None) -> Counter[str]:
+    """The cards ``seat`` cannot see in ``state`` (None: a spectator), as a multiset: the
+    state's cards at the places its view nulls (``view`` and ``export``: if read already)."""
+    if view is None:
+        view = state.view(seat)
+    return Counter(_hidden_cards(state.export() if export is None else export, view))
 
 
 def _hidden_cards(export: Any, view: Any) -> Iterator[str]:

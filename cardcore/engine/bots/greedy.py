@@ -11,15 +11,20 @@ from cardcore.engine.game import Action
 def ranked(info: InfoSet, rng: random.Random) -> list[Action]:
     """The legal actions best first by one ply on one sample (the game's heuristic); equal
     values keep the game's order."""
+    return [action for action, _ in scored(info, rng)]
+
+
+def scored(info: InfoSet, rng: random.Random) -> list[tuple[Action, float]]:
+    """``ranked`` with each action's one-ply value (the side's hand margin, in points)."""
     actions = info.legal_actions()
     sample = info.sample(rng)
     values = []
     for action in actions:
         after = sample.clone()
         after.apply(action)
-        values.append(info.game.heuristic(after, info.seat))
+        values.append(float(info.game.heuristic(after, info.seat)))
     order = sorted(range(len(actions)), key=lambda i: (-values[i], i))
-    return [actions[i] for i in order]
+    return [(actions[i], values[i]) for i in order]
 
 
 class GreedyBot(Bot):

@@ -47,6 +47,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import multiprocessing
 import os
 import random
@@ -59,8 +60,8 @@ from typing import Any
 
 from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.expert import ExpertBot, run_part
+from cardcore.engine.bots.why import WHY_TOP, Choice, decide
 from cardcore.engine.faults import describe
-from cardcore.engine.game import Action
 
 #: How much lower the worker processes' scheduling priority is than the server's (nice):
 #: when the cores are busy, people's moves and the light bots come before a search.
@@ -76,9 +77,9 @@ class BotFailed(Exception):
     """The bot did not choose: one line saying why (the plugin at fault, if any)."""
 
 
-def choose(bot: Bot, info: InfoSet, rng: random.Random) -> tuple[Action, RngState]:
+def choose(bot: Bot, info: InfoSet, rng: random.Random) -> tuple[Choice, RngState]:
     """The bot's choice and its stream's state after it (run by a worker thread or process)."""
-    return bot.choose(info, rng), rng.getstate()
+    return decide(bot, info, rng), rng.getstate()
 
 
 def _guarded(call: Callable[..., Any], args: tuple[Any, ...], plugin_of: dict[str, str]) -> Any:
@@ -239,27 +240,29 @@ class BotWork:
         else:
             self.heavy = _Lane(threads, lambda: ThreadPoolExecutor(threads, "cardcore-search"), plugin_of)
 
-    async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Action:
+    async def choose(self, owner: Owner, bot: Bot, info: InfoSet, rng: random.Random) -> Choice:
         """``bot``'s move from ``info`` with the stream ``rng``, in ``owner``'s share of its
         lane (BotFailed: it did not choose)."""
         mine = random.Random()
         mine.setstate(rng.getstate())  # the match's stream is touched on the loop only
         if isinstance(bot, ExpertBot) and len(info.legal_actions()) > 1:
-            action = await self._expert(owner, bot, info, mine)
+            choice = await self._expert(owner, bot, info, mine)
         else:
             lane = self.heavy if type(bot).heavy else self.light
-            action, state = (await self._put(lane, owner, [(choose, (bot, info, mine))]))[0]
+            choice, state = (await self._put(lane, owner, [(choose, (bot, info, mine))]))[0]
             mine.setstate(state)
         rng.setstate(mine.getstate())
         # the info set's own action object (the same JSON: equal), not a worker's copy
-        return next((a for a in info.legal_actions() if a.key == action.key), action)
+        action = next((a for a in info.legal_actions() if a.key == choice.action.key), choice.action)
+        return dataclasses.replace(choice, action=action)
 
-    async def _expert(self, owner: Owner, bot: ExpertBot, info: InfoSet, rng: random.Random) -> Action:
+    async def _expert(self, owner: Owner, bot: ExpertBot, info: InfoSet, rng: random.Random) -> Choice:
         """An expert's move: its searches, each one piece of heavy work in ``owner``'s share
         (so they take turns with other tables' moves), their roots summed here."""
         parts = bot.split(info, rng, self.heavy.workers)
         found = await self._put(self.heavy, owner, [(run_part, (part,)) for part in parts])
-        return bot.combine(found)[0].action
+        best = bot.combine(found)
+        return Choice(best[0].action, tuple((e.action, e.value) for e in best[:WHY_TOP]))
 
     @staticmethod
     async def _put(lane: _Lane, owner: Owner, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]

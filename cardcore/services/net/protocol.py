@@ -188,6 +188,15 @@ class Rematch(_Request):
     code: TableCode
 
 
+class WhyRequest(_Request):
+    """Why a bot played its move at turn ``move`` (the ``turn`` of its log line; omitted:
+    the table's last bot move), answered with ``why`` to the asker alone."""
+
+    type: Literal["why"] = "why"
+    code: TableCode
+    move: int | None = Field(None, ge=0, le=MAX_REQUEST_ID)
+
+
 class LeagueRequest(_Request):
     """The standings of one of the server's leagues (answered with ``standings``)."""
 
@@ -202,7 +211,7 @@ class ListLeagues(_Request):
 
 
 ClientMessage = Annotated[Hello | ListTables | CreateTable | Join | Reissue | Watch | Act | Chat | Leave
-                          | Rematch | LeagueRequest | ListLeagues,
+                          | Rematch | WhyRequest | LeagueRequest | ListLeagues,
                           Field(discriminator="type")]
 
 
@@ -355,6 +364,8 @@ class LogLine(BaseModel):
     #: As the table's move log shows it: "West: Capture 3♥ with 3♠".
     text: str
     bot: bool = False
+    #: A bot's move: the table's turn counter when it was played (a ``why`` asks by it).
+    turn: int | None = None
 
 
 class Sheet(BaseModel):
@@ -440,6 +451,27 @@ class RematchStatus(_Reply):
     started: bool = False
 
 
+class WhyEstimate(BaseModel):
+    #: The move, or "another discard" / "another move" when it names a card hidden from you.
+    label: str
+    #: The bot's estimate: its side's expected hand margin, in points.
+    value: float
+    #: The move it played (the first).
+    chosen: bool = False
+
+
+class WhyAnswer(_Reply):
+    """The answer to ``why``: the bot move at turn ``move`` by ``seat``, in words (``text``)
+    and as estimates (at most three; none from a bot that gives no reasons)."""
+
+    type: Literal["why"] = "why"
+    code: str
+    move: int
+    seat: int
+    text: str
+    estimates: list[WhyEstimate] = Field([], max_length=3)
+
+
 #: A league's partnerships at most (``cardcore.services.league.MAX_PARTNERSHIPS``), and the
 #: players its standings list at most (its partnerships' and stand-ins').
 MAX_LEAGUE_TEAMS = 32
@@ -507,7 +539,8 @@ class Leagues(_Reply):
 
 
 ServerMessage = Annotated[Welcome | Tables | TableCreated | Invite | Joined | Watching | Left | Update
-                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus | Standings | Leagues,
+                          | ErrorMessage | SeatStatus | ChatLine | RematchStatus | WhyAnswer | Standings
+                          | Leagues,
                           Field(discriminator="type")]
 
 _CLIENT: pydantic.TypeAdapter[Any] = pydantic.TypeAdapter(ClientMessage)

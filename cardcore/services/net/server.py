@@ -57,6 +57,7 @@ from cardcore.services.net.protocol import (
     Reissue,
     Rematch,
     Watch,
+    WhyRequest,
 )
 from cardcore.services.net.seats import Seat, hash_secret, new_seats, new_secret
 from cardcore.services.net.tables import Table, TableConfig, TableError, WriterKeeper
@@ -533,6 +534,8 @@ class Server:
             self._table_for(message.code).chat(conn, message.text)
         elif isinstance(message, Rematch):
             self._table_for(message.code).rematch(conn, message.id)
+        elif isinstance(message, WhyRequest):
+            self._table_for(message.code).why(conn, message.move, message.id)
         elif isinstance(message, (LeagueRequest, ListLeagues)):
             _background(self.leagues.reply(self._writer(), conn, message))
         elif isinstance(message, Leave):

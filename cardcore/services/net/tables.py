@@ -24,6 +24,8 @@ from typing import Any
 
 import orjson
 
+from cardcore.engine.bots.base import Bot
+from cardcore.engine.bots.why import Choice
 from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
@@ -361,9 +363,11 @@ class Table:
                              "library cannot be written); nothing changed: try again in a moment")
         self._moved(seat, lambda: self.service.act(seat, data, turn))
 
-    def play(self, seat: int, action: Action, *, bot: bool) -> None:
-        """Apply ``action`` for ``seat`` (the seat to play), keep it, tell everyone."""
-        self._moved(seat, lambda: self.service.play(seat, action, bot=bot))
+    def play(self, seat: int, action: Action, *, bot: bool,
+             why: tuple[Choice, Bot] | None = None) -> None:
+        """Apply ``action`` for ``seat`` (the seat to play), keep it, tell everyone (``why``:
+        the bot's choice and the bot, ``TableService.play``)."""
+        self._moved(seat, lambda: self.service.play(seat, action, bot=bot, why=why))
 
     def _moved(self, seat: int, move: Callable[[], Any]) -> None:
         match = self.match
@@ -477,23 +481,23 @@ class Table:
                 await self.writer.working.wait()  # no move the library cannot keep
                 if self.bot_seat() != seat or self.match.decisions != turn:
                     continue
-                action = await self._choose(seat)
+                bot, choice = await self._choose(seat)
                 if self.bot_seat() == seat and self.match.decisions == turn:
                     try:
-                        self.play(seat, action, bot=True)
+                        self.play(seat, choice.action, bot=True, why=(choice, bot))
                     except TableError as exc:
                         log.error("table %s: the bot in seat %d: %s", self.code, seat + 1, exc)
                         return
         finally:
             self._bot_task = None
 
-    async def _choose(self, seat: int) -> Action:
+    async def _choose(self, seat: int) -> tuple[Bot, Choice]:
         bot, info, rng = self.service.bot_turn(seat)
         try:
-            return await self.bot_work.choose(self._owner(), bot, info, rng)
+            return bot, await self.bot_work.choose(self._owner(), bot, info, rng)
         except BotFailed as exc:  # the bot did not choose: the first legal action, and say so
             log.error("table %s: %s", self.code, exc)
-            return info.legal_actions()[0]
+            return bot, Choice(info.legal_actions()[0])
 
     def _owner(self) -> tuple[object, ...]:
         """Whose share of the bot work the table's moves take (``bot_work``): the address
@@ -574,6 +578,14 @@ class Table:
         after = self.after()
         for peer in self.watchers:
             peer.send(frame, after)
+
+    def why(self, peer: Peer, turn: int | None, request_id: int | None = None) -> None:
+        """Why the bot move at ``turn`` (None: the last) was played, as ``peer``'s seat may
+        read it (a spectator: as a spectator), to ``peer`` alone."""
+        why = self.service.why(turn, self.seat_of(peer))
+        peer.send(_frame({"type": "why", "code": self.code, "move": why.turn, "seat": why.seat,
+                          "text": why.text, "estimates": why.estimates, "id": request_id}),
+                  self.after())
 
     def chat(self, peer: Peer, text: str) -> None:
         seat = self.seat_of(peer)

@@ -102,6 +102,9 @@ class TableScreen(Screen[None]):
                 tooltip="the next hand (the last one stays on the table until then)"),
         Binding("h", "hint", "Hint", id="table.hint",
                 tooltip="hint: the best three actions, with the points each may bring your side"),
+        Binding("w", "why", "Why", show=False, id="table.why",
+                tooltip="why the last bot move: what it expected of it, and the other moves it "
+                        "considered"),
         Binding("u", "undo", "Undo", id="table.undo",
                 tooltip="undo your last move (against bots; never past a card you had not seen)"),
         Binding("s", "score_sheet", "Sheet", id="table.sheet", tooltip="the score sheet"),
@@ -922,6 +925,12 @@ class TableScreen(Screen[None]):
         self.page = ids.index(index) // PAGE
         self.redraw()
         self.say(hint_text(best))
+
+    @work(exclusive=True, group="why")
+    async def action_why(self) -> None:
+        """Why the last bot move, on the message line (a server's answer comes back over
+        the connection meanwhile the table goes on)."""
+        self.say(await self.session.why())
 
     def action_undo(self) -> None:
         why = self.session.why_no_undo()
