@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
 from cardcore.engine.cards import standard_deck
@@ -24,7 +24,7 @@ from cardcore.engine.kit.loading import (
     load_seat,
     load_seating,
 )
-from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part, SeatNo, _Scalar
+from cardcore.engine.kit.parts import HIDDEN, OWNER, Cards, Part, Place, SeatNo, _Scalar
 from cardcore.engine.kit.tricks import Tricks
 from cardcore.engine.seating import Seating
 
@@ -99,7 +99,14 @@ class DeclaredState(GameState):
         for name, read, write in self._plan.export:
             data[name] = write(read(self))
         if self.known_parts:
-            data["known"] = {n: self._export_marks(n) for n in self.known_parts}
+            marks = data["known"] = {}
+            for name, part in self._plan.known:
+                placed = self._placed(name, part)
+                if part.per is None:
+                    data[name], marks[name] = placed[0], k.write_marks(placed[1])
+                else:
+                    data[name] = [cards for cards, _ in placed]
+                    marks[name] = [k.write_marks(live) for _, live in placed]
         return data
 
     def view(self, seat: int | None) -> dict:
@@ -113,7 +120,7 @@ class DeclaredState(GameState):
             for name, read, show in plan.by_seat:
                 data[name] = show(read(self), seat)
             if self.known_parts:
-                self._show_known(data, seat)
+                self._show_known_to(data, seat)
         return data
 
     def _view_of_export(self, seat: int | None) -> dict[str, Any]:
@@ -145,30 +152,60 @@ class DeclaredState(GameState):
 
     # --- known cards: a view shows the cards the viewer knows where they lie -------------
 
+    def marks_of(self, name: str) -> Any:
+        """The marks of the known part ``name``: a tuple of them, per seat or side a list of
+        tuples (override with ``set_marks`` when the state keeps its known cards its own way)."""
+        return self.known[name]
+
+    def set_marks(self, name: str, marks: Any) -> None:
+        """The marks of the known part ``name`` (loaded, or those a sample's seat sees)."""
+        self.known[name] = marks
+
+    def _placed(self, name: str, part: Cards) -> Any:
+        """A known part as the export writes it: per place, its cards and its marks that
+        count (in notation)."""
+        value, marks = part.read(self, name), self.marks_of(name)
+        if part.per is None:
+            return _written(part, value, marks)
+        return [_written(part, v, m) for v, m in zip(value, marks, strict=True)]
+
     def _show_known(self, data: dict[str, Any], seat: int | None) -> None:
         """Into a view's ``data``: each known part as ``seat`` sees it, and the marks it
         knows (``known``)."""
         marks: dict[str, Any] = {}
-        for name in self.known_parts:
-            part = self.parts[name]
-            assert isinstance(part, Cards)
-            value, held = getattr(self, name), self.known[name]
+        for name, part in self._plan.known:
+            placed = self._placed(name, part)
             if part.per is None:
-                data[name] = k.mask(value, held, seat)
-                marks[name] = _seen_marks(k.export_marks(value, held), seat)
+                cards, live = placed
+                data[name] = k.mask(cards, live, seat)
+                marks[name] = _seen_marks(live, seat)
                 continue
             own = part.shown == OWNER
-            data[name] = [list(v) if own and s == seat else k.mask(v, m, seat)
-                          for s, (v, m) in enumerate(zip(value, held, strict=True))]
-            marks[name] = [_seen_marks(k.export_marks(v, m), seat)
-                           for v, m in zip(value, held, strict=True)]
+            data[name] = [cards if own and s == seat else k.mask(cards, live, seat)
+                          for s, (cards, live) in enumerate(placed)]
+            marks[name] = [_seen_marks(live, seat) for _, live in placed]
         data["known"] = marks
 
-    def _export_marks(self, name: str) -> list:
-        value, marks = getattr(self, name), self.known[name]
-        if self.parts[name].per is None:
-            return k.export_marks(value, marks)
-        return [k.export_marks(v, m) for v, m in zip(value, marks, strict=True)]
+    def _show_known_to(self, data: dict[str, Any], seat: int) -> None:
+        """As ``_show_known``, on the spectator's view: only the places ``seat`` sees
+        otherwise (its own, and those with cards known to some seats only) made again."""
+        for name, part in self._plan.known:
+            raw = self.marks_of(name)
+            if part.per is None:
+                if any(to is not None for _, to in raw):
+                    self._show_known(data, seat)  # marks to some seats: the whole view
+                    return
+                continue
+            own = part.shown == OWNER
+            shown = [list(cards) for cards in data[name]]
+            for s, m in enumerate(raw):
+                if any(to is not None for _, to in m):
+                    self._show_known(data, seat)
+                    return
+                if own and s == seat:
+                    value = part.read(self, name)[s]
+                    shown[s] = _written(part, value, m)[0]
+            data[name] = shown
 
     def all_cards(self) -> list[str]:
         """Every card in the state's parts, in notation."""
@@ -182,16 +219,32 @@ class DeclaredState(GameState):
         build's owner holds a card of its value). Nothing by default."""
         return {}
 
+    def may_not_hold(self) -> dict[tuple[str, int | None], CardTest]:
+        """The cards hidden places never get in a deal ``determinize`` makes, by place as
+        ``must_hold`` (``(part, None)``: every place of the part): the cards passing the
+        test (a red three is never held). Each card goes to a place that may hold it; the
+        places a card may go to nest (a card barred from fewer places may go wherever a
+        card barred from more may). Nothing by default."""
+        return {}
+
     def determinize(self, seat: int, rng: random.Random) -> GameState:
         """The cards ``seat`` cannot see dealt again at random into the places it cannot
         see, each place keeping its size, the cards ``seat`` knows there (known cards) and
-        what ``must_hold`` says."""
+        what ``must_hold`` and ``may_not_hold`` say."""
         twin = self.clone()
         assert isinstance(twin, DeclaredState)
         places = twin._hidden_places(seat)
-        cards = [c for *_, held, keep in places for i, c in enumerate(held) if i not in keep]
+        cards: list[Any] = []
+        for *_, held, keep in places:
+            if keep:
+                cards += [c for i, c in enumerate(held) if i not in keep]
+            else:
+                cards += held
         rng.shuffle(cards)
-        needs = self.must_hold()
+        needs, bars = self.must_hold(), self.may_not_hold()
+        if bars:
+            _deal_barred(places, cards, needs, bars, rng)
+            return twin
         if needs:  # first what each place must keep, then the rest in order
             kept = [_pull(cards, needs.get((name, i), ())[:len(held) - len(keep)])
                     for name, i, _, held, keep in places]
@@ -206,33 +259,32 @@ class DeclaredState(GameState):
             else:
                 dealt = cards[at:at + n]
                 at += n
-            if keep:
-                fresh = iter(dealt)
-                dealt = [c if x in keep else next(fresh) for x, c in enumerate(held)]
-            held[:] = dealt
+            _put(held, keep, dealt)
         return twin
 
-    def _hidden_places(self, seat: int) -> list[tuple[str, int | None, bool, list[Any], set[int]]]:
-        """The lists of this state whose cards ``seat`` cannot all see: (part, seat or side
-        or None, ordered (a stock), the list, the indices of the cards ``seat`` knows
-        there). The marks ``seat`` does not see are dropped (this is a sample's state)."""
-        out: list[tuple[str, int | None, bool, list[Any], set[int]]] = []
+    def _hidden_places(self, seat: int) -> list[Place]:
+        """The lists of this state whose cards ``seat`` cannot all see (``Place``). The
+        marks ``seat`` does not see are dropped (this is a sample's state)."""
+        out: list[Place] = []
         for name, part in self._plan.hidden:
+            if not isinstance(part, Cards):
+                out += part.hidden_places(self, name, seat)
+                continue
             value = part.read(self, name)
             ordered = part.shown == HIDDEN
-            marks = self.known.get(name) if part.known else None
+            marks = self.marks_of(name) if part.known else None
             if part.per is None:
-                out.append((name, None, ordered, value, k.seen(value, marks, seat) if marks else set()))
-                if marks:
-                    self.known[name] = _seen_by(marks, seat)
+                out.append((name, None, ordered, value, k.seen(value, marks, seat) if marks else ()))
+                if marks and not all(k.sees(to, seat) for _, to in marks):
+                    self.set_marks(name, _seen_by(marks, seat))
                 continue
             for s, v in enumerate(value):
                 if s == seat and not ordered:
                     continue
                 m = marks[s] if marks else ()
-                out.append((name, s, ordered, v, k.seen(v, m, seat) if m else set()))
-                if m:
-                    marks[s] = _seen_by(m, seat)  # type: ignore[index]
+                out.append((name, s, ordered, v, k.seen(v, m, seat) if m else ()))
+            if marks and not all(k.sees(to, seat) for m in marks for _, to in m):
+                self.set_marks(name, [_seen_by(m, seat) for m in marks])
         return out
 
     # --- loading ------------------------------------------------------------------
@@ -251,6 +303,16 @@ class DeclaredState(GameState):
     @classmethod
     def load_options(cls, game: Game, data: dict, strict: bool) -> GameOptions:
         return load_options(game, data.get("options", {}), strict)
+
+    @classmethod
+    def load_seating(cls, game: Game, data: dict, options: GameOptions, strict: bool) -> Seating:
+        """The export's seating (``players``, ``dealer``); a partial position without them:
+        as many players as a per-seat part has lists, the dealer whose leader is to play."""
+        return load_seating(game, data, options, cls.parts, strict)
+
+    def known_from_json(self, raw: Any, strict: bool) -> None:
+        """The export's ``known`` (None: absent) into this state, its parts loaded."""
+        load_known(self, raw, strict)
 
     @classmethod
     def first_to_play(cls, seating: Seating, values: dict[str, Any]) -> int | None:
@@ -275,7 +337,7 @@ class DeclaredState(GameState):
         if named is not None and named != own:
             raise StateError(f"game: a state of {named!r}, not of {own!r}", ("game",))
         options = cls.load_options(game, data, strict)
-        seating = load_seating(game, data, options, cls.parts, strict)
+        seating = cls.load_seating(game, data, options, strict)
         values = {}
         for name, part in cls.parts.items():
             if name not in data:
@@ -294,7 +356,7 @@ class DeclaredState(GameState):
             to_play = cls.first_to_play(seating, values)
         state = cls.made(game, seating, options, to_play, values)
         check_deck(state, strict)
-        load_known(state, data.get("known"), strict)
+        state.known_from_json(data.get("known"), strict)
         state.check(strict)
         return state
 
@@ -308,8 +370,10 @@ class _Plan(NamedTuple):
     export: tuple[tuple[str, Reader, Writer], ...]
     #: the parts a seat may see more of than a spectator (hands): (name, read, view)
     by_seat: tuple[tuple[str, Reader, Callable[[Any, int | None], Any]], ...]
-    #: the card parts some seat cannot see
-    hidden: tuple[tuple[str, Cards], ...]
+    #: the parts holding cards some seat cannot see (``Part.hidden_places``; ``Cards``: the kit's)
+    hidden: tuple[tuple[str, Part], ...]
+    #: the parts with known cards (written by DeclaredState._placed)
+    known: tuple[tuple[str, Cards], ...]
     #: ``export`` is the kit's: else views are made from the class's own (it may add keys)
     plain_export: bool
 
@@ -329,31 +393,109 @@ def _plan(cls: type[DeclaredState]) -> _Plan:
     every = [(name, read(name, part), part) for name, part in cls.parts.items()]
     return _Plan(
         tuple((n, r, spectator(p)) for n, r, p in every),
-        tuple((n, r, p.export) for n, r, p in every if not p.public),
+        tuple((n, r, p.export) for n, r, p in every
+              if not p.public and not (isinstance(p, Cards) and p.known)),
         tuple((n, r, p.view) for n, r, p in every  # known cards: DeclaredState._show_known
               if p.by_seat and not (isinstance(p, Cards) and p.known)),
-        tuple((n, p) for n, _, p in every if isinstance(p, Cards) and not p.public),
+        tuple((n, p) for n, _, p in every if not p.public and (
+            isinstance(p, Cards) or type(p).hidden_places is not Part.hidden_places)),
+        tuple((n, p) for n, _, p in every if isinstance(p, Cards) and p.known),
         cls.export is DeclaredState.export)
 
 
 DeclaredState._plan = _plan(DeclaredState)  # type: ignore[type-abstract]
 
 
-def _seen_marks(marks: list[dict], seat: int | None) -> list[dict]:
-    """A place's exported marks that ``seat`` knows."""
-    return [m for m in marks if k.sees(m["to"], seat)]
+def _written(part: Cards, cards: Sequence[Any], marks: Sequence[k.Mark[Any]]) -> tuple[list, list]:
+    """A place of a known part as the export writes it, and its marks that count, both in
+    notation; ``sort``: the known cards first, each group sorted."""
+    names = part.names
+    if not marks:
+        if part.sort:
+            cards = sorted(cards)
+        return (list(cards) if names is None else [names[c] for c in cards]), []
+    live = k.live(cards, marks)
+    if part.sort:
+        live.sort(key=operator.itemgetter(0))
+        known = [c for c, _ in live]
+        cards = known + sorted(k.without(cards, known))
+    if names is None:
+        return list(cards), live
+    return [names[c] for c in cards], [(names[c], to) for c, to in live]
+
+
+def _seen_marks(live: list[k.Mark[Any]], seat: int | None) -> list[dict]:
+    """A place's marks that count and ``seat`` knows, as the export writes them."""
+    return k.write_marks(m for m in live if k.sees(m[1], seat))
 
 
 def _seen_by(marks: tuple, seat: int) -> tuple:
     return tuple(m for m in marks if k.sees(m[1], seat))
 
 
-def _pull(cards: list[Any], tests: Sequence[CardTest]) -> list[Any]:
-    """Out of ``cards``, the first card passing each test in turn (none when none does)."""
+def _pull(cards: list[Any], tests: Sequence[CardTest], bar: CardTest | None = None) -> list[Any]:
+    """Out of ``cards``, the first card passing each test in turn (none when none does),
+    but a card ``bar`` refuses."""
     got = []
     for test in tests:
         for j, c in enumerate(cards):
-            if test(c):
+            if test(c) and not (bar and bar(c)):
                 got.append(cards.pop(j))
                 break
     return got
+
+
+def _put(held: list[Any], keep: Collection[int], dealt: list[Any]) -> None:
+    """``dealt`` into the place ``held``, around the cards it keeps."""
+    if keep:
+        fresh = iter(dealt)
+        dealt = [c if x in keep else next(fresh) for x, c in enumerate(held)]
+    held[:] = dealt
+
+
+def _deal_barred(places: list[Place], cards: list[Any], needs: dict, bars: dict,
+                 rng: random.Random) -> None:
+    """``cards`` (shuffled) into ``places``: first what ``needs`` says each keeps, then each
+    card some place may not hold into one that may, at random by the room left (the most
+    barred first), then the rest in order."""
+    bar = [bars.get((name, i)) or bars.get((name, None)) for name, i, *_ in places]
+    room = [len(held) - len(keep) for *_, held, keep in places]
+    got: list[list[Any]] = [[] for _ in places]
+    for j, (name, i, *_) in enumerate(places):
+        tests = needs.get((name, i)) if needs else None
+        if tests:
+            got[j] = _pull(cards, tests[:room[j]], bar[j])
+            room[j] -= len(got[j])
+    tests = list({id(t): t for t in bar if t is not None}.values())
+    if len(tests) == 1:
+        test = tests[0]
+        barred = [c for c in cards if test(c)]
+        free = [c for c in cards if not test(c)] if barred else cards
+    else:
+        barred = [c for c in cards if any(t(c) for t in tests)]
+        free = [c for c in cards if not any(t(c) for t in tests)] if barred else cards
+    if barred:
+        homes = [[j for j, t in enumerate(bar) if t is None or not t(c)] for c in barred]
+        for x in sorted(range(len(barred)), key=lambda x: len(homes[x])):
+            open_ = [j for j in homes[x] if room[j]]
+            if not open_:
+                raise ValueError(f"determinize: no hidden place may hold {barred[x]!r}")
+            pick = rng.randrange(sum(room[j] for j in open_))
+            for j in open_:
+                pick -= room[j]
+                if pick < 0:
+                    break
+            got[j].append(barred[x])
+            room[j] -= 1
+    at = 0
+    for j, (*_, held, keep) in enumerate(places):
+        n, dealt = room[j], got[j]
+        if dealt:  # the cards placed first anywhere among the others
+            rest = free[at:at + n]
+            for c in dealt:
+                rest.insert(rng.randrange(len(rest) + 1), c)
+            dealt = rest
+        else:
+            dealt = free[at:at + n]
+        at += n
+        _put(held, keep, dealt)

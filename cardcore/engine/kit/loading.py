@@ -12,7 +12,7 @@ from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
 from cardcore.engine.kit import known
 from cardcore.engine.kit.known import load_marks
-from cardcore.engine.kit.parts import Part, StateCardError
+from cardcore.engine.kit.parts import Cards, Part, StateCardError
 from cardcore.engine.seating import Seating
 
 if TYPE_CHECKING:
@@ -112,19 +112,35 @@ def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
     for name, value in raw.items():
         if name not in state.known_parts:
             raise StateError(f"known: {name!r} is no part with known cards", ("known", str(name)))
-        cards = getattr(state, name)
-        if state.parts[name].per is None:
-            state.known[name] = load_marks(("known", name), value, cards, players, strict)
+        part = state.parts[name]
+        assert isinstance(part, Cards)
+        cards = part.read(state, name)
+        if part.per is None:
+            marks = load_marks(("known", name), value, _named(part, cards), players, strict)
+            state.set_marks(name, _ids(part, marks))
             continue
         if not isinstance(value, list) or len(value) != len(cards):
             raise StateError(f"known.{name}: a list of {len(cards)} (one per "
-                             f"{state.parts[name].per}), not {_describe(value)}", ("known", name))
-        state.known[name] = [load_marks(("known", name, i), v, c, players, strict)
-                             for i, (v, c) in enumerate(zip(value, cards, strict=True))]
+                             f"{part.per}), not {_describe(value)}", ("known", name))
+        state.set_marks(name, [_ids(part, load_marks(("known", name, i), v, _named(part, c),
+                                                     players, strict))
+                               for i, (v, c) in enumerate(zip(value, cards, strict=True))])
     absent = [name for name in state.known_parts if name not in raw]
     if strict and absent:
         raise StateError(f"known.{absent[0]}: missing (strict loading wants every field)",
                          ("known", absent[0]))
+
+
+def _named(part: Cards, cards: list[Any]) -> list[str]:
+    return cards if part.names is None else [part.names[c] for c in cards]
+
+
+def _ids(part: Cards, marks: tuple[known.Mark[str], ...]) -> tuple[known.Mark[Any], ...]:
+    """Marks in notation as the part keeps its cards (ints with ``names``)."""
+    if part.names is None:
+        return marks
+    ids = part.ids
+    return tuple((ids[c], to) for c, to in marks)
 
 
 def require_every_field(shape: pydantic.BaseModel, path: tuple[str | int, ...] = ()) -> None:
