@@ -10,7 +10,7 @@ from __future__ import annotations
 import functools
 import operator
 import random
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar, NamedTuple, Self
 
 from cardcore.engine.cards import standard_deck
@@ -59,7 +59,8 @@ class DeclaredState(GameState):
     known_parts: ClassVar[tuple[str, ...]] = ()
     #: The marks of each known part, per place (a tuple; per seat or side, a list of them):
     #: ``(card, to)``, ``to`` None (everyone) or the seats that know the card (kit/known.py).
-    known: dict[str, Any]
+    #: A dict by name, unless the class keeps them its own way (``marks_of``, ``set_marks``).
+    known: Any
     _public: dict[str, Any] | None
     options: GameOptions
 
@@ -235,22 +236,19 @@ class DeclaredState(GameState):
         assert isinstance(twin, DeclaredState)
         places = twin._hidden_places(seat)
         cards: list[Any] = []
-        for *_, held, keep in places:
-            if keep:
-                cards += [c for i, c in enumerate(held) if i not in keep]
-            else:
-                cards += held
+        for place in places:
+            cards += place[5]
         rng.shuffle(cards)
         needs, bars = self.must_hold(), self.may_not_hold()
         if bars:
             _deal_barred(places, cards, needs, bars, rng)
             return twin
         if needs:  # first what each place must keep, then the rest in order
-            kept = [_pull(cards, needs.get((name, i), ())[:len(held) - len(keep)])
-                    for name, i, _, held, keep in places]
+            kept = [_pull(cards, needs.get((name, i), ())[:len(loose)])
+                    for name, i, _, _, _, loose in places]
         at = 0
-        for j, (_, _, ordered, held, keep) in enumerate(places):
-            n = len(held) - len(keep)
+        for j, (_, _, ordered, held, keep, loose) in enumerate(places):
+            n = len(loose)
             if needs:
                 dealt = kept[j] + cards[at:at + n - len(kept[j])]
                 at += n - len(kept[j])
@@ -259,7 +257,7 @@ class DeclaredState(GameState):
             else:
                 dealt = cards[at:at + n]
                 at += n
-            _put(held, keep, dealt)
+            _put(held, keep, dealt, ordered)
         return twin
 
     def _hidden_places(self, seat: int) -> list[Place]:
@@ -274,17 +272,29 @@ class DeclaredState(GameState):
             ordered = part.shown == HIDDEN
             marks = self.marks_of(name) if part.known else None
             if part.per is None:
-                out.append((name, None, ordered, value, k.seen(value, marks, seat) if marks else ()))
-                if marks and not all(k.sees(to, seat) for _, to in marks):
+                if not marks:
+                    out.append((name, None, ordered, value, (), value))
+                    continue
+                keep, loose, unseen = _split(value, marks, seat, ordered)
+                out.append((name, None, ordered, value, keep, loose))
+                if unseen:
                     self.set_marks(name, _seen_by(marks, seat))
                 continue
+            hidden = False
             for s, v in enumerate(value):
                 if s == seat and not ordered:
                     continue
                 m = marks[s] if marks else ()
-                out.append((name, s, ordered, v, k.seen(v, m, seat) if m else ()))
-            if marks and not all(k.sees(to, seat) for m in marks for _, to in m):
-                self.set_marks(name, [_seen_by(m, seat) for m in marks])
+                if not m:
+                    out.append((name, s, ordered, v, (), v))
+                    continue
+                keep, loose, unseen = _split(v, m, seat, ordered)
+                out.append((name, s, ordered, v, keep, loose))
+                hidden |= unseen
+            if hidden:  # the sample's seat does not know them: they go (its own place's stay)
+                assert marks is not None
+                self.set_marks(name, [m if s == seat and not ordered else _seen_by(m, seat)
+                                      for s, m in enumerate(marks)])
         return out
 
     # --- loading ------------------------------------------------------------------
@@ -414,11 +424,18 @@ def _written(part: Cards, cards: Sequence[Any], marks: Sequence[k.Mark[Any]]) ->
         if part.sort:
             cards = sorted(cards)
         return (list(cards) if names is None else [names[c] for c in cards]), []
-    live = k.live(cards, marks)
-    if part.sort:
+    if part.sort:  # a multiset: any copy of a card is as good as another
+        rest, live = list(cards), []
+        for mark in marks:
+            try:
+                rest.remove(mark[0])
+            except ValueError:  # its card left: the mark no longer counts
+                continue
+            live.append(mark)
         live.sort(key=operator.itemgetter(0))
-        known = [c for c, _ in live]
-        cards = known + sorted(k.without(cards, known))
+        cards = [c for c, _ in live] + sorted(rest)
+    else:
+        live = k.live(cards, marks)
     if names is None:
         return list(cards), live
     return [names[c] for c in cards], [(names[c], to) for c, to in live]
@@ -445,57 +462,101 @@ def _pull(cards: list[Any], tests: Sequence[CardTest], bar: CardTest | None = No
     return got
 
 
-def _put(held: list[Any], keep: Collection[int], dealt: list[Any]) -> None:
-    """``dealt`` into the place ``held``, around the cards it keeps."""
+def _split(cards: list[Any], marks: Sequence[k.Mark[Any]], seat: int,
+           ordered: bool) -> tuple[list[Any], list[Any], bool]:
+    """A place's cards ``seat`` knows and those dealt again, and whether some of its marks
+    are not ``seat``'s to know. Kept: in a stock the indices of the cards (they stay where
+    they lie), in a hand the cards (first, in the order of their marks: a hand keeps its
+    known cards first; any copy of a card is as good as another)."""
+    unseen = False
+    if ordered:
+        keep = []
+        for at, to in k.claimed(cards, marks):
+            if to is None or seat in to:
+                keep.append(at)
+            else:
+                unseen = True
+        kept = set(keep)
+        return keep, [c for i, c in enumerate(cards) if i not in kept], unseen
+    loose, known, back = list(cards), [], []
+    for c, to in marks:
+        try:
+            loose.remove(c)
+        except ValueError:  # its card left: the mark no longer counts
+            continue
+        if to is None or seat in to:
+            known.append(c)
+        else:
+            back.append(c)
+            unseen = True
+    return known, loose + back if back else loose, unseen
+
+
+def _put(held: list[Any], keep: Sequence[Any], dealt: list[Any], ordered: bool) -> None:
+    """``dealt`` into the place ``held`` around what it keeps (``_split``)."""
     if keep:
-        fresh = iter(dealt)
-        dealt = [c if x in keep else next(fresh) for x, c in enumerate(held)]
+        if ordered:
+            fresh = iter(dealt)
+            dealt = [c if x in keep else next(fresh) for x, c in enumerate(held)]
+        else:
+            dealt = [*keep, *dealt]
     held[:] = dealt
 
 
 def _deal_barred(places: list[Place], cards: list[Any], needs: dict, bars: dict,
                  rng: random.Random) -> None:
-    """``cards`` (shuffled) into ``places``: first what ``needs`` says each keeps, then each
-    card some place may not hold into one that may, at random by the room left (the most
-    barred first), then the rest in order."""
-    bar = [bars.get((name, i)) or bars.get((name, None)) for name, i, *_ in places]
-    room = [len(held) - len(keep) for *_, held, keep in places]
-    got: list[list[Any]] = [[] for _ in places]
-    for j, (name, i, *_) in enumerate(places):
-        tests = needs.get((name, i)) if needs else None
-        if tests:
-            got[j] = _pull(cards, tests[:room[j]], bar[j])
-            room[j] -= len(got[j])
-    tests = list({id(t): t for t in bar if t is not None}.values())
-    if len(tests) == 1:
-        test = tests[0]
-        barred = [c for c in cards if test(c)]
-        free = [c for c in cards if not test(c)] if barred else cards
-    else:
-        barred = [c for c in cards if any(t(c) for t in tests)]
-        free = [c for c in cards if not any(t(c) for t in tests)] if barred else cards
-    if barred:
-        homes = [[j for j, t in enumerate(bar) if t is None or not t(c)] for c in barred]
-        for x in sorted(range(len(barred)), key=lambda x: len(homes[x])):
-            open_ = [j for j in homes[x] if room[j]]
-            if not open_:
-                raise ValueError(f"determinize: no hidden place may hold {barred[x]!r}")
-            pick = rng.randrange(sum(room[j] for j in open_))
-            for j in open_:
-                pick -= room[j]
-                if pick < 0:
-                    break
-            got[j].append(barred[x])
-            room[j] -= 1
+    """``cards`` (shuffled) into ``places``: first what ``needs`` says each keeps, then the
+    places that may not hold some cards, the most barred first, each taking the first cards
+    of the deck it may hold (those it skips stay in the deck's order), then the others in
+    order."""
+    get = bars.get
+    room = [len(place[5]) for place in places]
+    bar = [get(place[:2]) or get((place[0], None)) for place in places]
+    got = None
+    if needs:
+        got = [_pull(cards, needs.get(place[:2], ())[:room[j]], bar[j])
+               for j, place in enumerate(places)]
+        room = [n - len(g) for n, g in zip(room, got, strict=True)]
+    groups: dict[int, list[int]] = {}  # the places of one test: one pass over the deck for them
+    for j, test in enumerate(bar):
+        if test is not None:
+            groups.setdefault(id(test), []).append(j)
+    order = list(groups.values())
+    if len(order) > 1:  # the most barred first
+        order.sort(key=lambda js: -sum(map(bar[js[0]], cards)))  # type: ignore[arg-type]
+    dealt: list[Any] = [None] * len(places)
+    deck = cards
+    for js in order:
+        taken, deck = _first(deck, sum(room[j] for j in js), bar[js[0]])
+        at = 0
+        for j in js:
+            dealt[j] = taken[at:at + room[j]]
+            at += room[j]
     at = 0
-    for j, (*_, held, keep) in enumerate(places):
-        n, dealt = room[j], got[j]
-        if dealt:  # the cards placed first anywhere among the others
-            rest = free[at:at + n]
-            for c in dealt:
-                rest.insert(rng.randrange(len(rest) + 1), c)
-            dealt = rest
+    for j, test in enumerate(bar):
+        if test is None:
+            dealt[j] = deck[at:at + room[j]]
+            at += room[j]
+    for j, (_, _, ordered, held, keep, _) in enumerate(places):
+        hand = dealt[j] if got is None else got[j] + dealt[j]
+        if keep:
+            _put(held, keep, hand, ordered)
         else:
-            dealt = free[at:at + n]
-        at += n
-        _put(held, keep, dealt)
+            held[:] = hand
+
+
+def _first(deck: list[Any], n: int, refuses: CardTest | None) -> tuple[list[Any], list[Any]]:
+    """The first ``n`` cards of ``deck`` that ``refuses`` lets through, and the others in
+    their order."""
+    if refuses is None:
+        return deck[:n], deck[n:]
+    flags = list(map(refuses, deck))
+    if not any(flags[:n]):
+        return deck[:n], deck[n:]
+    through = [i for i, f in enumerate(flags) if not f]
+    if len(through) < n:
+        raise ValueError(f"determinize: too few cards for a place that refuses some: {n} wanted")
+    cut = through[n - 1] + 1 if n else 0
+    head = deck[:cut]
+    return ([c for c, f in zip(head, flags, strict=False) if not f],
+            [c for c, f in zip(head, flags, strict=False) if f] + deck[cut:])

@@ -3,12 +3,12 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import pydantic
 
-from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
 from cardcore.engine.kit import known
 from cardcore.engine.kit.known import load_marks
@@ -87,17 +87,24 @@ def _describe(value: Any) -> str:
 
 def check_deck(state: DeclaredState, strict: bool) -> None:
     """Every card of the state in its deck, none too often; ``strict``: the whole deck."""
-    cards = state.all_cards()
-    deck = state.whole_deck()
-    try:
-        check_cards(cards, deck, "cards")
-    except CardError as exc:
-        raise StateCardError(str(exc), ("cards",)) from None
+    have = Counter(state.all_cards())
+    deck = _counted(tuple(state.whole_deck()))
+    for c, n in have.items():
+        if n > deck[c]:
+            message = (f"{c} appears {n} times, the deck has {deck[c]}" if c in deck
+                       else f"{c!r} is not a card of this deck")
+            raise StateCardError(f"cards: {message}", ("cards",))
     if strict:
-        missing = Counter(deck) - Counter(cards)
+        missing = deck - have
         if missing:
             raise StateError(f"cards: strict loading wants the whole deck; missing "
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
+
+
+@functools.lru_cache(maxsize=16)
+def _counted(deck: tuple[str, ...]) -> Counter:
+    """A deck's cards counted (once: a bot's sample loads a position for every decision)."""
+    return Counter(deck)
 
 
 def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
@@ -122,9 +129,9 @@ def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
         if not isinstance(value, list) or len(value) != len(cards):
             raise StateError(f"known.{name}: a list of {len(cards)} (one per "
                              f"{part.per}), not {_describe(value)}", ("known", name))
-        state.set_marks(name, [_ids(part, load_marks(("known", name, i), v, _named(part, c),
-                                                     players, strict))
-                               for i, (v, c) in enumerate(zip(value, cards, strict=True))])
+        state.set_marks(name, [() if v == [] else _ids(part, load_marks(
+            ("known", name, i), v, _named(part, c), players, strict))
+            for i, (v, c) in enumerate(zip(value, cards, strict=True))])
     absent = [name for name in state.known_parts if name not in raw]
     if strict and absent:
         raise StateError(f"known.{absent[0]}: missing (strict loading wants every field)",

@@ -6,7 +6,7 @@ part its own way (a table of loose cards and builds) writes a Part subclass."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Collection
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -16,8 +16,9 @@ from cardcore.engine.game import StateError
 #: A place in an export: keys and indices (``("hands", 2)``).
 Path = tuple[str | int, ...]
 #: A list of cards ``determinize`` deals again: (part, seat or side or None, ordered (a
-#: stock), the list itself, the indices of the cards kept where they lie (known, seen)).
-Place = tuple[str, int | None, bool, list[Any], Collection[int]]
+#: stock), the list itself, what it keeps (the cards known or seen there: in an ordered list
+#: their indices, they stay where they lie; in a hand the cards, first), the cards dealt again).
+Place = tuple[str, int | None, bool, list[Any], Sequence[Any], list[Any]]
 
 
 class StateCardError(StateError, CardError):
@@ -145,6 +146,12 @@ class Cards(Part):
     def load_one(self, path: Path, value: Any, strict: bool) -> list[Any]:
         if not isinstance(value, list):
             raise StateError(f"{where(path)}: a list of cards, not {type(value).__name__}", path)
+        if self.names is not None:  # cards as the export writes them: no parsing (a bot's
+            ids = self.ids           # sample loads a position for every decision)
+            try:
+                return [ids[c] for c in value]
+            except (KeyError, TypeError):
+                pass  # below: what is wrong, or notation to normalize ("10h")
         for i, c in enumerate(value):
             if not isinstance(c, str):
                 raise StateCardError(f"{where((*path, i))}: a card in notation, not {c!r}", (*path, i))
@@ -199,7 +206,8 @@ class Cards(Part):
         return [[None] * len(v) for v in value]
 
     def cards_one(self, value: Any) -> list[str]:
-        return self.export_one(value)
+        names = self.names
+        return list(value) if names is None else [names[c] for c in value]
 
 
 @dataclass(frozen=True)
