@@ -31,6 +31,23 @@ def where(path: Path) -> str:
     return str(head) + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
 
 
+def key_of(path: Path, data: dict, key: str, default: Any, strict: bool) -> Any:
+    """``data[key]`` for a part of the game's own (``data`` an object at ``path``); absent:
+    ``default``, or StateError when ``strict`` (strict loading wants every key)."""
+    if key in data:
+        return data[key]
+    if strict:
+        raise StateError(f"{where((*path, key))}: missing (strict loading wants every part)",
+                         (*path, key))
+    return default
+
+
+def require(path: Path, value: Any, kind: type, words: str) -> None:
+    """StateError naming ``path`` unless ``value`` is a ``kind`` (``words``: "an object")."""
+    if not isinstance(value, kind):
+        raise StateError(f"{where(path)}: {words}, not {type(value).__name__}", path)
+
+
 #: Everyone sees it (a discard pile, captured cards, the table).
 PUBLIC: Final = "public"
 #: Only its seat sees it (hands): per seat only.

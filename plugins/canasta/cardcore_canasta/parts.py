@@ -10,7 +10,7 @@ from typing import Any
 
 from cardcore.engine.game import StateError
 from cardcore.engine.kit import HIDDEN, OWNER, Cards, Choice, Count, Flag, Part, SeatNo
-from cardcore.engine.kit.parts import Path, Place, where
+from cardcore.engine.kit.parts import Path, Place, key_of, require, where
 
 from .rules import ID_TEXT, SLOT_NAMES, SLOT_OF_RANK, Meld
 
@@ -108,15 +108,15 @@ class Melds(Part):
         return [ID_TEXT[c] for cards, _, _ in value.values() for c in cards]
 
     def load_one(self, path: Path, value: Any, strict: bool) -> SideMelds:
-        _shape(path, value, list, "a list of melds")
+        require(path, value, list, "a list of melds")
         melds: SideMelds = {}
         for i, meld in enumerate(value):
             at = (*path, i)
-            _shape(at, meld, dict, "an object")
+            require(at, meld, dict, "an object")
             if "cards" not in meld:
                 raise StateError(f"{where((*at, 'cards'))}: missing", (*at, "cards"))
             cards = tuple(sorted(CARDS.load_one((*at, "cards"), meld["cards"], strict)))
-            rank = _key(at, meld, "rank", None, strict)
+            rank = key_of(at, meld, "rank", None, strict)
             if rank is None:  # left out: the rank of its first card
                 rank = SLOT_NAMES[cards[0] >> 2] if cards else "?"
             slot = SLOT_OF_RANK.get(rank.upper()) if isinstance(rank, str) else None
@@ -148,10 +148,10 @@ class Turn(Part):
         return {"new_ranks": [SLOT_NAMES[s] for s in sorted(ranks)], "added_to_earlier": added}
 
     def load_one(self, path: Path, value: Any, strict: bool) -> TurnValue:
-        _shape(path, value, dict, "an object")
-        ranks = _key(path, value, "new_ranks", [], strict)
+        require(path, value, dict, "an object")
+        ranks = key_of(path, value, "new_ranks", [], strict)
         at = (*path, "new_ranks")
-        _shape(at, ranks, list, "a list of ranks")
+        require(at, ranks, list, "a list of ranks")
         slots = []
         for i, rank in enumerate(ranks):
             slot = SLOT_OF_RANK.get(rank.upper()) if isinstance(rank, str) else None
@@ -159,25 +159,11 @@ class Turn(Part):
                 raise StateError(f"{where((*at, i))}: {rank!r} is not a rank", (*at, i))
             slots.append(slot)
         added = FLAG.load_one((*path, "added_to_earlier"),
-                              _key(path, value, "added_to_earlier", False, strict), strict)
+                              key_of(path, value, "added_to_earlier", False, strict), strict)
         return tuple(sorted(slots)), added
 
 
 FLAG = Flag()
-
-
-def _key(path: Path, data: dict, key: str, default: Any, strict: bool) -> Any:
-    if key in data:
-        return data[key]
-    if strict:
-        raise StateError(f"{where((*path, key))}: missing (strict loading wants every part)",
-                         (*path, key))
-    return default
-
-
-def _shape(path: Path, value: Any, kind: type, words: str) -> None:
-    if not isinstance(value, kind):
-        raise StateError(f"{where(path)}: {words}, not {type(value).__name__}", path)
 
 
 #: A hand's parts, in export order.
