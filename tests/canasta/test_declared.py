@@ -9,6 +9,7 @@ from collections import Counter
 
 import pytest
 
+from cardcore.engine.game import StateError
 from cardcore.engine.seating import Seating
 from cardcore_canasta.rules import FREEZES, RANK_OF, RED_THREES
 
@@ -100,3 +101,33 @@ def test_a_sample_keeps_what_the_seat_knows(players, browse):
             assert sample.rank_counts[s] == counts
         if seat == state.to_play:
             assert sample.legal_actions() is acts  # a search reuses them
+
+
+def _strict_position():
+    """A position of play with every key and the whole deck."""
+    return json.loads(json.dumps(next(s for i, s in enumerate(_walk(4, True, 1)) if i == 40)
+                                 .export()))
+
+
+@pytest.mark.parametrize("change,words,path", [
+    (lambda d: d["hands"][0].append("3H") or d["red_threes"][0].remove("3H"),
+     "hands.0: a red three is never held", ("hands", 0)),
+    (lambda d: d.pop("turn"), "turn: missing", ("turn",)),
+    (lambda d: d["turn"].pop("new_ranks"), "turn.new_ranks: missing", ("turn", "new_ranks")),
+    (lambda d: d["melds"][0].append({"rank": "4", "cards": ["2C", "2D", "JK"]}),
+     "melds.0.", ("melds", 0)),
+    (lambda d: d.__setitem__("frozen", not d["frozen"]), "frozen: ", ("frozen",)),
+    (lambda d: d["hands"][1].__setitem__(0, 7), "hands.1.0: a card in notation", ("hands", 1, 0)),
+    (lambda d: d.__setitem__("went_out", 9), "went_out: 9 is not a seat", ("went_out",)),
+])
+def test_strict_loading_names_the_place_at_fault(change, words, path):
+    data = _strict_position()
+    assert data["red_threes"][0] or data["red_threes"][1]
+    if not data["red_threes"][0]:  # seat 0's side to hold the red three below
+        data["red_threes"].reverse()
+    assert GAME.state_from_json(data, strict=True).export() is not None
+    change(data)
+    with pytest.raises(StateError) as refused:
+        GAME.state_from_json(data, strict=True)
+    assert str(refused.value).startswith(words), str(refused.value)
+    assert refused.value.path[:len(path)] == path  # the bots' sampler reads it
