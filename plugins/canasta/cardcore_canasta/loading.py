@@ -109,13 +109,10 @@ def check_known_shape(raw: Any, strict: bool) -> None:
 # --- the rules ---------------------------------------------------------------------------
 
 def check(st: CanastaState, strict: bool) -> None:
-    """What the declaration cannot say: the seat to play and the phase, red threes never
-    held, melds that follow the meld rule, ``frozen`` agreeing with the pile, the turn's
-    record; a seat to play with a legal step; ``strict``: what play can reach."""
+    """What the declaration cannot say: the seat to play and the phase, melds that follow
+    the meld rule, ``frozen`` agreeing with the pile, the turn's record; a seat to play with a
+    legal step; ``strict``: what play can reach (red threes never held: ``parts.Hands``)."""
     _check_turn(st)
-    for s, hand in enumerate(st.hands):
-        if any(c in RED_THREES for c in hand):
-            _refuse(("hands", s), "a red three is never held (it is laid out at once)")
     for side, melds in enumerate(st.melds):
         for i, (slot, meld) in enumerate(melds.items()):
             _check_meld(st, slot, meld, ("melds", side, i))

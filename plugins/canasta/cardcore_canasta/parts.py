@@ -12,7 +12,7 @@ from cardcore.engine.game import StateError
 from cardcore.engine.kit import HIDDEN, OWNER, Cards, Choice, Count, Flag, Part, SeatNo
 from cardcore.engine.kit.parts import Path, Place, key_of, require, where
 
-from .rules import ID_TEXT, SLOT_NAMES, SLOT_OF_RANK, Meld
+from .rules import ID_TEXT, RED_THREES, SLOT_NAMES, SLOT_OF_RANK, Meld
 
 PHASES = ("draw", "play", "over")
 #: A list of cards of the canasta deck, ints inside.
@@ -85,6 +85,19 @@ class Pile(Part):
         if state.setup.browse_pile or len(pile) < 2:
             return []
         return [(name, None, True, pile, (len(pile) - 1,), pile[:-1])]  # the top card stays
+
+
+@dataclass(frozen=True)
+class Hands(Cards):
+    """The hands: never a red three (laid out at once, D28). Refused as the hand loads: a
+    bot's sample tries fillings of the hidden cards until one loads (cardcore.engine.bots)."""
+
+    def load_one(self, path: Path, value: Any, strict: bool) -> list[int]:
+        hand = super().load_one(path, value, strict)
+        if RED_THREES[0] in hand or RED_THREES[1] in hand:
+            raise StateError(f"{where(path)}: a red three is never held (it is laid out at once)",
+                             path)
+        return hand
 
 
 #: A side's melds: its rank slot -> (cards, naturals, wilds).
@@ -169,7 +182,7 @@ FLAG = Flag()
 #: A hand's parts, in export order.
 PARTS: dict[str, Part] = {
     "phase": Phase(choices=PHASES),
-    "hands": Cards(per="seat", shown=OWNER, names=ID_TEXT, known=True, sort=True),
+    "hands": Hands(per="seat", shown=OWNER, names=ID_TEXT, known=True, sort=True),
     "stock": Stock(shown=HIDDEN, names=ID_TEXT),
     "discard": Pile(),
     "frozen": Flag(),
