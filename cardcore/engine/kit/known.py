@@ -107,8 +107,12 @@ def known_in(view: Any, seat: int) -> Counter:
 def export_marks(cards: Sequence[C], marks: Sequence[Mark[C]],
                  text: Callable[[C], str] = str) -> list[dict[str, Any]]:
     """The marks that count, as the export writes them."""
-    return [{"card": text(card), "to": None if to is None else list(to)}
-            for card, to in live(cards, marks)]
+    return write_marks(live(cards, marks), text)
+
+
+def write_marks(marks: Iterable[Mark[C]], text: Callable[[C], str] = str) -> list[dict[str, Any]]:
+    """Marks (that count) as the export writes them."""
+    return [{"card": text(card), "to": None if to is None else list(to)} for card, to in marks]
 
 
 def load_marks(path: Path, value: Any, cards: Sequence[str], players: int,

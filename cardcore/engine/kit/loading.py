@@ -3,16 +3,16 @@
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
 import pydantic
 
-from cardcore.engine.cards import CardError, check_cards
 from cardcore.engine.game import Game, GameOptions, StateError
 from cardcore.engine.kit import known
 from cardcore.engine.kit.known import load_marks
-from cardcore.engine.kit.parts import Part, StateCardError
+from cardcore.engine.kit.parts import Cards, Part, StateCardError
 from cardcore.engine.seating import Seating
 
 if TYPE_CHECKING:
@@ -87,17 +87,24 @@ def _describe(value: Any) -> str:
 
 def check_deck(state: DeclaredState, strict: bool) -> None:
     """Every card of the state in its deck, none too often; ``strict``: the whole deck."""
-    cards = state.all_cards()
-    deck = state.whole_deck()
-    try:
-        check_cards(cards, deck, "cards")
-    except CardError as exc:
-        raise StateCardError(str(exc), ("cards",)) from None
+    have = Counter(state.all_cards())
+    deck = _counted(tuple(state.whole_deck()))
+    for c, n in have.items():
+        if n > deck[c]:
+            message = (f"{c} appears {n} times, the deck has {deck[c]}" if c in deck
+                       else f"{c!r} is not a card of this deck")
+            raise StateCardError(f"cards: {message}", ("cards",))
     if strict:
-        missing = Counter(deck) - Counter(cards)
+        missing = deck - have
         if missing:
             raise StateError(f"cards: strict loading wants the whole deck; missing "
                          f"{' '.join(sorted(missing.elements()))}", ("cards",))
+
+
+@functools.lru_cache(maxsize=16)
+def _counted(deck: tuple[str, ...]) -> Counter:
+    """A deck's cards counted (once: a bot's sample loads a position for every decision)."""
+    return Counter(deck)
 
 
 def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
@@ -112,19 +119,35 @@ def load_known(state: DeclaredState, raw: Any, strict: bool) -> None:
     for name, value in raw.items():
         if name not in state.known_parts:
             raise StateError(f"known: {name!r} is no part with known cards", ("known", str(name)))
-        cards = getattr(state, name)
-        if state.parts[name].per is None:
-            state.known[name] = load_marks(("known", name), value, cards, players, strict)
+        part = state.parts[name]
+        assert isinstance(part, Cards)
+        cards = part.read(state, name)
+        if part.per is None:
+            marks = load_marks(("known", name), value, _named(part, cards), players, strict)
+            state.set_marks(name, _ids(part, marks))
             continue
         if not isinstance(value, list) or len(value) != len(cards):
             raise StateError(f"known.{name}: a list of {len(cards)} (one per "
-                             f"{state.parts[name].per}), not {_describe(value)}", ("known", name))
-        state.known[name] = [load_marks(("known", name, i), v, c, players, strict)
-                             for i, (v, c) in enumerate(zip(value, cards, strict=True))]
+                             f"{part.per}), not {_describe(value)}", ("known", name))
+        state.set_marks(name, [() if v == [] else _ids(part, load_marks(
+            ("known", name, i), v, _named(part, c), players, strict))
+            for i, (v, c) in enumerate(zip(value, cards, strict=True))])
     absent = [name for name in state.known_parts if name not in raw]
     if strict and absent:
         raise StateError(f"known.{absent[0]}: missing (strict loading wants every field)",
                          ("known", absent[0]))
+
+
+def _named(part: Cards, cards: list[Any]) -> list[str]:
+    return cards if part.names is None else [part.names[c] for c in cards]
+
+
+def _ids(part: Cards, marks: tuple[known.Mark[str], ...]) -> tuple[known.Mark[Any], ...]:
+    """Marks in notation as the part keeps its cards (ints with ``names``)."""
+    if part.names is None:
+        return marks
+    ids = part.ids
+    return tuple((ids[c], to) for c, to in marks)
 
 
 def require_every_field(shape: pydantic.BaseModel, path: tuple[str | int, ...] = ()) -> None:

@@ -6,6 +6,7 @@ part its own way (a table of loose cards and builds) writes a Part subclass."""
 from __future__ import annotations
 
 import functools
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Final, Literal
 
@@ -14,6 +15,10 @@ from cardcore.engine.game import StateError
 
 #: A place in an export: keys and indices (``("hands", 2)``).
 Path = tuple[str | int, ...]
+#: A list of cards ``determinize`` deals again: (part, seat or side or None, ordered (a
+#: stock), the list itself, what it keeps (the cards known or seen there: in an ordered list
+#: their indices, they stay where they lie; in a hand the cards, first), the cards dealt again).
+Place = tuple[str, int | None, bool, list[Any], Sequence[Any], list[Any]]
 
 
 class StateCardError(StateError, CardError):
@@ -24,6 +29,23 @@ def where(path: Path) -> str:
     """A place as messages name it: ``hands[2]``, ``table.builds[0].value``."""
     head, *rest = path
     return str(head) + "".join(f"[{p}]" if isinstance(p, int) else f".{p}" for p in rest)
+
+
+def key_of(path: Path, data: dict, key: str, default: Any, strict: bool) -> Any:
+    """``data[key]`` for a part of the game's own (``data`` an object at ``path``); absent:
+    ``default``, or StateError when ``strict`` (strict loading wants every key)."""
+    if key in data:
+        return data[key]
+    if strict:
+        raise StateError(f"{where((*path, key))}: missing (strict loading wants every part)",
+                         (*path, key))
+    return default
+
+
+def require(path: Path, value: Any, kind: type, words: str) -> None:
+    """StateError naming ``path`` unless ``value`` is a ``kind`` (``words``: "an object")."""
+    if not isinstance(value, kind):
+        raise StateError(f"{where(path)}: {words}, not {type(value).__name__}", path)
 
 
 #: Everyone sees it (a discard pile, captured cards, the table).
@@ -87,6 +109,12 @@ class Part:
         """The cards one value holds, in notation."""
         return []
 
+    def hidden_places(self, state: Any, name: str, seat: int) -> list[Place]:
+        """The lists of cards of this part in ``state`` that ``seat`` cannot all see, for
+        ``determinize`` to deal again (a part of the game's own that hides some cards: a
+        squared pile). ``Cards`` parts: the kit's (DeclaredState)."""
+        return []
+
     def cards(self, value: Any) -> list[str]:
         if self.per is None:
             return self.cards_one(value)
@@ -96,14 +124,18 @@ class Part:
 @dataclass(frozen=True)
 class Cards(Part):
     """A list of cards, first card first (a stock: the top): in notation, or with ``names``
-    ints inside (``names[i]`` the notation of card ``i``), notation in the export."""
+    ints inside (``names[i]`` the notation of card ``i``), notation in the export. ``sort``:
+    a multiset kept in any order inside, each list written sorted (by the ints with
+    ``names``), its known cards first."""
 
     shown: Shown = PUBLIC
     #: The zone kind the default ``zones`` draws it as (``hand`` for OWNER parts).
     zone: str = ""
     names: tuple[str, ...] | None = field(default=None, kw_only=True)
-    #: Some of its cards may be known to all or to some seats (``CardGameState.make_known``).
+    #: Some of its cards may be known to all or to some seats (``CardGameState.make_known``;
+    #: with ``names``, the marks hold the ints too).
     known: bool = field(default=False, kw_only=True)
+    sort: bool = field(default=False, kw_only=True)
 
     def __post_init__(self) -> None:
         if self.shown == OWNER and self.per != "seat":
@@ -111,11 +143,10 @@ class Cards(Part):
         if self.known and self.shown == PUBLIC:
             raise ValueError("known cards are cards of a hidden place: Cards(shown=OWNER or "
                              "HIDDEN, known=True)")
-        if self.known and self.names is not None:
-            raise ValueError("known cards are cards in notation: Cards(known=True) without names")
 
     @functools.cached_property
-    def _ids(self) -> dict[str, int]:
+    def ids(self) -> dict[str, int]:
+        """The int of each card in notation (with ``names``)."""
         return {name: i for i, name in enumerate(self.names or ())}
 
     @property
@@ -132,6 +163,12 @@ class Cards(Part):
     def load_one(self, path: Path, value: Any, strict: bool) -> list[Any]:
         if not isinstance(value, list):
             raise StateError(f"{where(path)}: a list of cards, not {type(value).__name__}", path)
+        if self.names is not None:  # cards as the export writes them: no parsing (a bot's
+            ids = self.ids           # sample loads a position for every decision)
+            try:
+                return [ids[c] for c in value]
+            except (KeyError, TypeError):
+                pass  # below: what is wrong, or notation to normalize ("10h")
         for i, c in enumerate(value):
             if not isinstance(c, str):
                 raise StateCardError(f"{where((*path, i))}: a card in notation, not {c!r}", (*path, i))
@@ -141,7 +178,7 @@ class Cards(Part):
             raise StateCardError(f"{where(path)}: {exc}", path) from None
         if self.names is None:
             return cards
-        ids = self._ids
+        ids = self.ids
         for c in cards:
             if c not in ids:
                 raise StateCardError(f"{where(path)}: {c!r} is not a card of this deck", path)
@@ -149,6 +186,8 @@ class Cards(Part):
 
     def export_one(self, value: Any) -> list[Any]:
         names = self.names
+        if self.sort:
+            value = sorted(value)
         return list(value) if names is None else [names[c] for c in value]
 
     # export and view write the lists out in place: a server asks for every seat's view
@@ -156,6 +195,8 @@ class Cards(Part):
 
     def export(self, value: Any) -> Any:
         names = self.names
+        if self.sort:
+            return super().export(value)
         if self.per is None:
             return list(value) if names is None else [names[c] for c in value]
         if names is None:
@@ -166,6 +207,9 @@ class Cards(Part):
         if self.shown != OWNER:
             return self.spectator(value)  # public, or hidden from every seat
         names = self.names
+        if self.sort:
+            one = self.export_one
+            return [one(v) if s == seat else [None] * len(v) for s, v in enumerate(value)]
         if names is None:
             return [list(v) if s == seat else [None] * len(v) for s, v in enumerate(value)]
         return [[names[c] for c in v] if s == seat else [None] * len(v)
@@ -179,7 +223,8 @@ class Cards(Part):
         return [[None] * len(v) for v in value]
 
     def cards_one(self, value: Any) -> list[str]:
-        return self.export_one(value)
+        names = self.names
+        return list(value) if names is None else [names[c] for c in value]
 
 
 @dataclass(frozen=True)

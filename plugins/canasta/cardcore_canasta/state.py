@@ -1,18 +1,34 @@
-"""A Canasta hand: the position, applying steps, export / view / zones / determinize."""
+"""A Canasta hand: the position and applying steps (the hot path, its own), zones; export,
+view, determinize and loading follow from its declared parts (``parts.PARTS``, the kit's
+DeclaredState), with the rules loading checks in loading.py."""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
-from cardcore.engine.deal import shuffle
-from cardcore.engine.game import Action, GameState, Group, IllegalAction, ScoreRow, Zone
+from cardcore.engine.cards import canasta_deck
+from cardcore.engine.game import (
+    Action,
+    Game,
+    GameOptions,
+    Group,
+    IllegalAction,
+    ScoreRow,
+    StateError,
+    Zone,
+)
+from cardcore.engine.kit import DeclaredState
 from cardcore.engine.kit import known as k
+from cardcore.engine.kit.declared import CardTest
 from cardcore.engine.seating import Seating
 
+from . import loading
 from .actions import ADD, DECLINE, DISCARD, DRAW, MELD, ONTO, TAKE, CanastaAction, Kind
 from .explain import draw_line, first_meld_badge, frozen_badge, why_not
 from .moves import DRAW_PHASE, OVER, PLAY_PHASE, legal_actions, take_actions
+from .parts import PARTS, PHASES
 from .rules import (
     CANASTA,
     CANASTAS_TO_GO_OUT,
@@ -20,11 +36,8 @@ from .rules import (
     DRAW_COUNT,
     FIRST_WILD,
     FREEZES,
-    ID_TEXT,
     IS_RED_THREE,
     RANK_OF,
-    RED_THREES,
-    SLOT_NAMES,
     TEXT_ID,
     CanastaOptions,
     Meld,
@@ -34,7 +47,7 @@ from .rules import (
 )
 from .scoring import score_row
 
-PHASES = ("draw", "play", "over")
+__all__ = ["PHASES", "STEPS", "CanastaState", "HandSetup"]
 
 
 class HandSetup:
@@ -64,7 +77,7 @@ class HandSetup:
         self.canastas_to_go_out = CANASTAS_TO_GO_OUT[seating.players]
 
 
-class CanastaState(GameState):
+class CanastaState(DeclaredState):
     """One hand. Hands are lists of card ids with rank counts beside them; the stock
     is kept top last; melds per side map a rank slot to ``(cards, naturals, wilds)``.
 
@@ -77,8 +90,12 @@ class CanastaState(GameState):
         "setup", "side_of", "next_seat", "to_play", "phase",
         "hands", "rank_counts", "stock", "pile", "freezers", "melds", "canastas",
         "red_threes", "initial_meld_done", "has_melded", "turn_new_ranks",
-        "turn_added_to_earlier", "went_out", "concealed", "known", "_legal",
+        "turn_added_to_earlier", "went_out", "concealed", "known", "_legal", "_public",
     )
+    game_id = "canasta"
+    deck = tuple(canasta_deck())
+    parts = PARTS
+    cache_public = True
 
     def __init__(self, options: CanastaOptions, seating: Seating | None = None,
                  totals_before: tuple[int, ...] | None = None) -> None:
@@ -113,9 +130,11 @@ class CanastaState(GameState):
         #: (D47). Tuples, replaced when they change: a clone shares them.
         self.known: tuple[tuple[int, ...], ...] = ((),) * seating.players
         self._legal: list[CanastaAction] | None = None
+        #: The spectator's view, made once per change (DeclaredState.cache_public).
+        self._public: dict[str, Any] | None = None
 
     @property
-    def options(self) -> CanastaOptions:
+    def options(self) -> CanastaOptions:  # type: ignore[override]  # 0.1's, read-only
         return self.setup.options
 
     @property
@@ -173,6 +192,7 @@ class CanastaState(GameState):
         new.concealed = self.concealed
         new.known = self.known
         new._legal = self._legal
+        new._public = None
         return new
 
     def apply(self, action: Action) -> None:
@@ -184,7 +204,7 @@ class CanastaState(GameState):
                 break
         else:
             step = self._step_like(acts, action)
-        self._legal = None
+        self._legal = self._public = None
         p = self.to_play
         assert p is not None  # a legal step has a player to make it
         STEPS[step.kind](self, p, step)
@@ -341,124 +361,90 @@ class CanastaState(GameState):
         self.to_play = None
         self._legal = []
 
-    # --- export and friends ------------------------------------------------------
+    # --- the outside world: export, view, determinize and loading follow from ``parts`` ---
 
-    def export(self) -> dict[str, Any]:
-        text = ID_TEXT
-        hands = [self._hand_text(s) for s in range(len(self.hands))]
-        return {
-            "game": "canasta",
-            "players": self.seating.players,
-            "dealer": self.dealer,
-            "to_play": self.to_play,
-            "phase": PHASES[self.phase],
-            "hands": hands,
-            "stock": [text[c] for c in reversed(self.stock)],
-            "discard": [text[c] for c in self.pile],
-            "frozen": self.freezers > 0,
-            "melds": [[{"rank": SLOT_NAMES[s], "cards": [text[c] for c in m[s][0]]}
-                       for s in sorted(m)] for m in self.melds],
-            "red_threes": [[text[c] for c in sorted(r)] for r in self.red_threes],
-            "initial_meld_done": list(self.initial_meld_done),
-            "has_melded": list(self.has_melded),
-            "turn": {"new_ranks": [SLOT_NAMES[s] for s in sorted(self.turn_new_ranks)],
-                     "added_to_earlier": self.turn_added_to_earlier},
-            "totals_before": list(self.totals_before),
-            "went_out": self.went_out,
-            "concealed": self.concealed,
-            "known": {"hands": [k.export_marks(h, self._marks(s)) for s, h in enumerate(hands)]},
-            "options": self.options.model_dump(mode="json"),
-        }
+    @property
+    def players(self) -> int:
+        return self.setup.seating.players
 
-    def _hand_text(self, seat: int) -> list[str]:
-        """A hand in notation, sorted: the cards known to all first (kit/known.py: where a
-        known card lies tells nothing of the others), then the rest."""
-        text, known = ID_TEXT, self.known[seat]
-        if not known:
-            return [text[c] for c in sorted(self.hands[seat])]
-        rest = k.without(self.hands[seat], known)
-        return [text[c] for c in sorted(known)] + [text[c] for c in sorted(rest)]
+    @property
+    def frozen(self) -> bool:
+        return self.freezers > 0
 
-    def _marks(self, seat: int) -> list[tuple[str, None]]:
-        """The seat's known cards as the kit's marks, in notation (sorted): known to all."""
-        return [(ID_TEXT[c], None) for c in sorted(self.known[seat])]
+    def marks_of(self, name: str) -> list[tuple[tuple[int, None], ...]]:
+        """The cards each hand took with the open pile, as the kit's marks: known to all."""
+        known, marks = _MARKS[0]
+        if known is not self.known:  # a change of known cards replaces the tuple
+            known = self.known
+            marks = [tuple([(c, None) for c in held]) if held else () for held in known]
+            _MARKS[0] = known, marks
+        return list(marks)
 
-    def view(self, seat: int | None) -> dict[str, Any]:
-        """What ``seat`` sees (None: a spectator): the other hands and the stock hidden,
-        their lengths kept, but for the cards taken with the open pile (known to all, D47);
-        melds, red threes and whether the pile is frozen are public; of the discard pile
-        its top card, or all of it with ``browse_pile`` (D47)."""
-        data = self.export()
-        data["hands"] = [h if s == seat else k.mask(h, self._marks(s), seat)
-                         for s, h in enumerate(data["hands"])]
-        data["stock"] = [None] * len(data["stock"])
-        pile = data["discard"]
-        if not self.setup.browse_pile and len(pile) > 1:
-            data["discard"] = [None] * (len(pile) - 1) + pile[-1:]
-        return data
+    def set_marks(self, name: str, marks: list[tuple[tuple[int, Any], ...]]) -> None:
+        for s, held in enumerate(marks):
+            if any(to is not None for _, to in held):
+                raise StateError(f"known.hands[{s}]: the cards taken with the pile are known "
+                                 "to all (to: null)", ("known", "hands", s))
+        self.known = tuple(tuple(sorted(c for c, _ in held)) for held in marks)
+
+    def must_hold(self) -> dict[tuple[str, int | None], Sequence[CardTest]]:
+        """A squared pile (D47) frozen under a top that freezes nothing keeps a card that
+        freezes it."""
+        pile, setup = self.pile, self.setup
+        if self.freezers and not setup.browse_pile and len(pile) > 1 \
+                and not FREEZES[setup.black_three_freezes][pile[-1]]:
+            return _FREEZER[setup.black_three_freezes]
+        return {}
+
+    def may_not_hold(self) -> dict[tuple[str, int | None], CardTest]:
+        """Red threes are never held (D28); a squared pile (D47) that is not frozen gets no
+        card that would freeze it."""
+        if self.freezers or self.setup.browse_pile or len(self.pile) < 2:
+            return _NO_RED_THREES
+        return _NO_FREEZERS[self.setup.black_three_freezes]
 
     def determinize(self, seat: int, rng: random.Random) -> CanastaState:
         """The other hands and the stock dealt again, and the pile under its top card when
         it is squared (D47); red threes never into a hand, the pile frozen or not as now;
         the cards a hand took with the open pile stay in it (known to all)."""
-        new = self.clone()
-        others = [s for s in range(self.seating.players) if s != seat]
-        under = len(self.pile) - 1 if not self.setup.browse_pile and len(self.pile) > 1 else 0
-        known = self.known
-        pool = [c for s in others for c in (k.without(self.hands[s], known[s]) if known[s]
-                                            else self.hands[s])]
-        pool += self.stock + self.pile[:under]
-        threes = [c for c in pool if c in RED_THREES]  # never in a hand: the stock or the pile
-        rest = [c for c in pool if c not in RED_THREES]
-        shuffle(rest, rng)
-        if under:
-            hands = self._deal_under(new, rest, threes, under, rng)
-        else:
-            cut = len(self.stock) - len(threes)
-            stock = rest[:cut] + threes
-            shuffle(stock, rng)
-            new.stock = stock
-            hands = rest[cut:]
-        at = 0
-        for s in others:
-            n = len(self.hands[s]) - len(known[s])
-            hand = [*known[s], *hands[at:at + n]]
-            at += n
-            new.hands[s] = hand
-            counts = [0] * 14
-            for c in hand:
-                counts[RANK_OF[c]] += 1
-            new.rank_counts[s] = counts
+        new = super().determinize(seat, rng)
+        assert isinstance(new, CanastaState)
+        for s, hand in enumerate(new.hands):
+            if s != seat:
+                counts = [0] * 14
+                for c in hand:
+                    counts[RANK_OF[c]] += 1
+                new.rank_counts[s] = counts
         # the seat to play knows its own legal actions: they stay (a search reuses them)
-        new._legal = self._legal if self.to_play == seat else None
+        if self.to_play != seat:
+            new._legal = None
         return new
 
-    def _deal_under(self, new: CanastaState, rest: list[int], threes: list[int], under: int,
-                    rng: random.Random) -> list[int]:
-        """The squared pile's hidden cards and the stock dealt into ``new`` from ``rest``
-        (shuffled) and the red threes; returns the cards for the hands. An unfrozen pile
-        gets no card that freezes; a frozen one whose top does not freeze gets one at least."""
-        freezes = FREEZES[self.setup.black_three_freezes]
-        top = self.pile[-1]
-        if not self.freezers:
-            pile: list[int] = []
-            others: list[int] = []
-            for c in rest:  # the pile takes the first cards that freeze nothing
-                (pile if not freezes[c] and len(pile) < under else others).append(c)
-            n_hands = len(others) + len(threes) - len(self.stock)
-            hands, loose = others[:n_hands], others[n_hands:] + threes
-        else:
-            n_hands = len(rest) + len(threes) - len(self.stock) - under
-            hands = rest[:n_hands]
-            loose = rest[n_hands:] + threes
-            shuffle(loose, rng)
-            pile, loose = loose[:under], loose[under:]
-            if not freezes[top] and not any(freezes[c] for c in pile):
-                _swap_in_a_freezer(pile, loose, hands, freezes, rng)
-        shuffle(loose, rng)
-        new.stock = loose
-        new.pile = pile + [top]
-        return hands
+    @classmethod
+    def made(cls, game: Game, seating: Seating, options: GameOptions, to_play: int | None,
+             values: dict[str, Any]) -> CanastaState:
+        return loading.made(cls, seating, options, to_play, values)
+
+    @classmethod
+    def load_options(cls, game: Game, data: dict, strict: bool) -> GameOptions:
+        return loading.load_options(game, data)
+
+    @classmethod
+    def load_seating(cls, game: Game, data: dict, options: GameOptions, strict: bool) -> Seating:
+        if not strict:  # a partial position: four players, seat 0 dealing, as in 0.1
+            data = {"players": 4, "dealer": 0, **data}
+        return super().load_seating(game, data, options, strict)
+
+    @classmethod
+    def first_to_play(cls, seating: Seating, values: dict[str, Any]) -> int | None:
+        return None if values.get("phase") == "over" else seating.leader
+
+    def known_from_json(self, raw: Any, strict: bool) -> None:
+        loading.check_known_shape(raw, strict)
+        super().known_from_json(raw, strict)
+
+    def check(self, strict: bool) -> None:
+        loading.check(self, strict)
 
     def score(self) -> ScoreRow:
         return score_row(self)
@@ -530,14 +516,13 @@ _STEP_OF_KIND = {
 STEPS = tuple(_STEP_OF_KIND[kind] for kind in Kind)
 
 
-def _swap_in_a_freezer(pile: list[int], loose: list[int], hands: list[int],
-                       freezes: tuple[bool, ...], rng: random.Random) -> None:
-    """A card that freezes, from the stock's cards or the hands', for a card of the pile
-    (which freezes nothing, so it may go to a hand)."""
-    places = [(cards, i) for cards in (loose, hands) for i, c in enumerate(cards) if freezes[c]]
-    cards, i = places[rng.randrange(len(places))]
-    j = rng.randrange(len(pile))
-    pile[j], cards[i] = cards[i], pile[j]
+#: The last known cards turned into marks, and the marks (views ask for every seat).
+_MARKS: list[tuple[Any, list[tuple[tuple[int, None], ...]]]] = [((), [])]
+#: What determinize's deals say (may_not_hold, must_hold), by black_three_freezes.
+_NO_RED_THREES: dict[tuple[str, int | None], CardTest] = {("hands", None): IS_RED_THREE.__getitem__}
+_NO_FREEZERS = tuple({**_NO_RED_THREES, ("discard", None): f.__getitem__} for f in FREEZES)
+_FREEZER: tuple[dict[tuple[str, int | None], Sequence[CardTest]], ...] = tuple(
+    {("discard", None): (f.__getitem__,)} for f in FREEZES)
 
 
 def _json(action: object) -> str:
