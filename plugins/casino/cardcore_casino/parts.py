@@ -9,7 +9,7 @@ from typing import Any
 
 from cardcore.engine.game import StateError
 from cardcore.engine.kit import HIDDEN, OWNER, Cards, Count, Part, SeatNo
-from cardcore.engine.kit.parts import Path, where
+from cardcore.engine.kit.parts import Path, key_of, require, where
 from cardcore_casino.moves import Build
 from cardcore_casino.rules import BIT, NAMES
 
@@ -45,22 +45,22 @@ class Table(Part):
         return [NAMES[c] for c in loose] + [NAMES[c] for b in builds for g in b.groups for c in g]
 
     def load_one(self, path: Path, value: Any, strict: bool) -> TableValue:
-        _shape(path, value, dict, "an object")
-        loose = CARDS.load_one((*path, "loose"), _key(path, value, "loose", [], strict), strict)
+        require(path, value, dict, "an object")
+        loose = CARDS.load_one((*path, "loose"), key_of(path, value, "loose", [], strict), strict)
         at = (*path, "builds")
-        builds = _key(path, value, "builds", None, strict) or []
-        _shape(at, builds, list, "a list of builds")
+        builds = key_of(path, value, "builds", None, strict) or []
+        require(at, builds, list, "a list of builds")
         return loose, [_build((*at, i), b, strict) for i, b in enumerate(builds)]
 
 
 def _build(path: Path, data: Any, strict: bool) -> Build:
-    _shape(path, data, dict, "an object")
+    require(path, data, dict, "an object")
     value = INT.load_one((*path, "value"), data.get("value"), strict)
     owner = INT.load_one((*path, "owner"), data.get("owner"), strict)
     groups = data.get("groups")
     if groups is None:
         raise StateError(f"{where((*path, 'groups'))}: missing", (*path, "groups"))
-    _shape((*path, "groups"), groups, list, "a list of groups")
+    require((*path, "groups"), groups, list, "a list of groups")
     loaded = tuple(tuple(CARDS.load_one((*path, "groups", j), g, strict))
                    for j, g in enumerate(groups))
     bits = 0
@@ -68,20 +68,6 @@ def _build(path: Path, data: Any, strict: bool) -> Build:
         for c in g:
             bits |= BIT[c]
     return Build(value, owner, loaded, bits)
-
-
-def _key(path: Path, data: dict, key: str, default: Any, strict: bool) -> Any:
-    if key in data:
-        return data[key]
-    if strict:
-        raise StateError(f"{where((*path, key))}: missing (strict loading wants every part)",
-                         (*path, key))
-    return default
-
-
-def _shape(path: Path, value: Any, kind: type, words: str) -> None:
-    if not isinstance(value, kind):
-        raise StateError(f"{where(path)}: {words}, not {type(value).__name__}", path)
 
 
 #: The fishing state's parts, in export order.
