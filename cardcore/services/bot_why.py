@@ -90,7 +90,7 @@ def reason_of(choice: Choice, bot: Bot, seat: int, turn: int, hand: int,
 
 def explain(reason: Reason, name: str, asker: int | None) -> Why:
     """``reason`` as ``asker`` (a seat; None: a spectator) may read it, ``name`` the bot's seat's."""
-    text = f"{name} played {reason.label}"
+    text = f"{name} chose {reason.label}"  # a label is a command ("Discard 5♣")
     estimates: list[dict[str, Any]] = []
     if reason.value is not None:
         text += f": it expected about {_points(reason.value)} for its side"

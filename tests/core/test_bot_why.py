@@ -66,7 +66,7 @@ def test_greedy_move_explained_in_a_players_words(registry):
     why = session.service.why(None, 0)
     move = last.text.split(": ", 1)[1]
     assert why.turn == last.turn and why.seat == 1
-    assert why.text.startswith(f"{session.name(1)} played {move}: it expected about ")
+    assert why.text.startswith(f"{session.name(1)} chose {move}: it expected about ")
     assert re.search(r"about [+-]?\d+\.\d points? for its side", why.text)
     assert why.estimates[0] == {"label": move, "value": round(reason.value, 1), "chosen": True}
     if reason.others:
@@ -193,7 +193,7 @@ def test_a_candidate_naming_a_visible_card_only_is_named():
         reason = reason_of(choice, Bot(), 1, 7, 1, State(), [0, 1, None])  # type: ignore[arg-type]
     finally:
         bot_why.unseen_cards = real
-    assert explain(reason, "North", 0).text == ("North played Trail 3♦: it expected about +1.0 "
+    assert explain(reason, "North", 0).text == ("North chose Trail 3♦: it expected about +1.0 "
                                                 "point for its side; it also considered Trail 4♠ "
                                                 "(about +0.5) and another trail (about -0.2).")
     assert "another trail (about +0.5) and another trail" in explain(reason, "North", None).text

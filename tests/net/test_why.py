@@ -54,7 +54,7 @@ async def test_why_answers_the_asker_alone_without_a_hidden_card(tmp_path):
         assert answer["type"] == "why" and answer["code"] == code
         assert answer["move"] == turn and answer["seat"] == 1
         move = line["text"].split(": ", 1)[1]
-        assert answer["text"].startswith(f"{line['text'].split(':')[0]} played {move}")
+        assert answer["text"].startswith(f"{line['text'].split(':')[0]} chose {move}")
         assert answer["estimates"][0]["label"] == move and answer["estimates"][0]["chosen"]
         assert 1 <= len(answer["estimates"]) <= 3
         assert await player.request({"type": "why", "code": code, "move": turn}) | {"id": 0} == \

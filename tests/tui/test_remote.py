@@ -148,9 +148,9 @@ async def test_w_at_a_server_table_asks_the_server_why_its_bot_moved(tmp_path, c
             assert line.turn is not None and line.turn in server.tables[code].service.reasons
             await pilot.press("w")
             message = await until(pilot, lambda: (m := str(app.screen.query_one("#message").render()))
-                                  and " played " in m and m, "the server's answer")
+                                  and " chose " in m and m, "the server's answer")
             name, move = line.text.split(": ", 1)
-            assert message.startswith(f"{name} played {move}: it expected about ")
+            assert message.startswith(f"{name} chose {move}: it expected about ")
             assert (await session.why(10**6)).startswith("No bot move at turn 1000000 to explain")
 
 

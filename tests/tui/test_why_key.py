@@ -28,7 +28,7 @@ async def test_w_explains_the_last_bot_move_without_a_hidden_card_or_says_there_
         await pilot.pause()
         message = text_of(app, "#message")
         name, move = line.text.split(": ", 1)
-        assert message.startswith(f"{name} played {move}: it expected about ")
+        assert message.startswith(f"{name} chose {move}: it expected about ")
         assert re.search(r"points? for its side", message)
         reason = session.service.reasons[line.turn]
         if reason.others:
