@@ -382,4 +382,4 @@ async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_ap
         scroll = sheet.query_one("#sheet-scroll")
         assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
         assert scroll.region.bottom <= 23 and sheet.query_one("#close").region.bottom <= 23
-        assert "West & East (26, target 21)" in str(sheet.query_one("#sheet-heading", Static).render())
+        assert "West & East (28, target 21)" in str(sheet.query_one("#sheet-heading", Static).render())
