@@ -50,7 +50,7 @@ def _states(game, players: int) -> list:
             actions = state.legal_actions()
             state.apply(actions[rng.randrange(len(actions))])
             if not state.is_over:
-                out.append(state)
+                out.append(state.clone())  # this moment (the hand goes on in state)
     return out
 
 
