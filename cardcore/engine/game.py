@@ -388,7 +388,9 @@ class Game(ABC):
 
     def goal(self, options: GameOptions) -> str:
         """How the match is won, in a few words at the head of the score sheet."""
-        return f"target {options.target}"
+        from cardcore.engine.scoresheet import to_target
+
+        return to_target(options.target)
 
     def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
         """What this game's score rows say beyond the keys of ``ScoreRow`` and ``SideScore``

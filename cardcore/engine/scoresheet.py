@@ -115,9 +115,14 @@ def extras_of(game: Game | None, options: object) -> list[ScoreExtra]:
     return [] if game is None else list(game.score_extras(_stored(game, options)))
 
 
+def to_target(target: int) -> str:
+    """A match to a points target in a few words (``Game.goal``'s default): ``target 21``."""
+    return f"target {target}"
+
+
 def goal_of(game: Game | None, options: object, target: int) -> str:
     """How a stored match is won (``Game.goal``): ``target 21`` for a game not installed."""
-    return f"target {target}" if game is None else game.goal(_stored(game, options))
+    return to_target(target) if game is None else game.goal(_stored(game, options))
 
 
 def _stored(game: Game, options: object) -> GameOptions:

@@ -18,7 +18,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from cardcore.engine.game import ExtraValue, ScoreExtra, ScoreRow
-from cardcore.engine.scoresheet import ScoreSheet, leader
+from cardcore.engine.scoresheet import ScoreSheet, leader, to_target
 
 
 @dataclass(frozen=True)
@@ -45,7 +45,7 @@ class MatchRule:
 
     def goal(self, target: int) -> str:
         """The rule in a few words, at the head of the score sheet: ``target 21``."""
-        return f"target {target}"
+        return to_target(target)
 
     def row_fault(self, row: ScoreRow) -> str | None:
         """What is wrong with a hand's score row under this rule (check_game asks), or

@@ -18,7 +18,7 @@ from textual.widgets import Button, Static
 from cardcore.apps.tui.screens.server_leagues import LeaguePanel
 from cardcore.apps.tui.widgets.sheet import score_table
 from cardcore.apps.tui.widgets.tail import TailStatic
-from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.engine.scoresheet import ScoreSheet, to_target
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.table_session import TableSession
@@ -65,7 +65,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
         #: The game's own rows (``Game.score_extras``).
         self.extras = extras
         #: How the match is won (``Game.goal``): ``target 21``, ``first to 3 hands won``.
-        self.goal = goal or (f"target {sheet.target}" if sheet is not None else "")
+        self.goal = goal or (to_target(sheet.target) if sheet is not None else "")
         self.winner = winner
         self.over = over
         self.end_of_hand = end_of_hand

@@ -11,7 +11,7 @@ from rich.table import Table
 from cardcore.apps.tui.plain import literal
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import ExtraValue, ScoreExtra
-from cardcore.engine.scoresheet import ScoreSheet, extra_label, shown_extras
+from cardcore.engine.scoresheet import ScoreSheet, extra_label, shown_extras, to_target
 
 
 def score_table(sheet: ScoreSheet, winner: int | None = None,
@@ -20,7 +20,7 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
     game's (``Game.score_extras``), each a row under a hand's items where it says something;
     ``goal``: how the match is won (``Game.goal``; else the sheet's target)."""
     variant = f" — {sheet.variant}" if sheet.variant else ""
-    goal = goal or f"target {sheet.target}"
+    goal = goal or to_target(sheet.target)
     table = Table(title=literal(f"Score sheet — {goal}{variant}"), expand=False)
     table.add_column("Hand", justify="right")
     table.add_column("")
