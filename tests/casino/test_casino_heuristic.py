@@ -39,7 +39,7 @@ def test_greedy_takes_the_jack_with_its_last_card_of_the_deal():
 
 def takers(game, loose, **options):
     rules = game.rules_for(game.Options(**options))
-    return {NAMES[c] for c, takes in enumerate(h._takers(rules, [ID[x] for x in loose])) if takes}
+    return {NAMES[c] for c, takes in enumerate(h._takers(rules, tuple(ID[x] for x in loose))) if takes}
 
 
 def test_the_cards_that_clear_a_table_of_one_or_two():

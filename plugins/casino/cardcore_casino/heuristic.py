@@ -147,7 +147,7 @@ def _sweep_chance(state: Any, seat: int, unknown: int) -> float:
     """The chance the seat to play clears a table of one or two loose cards with a card
     from its hand: for ``seat`` itself, whether it holds one; for another, the chance a
     hand of its size, dealt from the ``unknown`` cards ``seat`` cannot see, holds one."""
-    takes = _takers(state.rules, state.loose)
+    takes = _takers(state.rules, tuple(state.loose))
     mover = state.to_play
     if mover == seat:
         return 1.0 if any(takes[c] for c in state.hands[seat]) else 0.0
@@ -165,7 +165,8 @@ def _sweep_chance(state: Any, seat: int, unknown: int) -> float:
     return 1.0 - missed
 
 
-def _takers(rules: Any, loose: list[int]) -> list[bool]:
+@functools.lru_cache(maxsize=4096)  # by the rules (one object per options) and the table
+def _takers(rules: Any, loose: tuple[int, ...]) -> tuple[bool, ...]:
     """For each card, whether it takes every one of ``loose`` (one or two cards) from a
     hand: a card of a loose card's value (or rank, for court cards that have none), or
     one capturing the two as a sum; two court cards of a rank only where a court card
@@ -174,11 +175,11 @@ def _takers(rules: Any, loose: list[int]) -> list[bool]:
     if len(loose) == 1:
         (x,) = loose
         if not value[x]:
-            return [RANK[c] == RANK[x] for c in range(52)]
-        return [value[x] in caps[c] for c in range(52)]
+            return tuple(RANK[c] == RANK[x] for c in range(52))
+        return tuple(value[x] in caps[c] for c in range(52))
     a, b = loose
     if not (value[a] and value[b]):
         pair = RANK[a] == RANK[b] and rules.court_take_all
-        return [pair and RANK[c] == RANK[a] for c in range(52)]
+        return tuple(pair and RANK[c] == RANK[a] for c in range(52))
     wanted = {value[a] + value[b]} | ({value[a]} if value[a] == value[b] else set())
-    return [any(v in wanted for v in caps[c]) for c in range(52)]
+    return tuple(any(v in wanted for v in caps[c]) for c in range(52))
