@@ -1,0 +1,136 @@
+"""The words cardcore shows: the language in use, gettext catalogs per domain (docs/languages.md).
+
+English is the source language and the default: every message is written in English in the
+code, marked with a domain's ``gettext`` (``_``), and looked up in the catalog of the language
+in use when it is shown. Records, saves, the library and the protocol's codes stay English;
+translation is presentation only.
+
+The language in use is the process's (``set_language``: the command line, the launcher's
+setting) unless a context says otherwise (``speaking``: a server renders a table's texts once
+per language its clients speak). Catalogs are read on first use per (domain, language), so a
+program that stays in English never opens one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from gettext import NullTranslations, translation
+from importlib.resources import files
+
+#: The source language: messages as written in the code, no catalog needed.
+ENGLISH = "en"
+#: Every language cardcore ships complete catalogs for, by its code, named in itself.
+LANGUAGES: dict[str, str] = {"en": "English", "id": "Bahasa Indonesia"}
+
+_process_language = ENGLISH
+_context_language: ContextVar[str | None] = ContextVar("cardcore_language", default=None)
+
+
+class UnknownLanguage(ValueError):
+    """A language code cardcore has no catalogs for."""
+
+    def __init__(self, code: str) -> None:
+        known = ", ".join(f"{c} ({n})" for c, n in LANGUAGES.items())
+        super().__init__(f"unknown language {code!r}: choose one of {known}")
+
+
+def current() -> str:
+    """The language texts are shown in here and now."""
+    return _context_language.get() or _process_language
+
+
+def set_language(code: str) -> None:
+    """Make ``code`` the process's language (threads started later see it too)."""
+    global _process_language
+    _process_language = known(code)
+
+
+@contextmanager
+def speaking(code: str) -> Iterator[None]:
+    """Show texts in ``code`` inside the block only (this thread or task alone)."""
+    token = _context_language.set(known(code))
+    try:
+        yield
+    finally:
+        _context_language.reset(token)
+
+
+def known(code: str) -> str:
+    """``code`` if cardcore speaks it (``id``, ``id_ID``, ``id-ID.UTF-8`` all mean ``id``)."""
+    short = normal(code)
+    if short not in LANGUAGES:
+        raise UnknownLanguage(code)
+    return short
+
+
+def normal(code: str) -> str:
+    """A locale or tag cut to its language: ``id_ID.UTF-8`` -> ``id``, ``en-GB`` -> ``en``."""
+    return code.split(".")[0].split("@")[0].replace("-", "_").split("_")[0].lower()
+
+
+def from_environment(environ: Mapping[str, str]) -> str:
+    """The language the environment asks for: ``CARDCORE_LANG``, else the system locale.
+
+    ``CARDCORE_LANG`` must name a known language; a system locale cardcore does not speak
+    (``de_DE``, ``C``, ``POSIX``) means English, as it does for any program without that
+    translation. ``LANGUAGE`` is a list (``id:en``); its first known entry wins.
+    """
+    chosen = environ.get("CARDCORE_LANG")
+    if chosen:
+        return known(chosen)
+    for variable in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        for entry in environ.get(variable, "").split(":"):
+            if entry and normal(entry) in LANGUAGES:
+                return normal(entry)
+    return ENGLISH
+
+
+class Domain:
+    """One package's messages: ``_ = Domain("cardcore_casino", "cardcore_casino").gettext``.
+
+    The catalogs are ``<package>/locale/<lang>/LC_MESSAGES/<name>.mo``. A language with no
+    catalog in this package, or a message missing from one, shows the English text.
+    """
+
+    def __init__(self, name: str, package: str) -> None:
+        self.name = name
+        self.package = package
+        self._catalogs: dict[str, NullTranslations] = {}
+
+    def gettext(self, message: str) -> str:
+        language = current()
+        if language == ENGLISH:
+            return message
+        return self.catalog(language).gettext(message)
+
+    def ngettext(self, singular: str, plural: str, count: int) -> str:
+        language = current()
+        if language == ENGLISH:
+            return singular if count == 1 else plural
+        return self.catalog(language).ngettext(singular, plural, count)
+
+    def pgettext(self, context: str, message: str) -> str:
+        language = current()
+        if language == ENGLISH:
+            return message
+        return self.catalog(language).pgettext(context, message)
+
+    def catalog(self, language: str) -> NullTranslations:
+        found = self._catalogs.get(language)
+        if found is None:
+            localedir = files(self.package) / "locale"
+            found = translation(self.name, str(localedir), [language], fallback=True)
+            self._catalogs[language] = found
+        return found
+
+
+def N_(message: str) -> str:
+    """Mark ``message`` for extraction where it is written; it is translated where shown."""
+    return message
+
+
+#: The core's own messages (the command line, the front end, the server's texts).
+CORE = Domain("cardcore", "cardcore")
+_ = CORE.gettext
