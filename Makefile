@@ -4,7 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean browser
+.PHONY: play test lint bench clean browser catalogs
 
 play: $(STAMP)
 	$(BIN)/cardcore
@@ -44,3 +44,8 @@ browser:
 
 clean:
 	rm -rf $(VENV)
+
+# The catalogs (docs/languages.md): every marked message extracted, merged into each
+# language's .po, compiled to the .mo beside it. The tests run the same with --check.
+catalogs: $(STAMP)
+	$(BIN)/python -m cardcore.apps.catalogs
