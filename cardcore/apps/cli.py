@@ -185,7 +185,7 @@ def _rules(registry: Registry, args: argparse.Namespace) -> None:
         text = registry.rules(game, parse_options(game, args.option))
     except PluginFault as exc:
         raise UsageError(str(exc)) from None
-    print_markdown(f"{text.rstrip()}\n\n{options_markdown(game.Options)}\n")
+    print_markdown(f"{text.rstrip()}\n\n{options_markdown(game.Options, game.translate)}\n")
 
 
 def print_markdown(text: str) -> None:

@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from enum import Enum
 from typing import NamedTuple
 
+from cardcore.language import N_, _
+
 
 class CardError(ValueError):
     """A card string that is not in the notation."""
@@ -31,8 +33,15 @@ class Suit(Enum):
     def is_red(self) -> bool:
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
+    @property
+    def word(self) -> str:
+        """The suit's name for people, in the language in use ("spades", "sekop")."""
+        return _(_SUIT_WORDS[self])
+
 
 _GLYPHS = {Suit.SPADES: "♠", Suit.HEARTS: "♥", Suit.DIAMONDS: "♦", Suit.CLUBS: "♣"}
+_SUIT_WORDS = {Suit.SPADES: N_("spades"), Suit.HEARTS: N_("hearts"),
+               Suit.DIAMONDS: N_("diamonds"), Suit.CLUBS: N_("clubs")}
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -60,6 +69,28 @@ class Card(NamedTuple):
     def glyph(self) -> str:
         """``A♠``, ``10♦``, ``🃏``-free joker text for the screen."""
         return "Jkr" if self.suit is None else RANKS[self.rank - 1] + self.suit.glyph
+
+
+#: The ranks people name in words; the others by their number. The short forms (A, J, Q,
+#: K, the notation's) are the same in every language cardcore speaks (docs/glossary.md).
+_RANK_WORDS = {"A": N_("ace"), "J": N_("jack"), "Q": N_("queen"), "K": N_("king"),
+               JOKER: N_("joker")}
+
+
+def rank_name(rank: str) -> str:
+    """One card of ``rank`` (``A``, ``7``, ``K``, ``JK``) named for people, in the language
+    in use: "ace", "7", "king" ("As", "7", "King" in Indonesian)."""
+    word = _RANK_WORDS.get(rank)
+    return rank if word is None else _(word)
+
+
+def card_name(text: str) -> str:
+    """A card in notation named in words: ``AS`` -> "ace of spades" ("As sekop")."""
+    parsed = card(text)
+    if parsed.suit is None:
+        return rank_name(JOKER)
+    return _("{rank} of {suit}").format(rank=rank_name(parsed.rank_text),
+                                          suit=parsed.suit.word)
 
 
 def parse_card(text: str) -> str:

@@ -3,6 +3,7 @@ code called with a time limit (``call_limited``)."""
 
 from __future__ import annotations
 
+import contextvars
 import threading
 from collections.abc import Callable
 from types import TracebackType
@@ -58,10 +59,11 @@ def call_limited(fn: Callable[[], T], seconds: float, what: str,
     line then ends with status 2). Ctrl+C while waiting is the user's: it goes up as it is.
     """
     outcome: list[tuple[bool, Any]] = []
+    context = contextvars.copy_context()  # the caller's language (``speaking``) goes along
 
     def run() -> None:
         try:
-            outcome.append((True, fn()))
+            outcome.append((True, context.run(fn)))
         except BaseException as exc:  # the plugin's own SystemExit or Ctrl+C included
             outcome.append((False, exc))
 

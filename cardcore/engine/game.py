@@ -13,9 +13,12 @@ from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
 import pydantic
 
+from cardcore.language import CORE, N_
+
 if TYPE_CHECKING:
     from cardcore.engine.scoresheet import ScoreSheet
     from cardcore.engine.seating import Seating
+    from cardcore.language import Domain
 
 
 class IllegalAction(Exception):
@@ -321,7 +324,7 @@ class GameOptions(pydantic.BaseModel):
     """Base of every game's ``Game.Options``: unknown fields are refused, ``target`` is always there."""
 
     model_config = pydantic.ConfigDict(extra="forbid", frozen=True)
-    target: int = pydantic.Field(21, ge=1, description="points that win the match")
+    target: int = pydantic.Field(21, ge=1, description=N_("points that win the match"))
 
     #: A target a match can reach: at most this many times the game's default target
     #: (the command line and the setup form share this bound).
@@ -363,6 +366,19 @@ class Game(ABC):
     #: Every card of the deck is dealt by the end of every hand (no stock is left):
     #: check_game then fails a hand that ends with cards hidden from every seat.
     deck_dealt_out: ClassVar[bool] = False
+    #: The game's gettext domain (docs/languages.md), or None: the game speaks English
+    #: only. Its sentences (labels, log lines, why-not reasons, zones, ``rules()``) the game
+    #: translates itself where it builds them; its texts declared as data (``description``,
+    #: the options' descriptions, the score extras' labels) the front ends pass through
+    #: ``translate``.
+    domain: ClassVar[Domain | None] = None
+
+    def translate(self, text: str) -> str:
+        """One of the game's texts declared as data (its ``description``, an option's
+        description, a score extra's label) in the language in use: from the game's catalog,
+        else the core's (the ``target`` every game has), else as it is."""
+        said = text if self.domain is None else self.domain.gettext(text)
+        return CORE.gettext(text) if said == text else said
 
     @abstractmethod
     def rules(self, options: GameOptions) -> str:

@@ -23,6 +23,7 @@ from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
+from cardcore.language import ENGLISH, speaking
 
 
 class SetupError(ValueError):
@@ -121,7 +122,8 @@ class Match:
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
-        label = state.log_line(action)
+        with speaking(ENGLISH):  # the record's words: English whatever the language in use
+            label = state.log_line(action)
         state.apply(action)
         self.decisions += 1
         if self.on_event is not None:

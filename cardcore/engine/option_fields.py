@@ -9,6 +9,7 @@ import enum
 import json
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -51,10 +52,13 @@ def kind(annotation: Any) -> tuple[str, list[Any], bool]:
     return "str", [], optional
 
 
-def option_fields(model: type[pydantic.BaseModel]) -> list[OptionField]:
-    """The model's options in its field order."""
+def option_fields(model: type[pydantic.BaseModel],
+                  translate: Callable[[str], str] = str) -> list[OptionField]:
+    """The model's options in its field order; ``translate`` (a game's ``Game.translate``)
+    gives each description in the language in use."""
     return [OptionField(key, as_typed(info.get_default(call_default_factory=True)),
-                        takes(model, key), " ".join((info.description or "").split()))
+                        takes(model, key),
+                        " ".join(translate(info.description).split()) if info.description else "")
             for key, info in model.model_fields.items()]
 
 
@@ -108,11 +112,11 @@ def _number(what: str, low: Any, high: Any) -> str:
     return noun
 
 
-def options_markdown(model: type[pydantic.BaseModel]) -> str:
+def options_markdown(model: type[pydantic.BaseModel], translate: Callable[[str], str] = str) -> str:
     """The options as a Markdown section (``cardcore rules GAME`` adds it to the rules)."""
     lines = ["## Options", "",
              "Given as `--option KEY=VALUE` (`--target T` is `--option target=T`):", ""]
-    for f in option_fields(model):
+    for f in option_fields(model, translate):
         does = f": {f.does}" if f.does else ""
         lines.append(f"- `{f.key}` (default `{f.default}`; {f.takes}){does}")
     return "\n".join(lines)

@@ -14,8 +14,10 @@ from typing import Any
 
 from cardcore.engine.cards import glyph, glyphs
 from cardcore.engine.game import Action
+from cardcore.language import N_
 
 from .rules import CARD_IDS, CARD_VALUE, DEUCE, ID_TEXT, MOST_SEATS, SLOT_NAMES
+from .words import _
 
 
 class Kind(IntEnum):
@@ -37,13 +39,16 @@ def _glyphs(ids: Iterable[int]) -> str:
     return glyphs(ID_TEXT[c] for c in ids)
 
 
-_PLURALS = {"A": "aces", "K": "kings", "Q": "queens", "J": "jacks", "3": "threes"}
+_PLURALS = {"A": N_("aces"), "K": N_("kings"), "Q": N_("queens"), "J": N_("jacks"),
+            "3": N_("threes")}
 
 
-def _plural(slot: int) -> str:
-    """How people name a meld: "the aces", "the 7s"."""
+def meld_name(slot: int) -> str:
+    """How people name a meld by its rank: "aces", "7s" (a label says "the aces")."""
     name = SLOT_NAMES[slot]
-    return _PLURALS.get(name, name + "s")
+    word = _PLURALS.get(name)
+    # TRANSLATORS: the cards of one rank, a meld's name: "7s" ("the 7s").
+    return _(word) if word is not None else _("{rank}s").format(rank=name)
 
 
 _STEPS = ("draw", "take", "take", None, None, "discard", "decline")
@@ -71,24 +76,27 @@ class CanastaAction(Action):
     def label(self) -> str:
         kind, data = self.kind, self.data
         if kind == DRAW:
-            return "Draw from the stock"
+            return _("Draw from the stock")
         if kind == DECLINE:
-            return "Leave the pile (the hand ends)"
+            return _("Leave the pile (the hand ends)")
         if kind == DISCARD:
-            text = "Discard " + glyph(ID_TEXT[data])
+            text = _("Discard {card}").format(card=glyph(ID_TEXT[data]))
         elif kind == ONTO:
-            text = f"Take the pile onto the {_plural(data)}"
+            text = _("Take the pile onto the {meld}").format(meld=meld_name(data))
         elif kind == TAKE:
-            text = "Take the pile with " + _glyphs(data[0])
+            text = _("Take the pile with {cards}").format(cards=_glyphs(data[0]))
             if data[1]:
-                text += ", meld " + " + ".join(_glyphs(m) for m in data[1])
+                text += _(", meld {melds}").format(melds=" + ".join(_glyphs(m) for m in data[1]))
         elif kind == MELD:
-            text = "Meld " + " + ".join(_glyphs(m) for m in data)
+            text = _("Meld {melds}").format(melds=" + ".join(_glyphs(m) for m in data))
         else:
-            text = f"Add {_glyphs(data[1])} to the {_plural(data[0])}"
+            text = _("Add {cards} to the {meld}").format(cards=_glyphs(data[1]),
+                                                         meld=meld_name(data[0]))
         if self.need:
             text += " · " + first_meld_count(self.melds, self.need)
-        return f"Go out: {text[0].lower()}{text[1:]}" if self.out else text
+        if self.out:
+            return _("Go out: {step}").format(step=text[0].lower() + text[1:])
+        return text
 
     @property
     def melds(self) -> tuple[tuple[int, ...], ...]:
@@ -180,7 +188,9 @@ def first_meld_count(melds: tuple[tuple[int, ...], ...], need: int) -> str:
     values = [sum(CARD_VALUE[c] for c in meld) for meld in melds]
     total = sum(values)
     text = " + ".join(map(str, values)) + (f" = {total}" if len(values) > 1 else "")
-    return f"{text} of {need}" if total >= need else f"{text}, under {need}"
+    if total >= need:
+        return _("{count} of {need}").format(count=text, need=need)
+    return _("{count}, under {need}").format(count=text, need=need)
 
 
 #: One dict operation at a time: safe from any thread (two threads may each make an

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from cardcore.engine.cards import glyph, glyphs
+from cardcore.engine.cards import glyph, glyphs, rank_name
 
-from .actions import DISCARD, DRAW, ONTO, TAKE, CanastaAction, _plural
+from .actions import DISCARD, DRAW, ONTO, TAKE, CanastaAction, meld_name
 from .melds import best_first_meld
 from .moves import DRAW_PHASE, PLAY_PHASE
 from .rules import (
@@ -29,23 +29,21 @@ from .rules import (
     THREE,
     is_wild,
 )
+from .words import _
 
 if TYPE_CHECKING:
     from .state import CanastaState
 
-_ONE = {"A": "ace", "K": "king", "Q": "queen", "J": "jack"}
-
-
 def _name(slot: int) -> str:
     """"7", "king": one card of a rank as the reasons name it."""
-    name = ID_TEXT[slot * 4][:-1]
-    return _ONE.get(name, name)
+    return rank_name(ID_TEXT[slot * 4][:-1])
 
 
 def _one(slot: int) -> str:
     """"a 7", "an ace"."""
-    name = _name(slot)
-    return ("an " if name in ("ace", "8") else "a ") + name
+    if ID_TEXT[slot * 4][:-1] in ("A", "8"):
+        return _("an {card}").format(card=_name(slot))
+    return _("a {card}").format(card=_name(slot))
 
 
 def why_not(st: CanastaState, card: str) -> str | None:
@@ -58,11 +56,11 @@ def why_not(st: CanastaState, card: str) -> str | None:
     if any(c in _cards_of(a) for a in _steps(st) if a.kind != DISCARD):
         return None
     if st.phase == DRAW_PHASE:
-        return "draw first (d)" + _pile_reason(st, p, c)
+        return _("draw first (d)") + _pile_reason(st, p, c)
     if st.phase != PLAY_PHASE:
         return None
     if c in BLACK_THREES:
-        return "black threes meld only when going out, three or four of them"
+        return _("black threes meld only when going out, three or four of them")
     side = st.side_of[p]
     if not st.initial_meld_done[side]:
         return _first_meld_reason(st, p, c)
@@ -84,39 +82,48 @@ def _pile_reason(st: CanastaState, p: int, c: int) -> str:
     """Why ``c`` takes no pile (said after "draw first (d)"; short: one line at 80 columns)."""
     pile = st.pile
     if not pile:
-        return ": the pile is empty"
+        return _(": the pile is empty")
     top = pile[-1]
     t = RANK_OF[top]
     shown = glyph(ID_TEXT[top])
     if t == THREE or is_wild(top):
-        return f": {shown} on top, the pile cannot be taken"
+        return _(": {card} on top, the pile cannot be taken").format(card=shown)
     if len(st.hands[p]) == 1 and len(pile) == 1:
-        return ": with one card you may not take a pile of one"
+        return _(": with one card you may not take a pile of one")
     if any(a.kind == ONTO for a in _steps(st)):
-        return f": the {shown} goes onto your {_plural(t)} with no hand card: t"
+        return _(": the {card} goes onto your {meld} with no hand card: t").format(
+            card=shown, meld=meld_name(t))
     if any(a.kind == TAKE for a in _steps(st)):
-        return f": the {shown} is taken with your {_plural(t)}, not this card: t"
+        return _(": the {card} is taken with your {meld}, not this card: t").format(
+            card=shown, meld=meld_name(t))
     side = st.side_of[p]
-    why = "the pile is frozen: it takes" if st.freezers else (
-        "a first meld takes the pile with" if not st.initial_meld_done[side] else "")
+    if st.freezers:
+        why = _(": the pile is frozen: it takes two natural {meld}")
+    elif not st.initial_meld_done[side]:
+        why = _(": a first meld takes the pile with two natural {meld}")
+    else:
+        why = ""
     held = st.rank_counts[p][t]
     if why and held < 2:
-        return f": {why} two natural {_plural(t)}"
+        return why.format(meld=meld_name(t))
     if not why and RANK_OF[c] != t and not (is_wild(c) and held):
-        return f": the {shown} takes two {_plural(t)} or {_one(t)} and a wild card"
+        return _(": the {card} takes two {meld} or {one} and a wild card").format(
+            card=shown, meld=meld_name(t), one=_one(t))
     if not why and held < 2 and not is_wild(c):
-        return f": one {_name(t)} and no wild card cannot take the pile"
+        return _(": one {card} and no wild card cannot take the pile").format(card=_name(t))
     if not st.initial_meld_done[side]:
         need = st.setup.minimums[side]
         best = best_first_meld(st.rank_counts[p], st.setup.classic, t)
         if best < need:
-            return f": a first meld with {shown} counts {best}; it needs {need} points"
-    return f": it would leave you one card; {_going_out(st)}"
+            return _(": a first meld with {card} counts {best}; it needs {need} "
+                     "points").format(card=shown, best=best, need=need)
+    return _(": it would leave you one card; {going_out}").format(going_out=_going_out(st))
 
 
 def _going_out(st: CanastaState) -> str:
-    return "going out needs " + ("a canasta" if st.setup.canastas_to_go_out == 1 else
-                                 f"{st.setup.canastas_to_go_out} canastas")
+    if st.setup.canastas_to_go_out == 1:
+        return _("going out needs a canasta")
+    return _("going out needs {n} canastas").format(n=st.setup.canastas_to_go_out)
 
 
 # --- the play: melds and adds ------------------------------------------------------------
@@ -128,8 +135,10 @@ def _first_meld_reason(st: CanastaState, p: int, c: int) -> str:
     counts = st.rank_counts[p]
     best = best_first_meld(counts, st.setup.classic)
     if best < need:
-        return f"your best first meld counts {best}; a first meld needs {need} points"
-    return _alone(counts, c) or f"lay the first meld ({need}) first; the {glyph(ID_TEXT[c])} can follow"
+        return _("your best first meld counts {best}; a first meld needs {need} "
+                 "points").format(best=best, need=need)
+    return _alone(counts, c) or _("lay the first meld ({need}) first; the {card} can "
+                                  "follow").format(need=need, card=glyph(ID_TEXT[c]))
 
 
 def _alone(counts: list[int], c: int) -> str | None:
@@ -139,11 +148,11 @@ def _alone(counts: list[int], c: int) -> str | None:
     if is_wild(c):
         pairs = [s for s in range(1, DEUCE) if counts[s] >= 2]
         if not pairs:
-            return "a wild card melds with two natural cards of a rank: you hold no pair"
+            return _("a wild card melds with two natural cards of a rank: you hold no pair")
         return None
     if counts[slot] < 2 or (counts[slot] == 2 and not wilds):
-        return (f"a meld needs three {_plural(slot)}, two of them natural "
-                f"(you hold {counts[slot]} and {wilds} wild)")
+        return _("a meld needs three {meld}, two of them natural (you hold {held} and {wilds} "
+                 "wild)").format(meld=meld_name(slot), held=counts[slot], wilds=wilds)
     return None
 
 
@@ -155,15 +164,18 @@ def _melded_reason(st: CanastaState, p: int, c: int) -> str:
     h = len(st.hands[p])
     missing = st.setup.canastas_to_go_out - st.canastas[side]
     slot = RANK_OF[c]
-    new_meld = f"a new meld would leave you {h - 3} card(s); {_going_out(st)}"
-    adding = f"it would leave you one card; {_going_out(st)}"
+    going_out = _going_out(st)
+    new_meld = _("a new meld would leave you {n} card(s); {going_out}").format(
+        n=h - 3, going_out=going_out)
+    adding = _("it would leave you one card; {going_out}").format(going_out=going_out)
     if is_wild(c):
         if missing > 0 and h < 5 and any(counts[s] >= 2 and s not in melds for s in NATURALS):
             return new_meld
         if missing > 0 and h <= 2 and melds:
             return adding
-        rule = "" if st.setup.classic else ", 2 naturals each"
-        return f"your melds take no more wild cards: 3 at most{rule}"
+        if st.setup.classic:
+            return _("your melds take no more wild cards: 3 at most")
+        return _("your melds take no more wild cards: 3 at most, 2 naturals each")
     if slot in melds:
         return adding
     return _alone(counts, c) or new_meld
@@ -174,7 +186,7 @@ def _melded_reason(st: CanastaState, p: int, c: int) -> str:
 
 def first_meld_badge(need: int) -> str:
     """The melds zone of a side that has not melded: what its first meld must count (D36)."""
-    return f"first meld needs {need} points"
+    return _("first meld needs {need} points").format(need=need)
 
 
 def frozen_badge(pile: list[str | None], black_three_freezes: bool) -> str:
@@ -184,9 +196,10 @@ def frozen_badge(pile: list[str | None], black_three_freezes: bool) -> str:
     freezes = FREEZES[black_three_freezes]
     card = next((c for c in pile if c is not None and freezes[TEXT_ID[c]]), None)
     if card is not None:
-        return f"frozen: {glyph(card)} in it"
-    return "frozen: a wild card or a three in it" if black_three_freezes else \
-        "frozen: a wild card or a red three in it"
+        return _("frozen: {card} in it").format(card=glyph(card))
+    if black_three_freezes:
+        return _("frozen: a wild card or a three in it")
+    return _("frozen: a wild card or a red three in it")
 
 
 # --- the log: red threes a draw turns up ------------------------------------------------------
@@ -199,13 +212,21 @@ def draw_line(st: CanastaState, action: CanastaAction) -> str:
         reds, ends = _drawn_red_threes(st)
         if not reds:
             return action.label
-        text = f"{action.label} — drew {'a red three' if len(reds) == 1 else 'red threes'} " \
-               f"{glyphs(ID_TEXT[c] for c in reds)} (laid out"
-        return text + (", the last card: the hand ends)" if ends else ", replaced)")
+        cards = glyphs(ID_TEXT[c] for c in reds)
+        if ends:
+            drew = _("drew a red three {cards} (laid out, the last card: the hand ends)") \
+                if len(reds) == 1 else \
+                _("drew red threes {cards} (laid out, the last card: the hand ends)")
+        else:
+            drew = _("drew a red three {cards} (laid out, replaced)") if len(reds) == 1 else \
+                _("drew red threes {cards} (laid out, replaced)")
+        return f"{action.label} — {drew.format(cards=cards)}"
     if action.kind in (TAKE, ONTO):
         reds = [c for c in st.pile[:-1] if IS_RED_THREE[c]]
         if reds:
-            return f"{action.label} — {glyphs(ID_TEXT[c] for c in reds)} from the pile laid out"
+            laid = _("{cards} from the pile laid out").format(
+                cards=glyphs(ID_TEXT[c] for c in reds))
+            return f"{action.label} — {laid}"
     return action.label
 
 

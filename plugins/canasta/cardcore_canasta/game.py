@@ -9,6 +9,7 @@ from cardcore.engine.deal import cut, deal, one_at_a_time, shuffled
 from cardcore.engine.game import Action, Game, GameOptions, GameState, ScoreExtra
 from cardcore.engine.kit.scores import counts_from_items
 from cardcore.engine.seating import Seating, partnership_draw
+from cardcore.language import N_
 
 from .heuristic import heuristic
 from .loading import state_from_json
@@ -27,6 +28,7 @@ from .rules import (
 )
 from .scoring import OLDER_COUNTS, older_counts
 from .state import CanastaState
+from .words import DOMAIN
 
 
 def _options(options: GameOptions | None) -> CanastaOptions:
@@ -40,8 +42,9 @@ def _options(options: GameOptions | None) -> CanastaOptions:
 class CanastaGame(Game):
     id = "canasta"
     name = "Canasta"
-    description = ("Rummy with two decks and jokers: melds, canastas, a frozen pile; "
-                   "four in partnerships, or two or three each for themselves.")
+    description = N_("Rummy with two decks and jokers: melds, canastas, a frozen pile; "
+                     "four in partnerships, or two or three each for themselves.")
+    domain = DOMAIN
     #: Four first: the default table (D42); two and three play alone (D43, D44).
     player_counts = PLAYER_COUNTS
     partnerships = True

@@ -15,6 +15,9 @@ import pydantic
 
 from cardcore.engine.game import GameOptions
 from cardcore.engine.seating import Seating
+from cardcore.language import N_
+
+from .words import _
 
 #: Two, three or four players; four play in two partnerships (D42, D43, D44).
 PLAYER_COUNTS = (4, 2, 3)
@@ -134,24 +137,25 @@ class CanastaOptions(GameOptions):
     """Canasta's rule variants (D24-D47); the default of each comes first. A preset
     fills the options it names unless they are given too (D46)."""
 
-    target: int = pydantic.Field(5000, ge=1, description="points that win the match")
+    target: int = pydantic.Field(5000, ge=1, description=N_("points that win the match"))
     preset: Preset = pydantic.Field(
-        "texts", description="texts: the rules as the source texts read them; classic: "
-        "wild_rule=classic, black_three_freezes=false, concealed_needs_minimum=false "
-        "(options given one by one win)")
+        "texts", description=N_("texts: the rules as the source texts read them; classic: "
+                                "wild_rule=classic, black_three_freezes=false, "
+                                "concealed_needs_minimum=false (options given one by one win)"))
     wild_rule: Literal["two_per_wild", "classic"] = pydantic.Field(
         "two_per_wild",
-        description="two_per_wild: two naturals for each wild card, at most three wild cards; "
-        "classic: at least two naturals, at most three wild cards")
+        description=N_("two_per_wild: two naturals for each wild card, at most three wild "
+                       "cards; classic: at least two naturals, at most three wild cards"))
     black_three_freezes: bool = pydantic.Field(
-        True, description="a discarded black three freezes the pile (false: it only stops "
-        "the next player)")
+        True, description=N_("a discarded black three freezes the pile (false: it only stops "
+                             "the next player)"))
     concealed_needs_minimum: bool = pydantic.Field(
-        True, description="going out concealed before the side's first meld must meet "
-        "the minimum count")
+        True, description=N_("going out concealed before the side's first meld must meet "
+                             "the minimum count"))
     browse_pile: bool = pydantic.Field(
-        True, description="anyone may look through the whole discard pile (false: it is "
-        "kept squared, only its top card and how many cards it holds are seen)")
+        True, description=N_("anyone may look through the whole discard pile (false: it is "
+                             "kept squared, only its top card and how many cards it holds "
+                             "are seen)"))
 
     @pydantic.model_validator(mode="before")
     @classmethod
@@ -173,7 +177,8 @@ def variant(options: CanastaOptions) -> str:
     return f"preset {options.preset}" + (f"; differs: {', '.join(diffs)}" if diffs else "")
 
 
-RULES = """\
+#: The rules text (``rules_text``), translated whole: each language words it in its own way.
+RULES = N_("""\
 Rules: {variant}.
 
 Canasta for four players in two partnerships (seats 0+2 against 1+3), or for two
@@ -230,21 +235,25 @@ as the last stock card is laid out and the hand ends. No going-out bonus then.
 Score per side: melded cards + 500 per natural canasta + 300 per mixed canasta +
 red threes + 100 for going out (+100 concealed) - cards left in both partners' hands.
 The first side on {target} or more wins; if both, the higher; equal totals play on.
-"""
+""")
 
 
 def rules_text(options: CanastaOptions) -> str:
-    return RULES.format(
-        b3_up=", and a black three too" if options.black_three_freezes else "",
-        b3_frz=" or a black three" if options.black_three_freezes else "",
-        wild_text="at least two natural cards for each wild card"
-        if options.wild_rule == "two_per_wild" else "at least two natural cards",
-        conc="; before the side's first meld it must meet the minimum"
-        if options.concealed_needs_minimum else "; it need not meet the minimum",
+    """The rules as played with ``options``, in the language in use."""
+    freezes = options.black_three_freezes
+    return _(RULES).format(
+        b3_up=_(", and a black three too") if freezes else "",
+        b3_frz=_(" or a black three") if freezes else "",
+        wild_text=_("at least two natural cards for each wild card")
+        if options.wild_rule == "two_per_wild" else _("at least two natural cards"),
+        conc=_("; before the side's first meld it must meet the minimum")
+        if options.concealed_needs_minimum else _("; it need not meet the minimum"),
         target=options.target,
-        browse="Anyone may look through the whole pile, so the cards a player takes with it\n"
-        "are known to all: they show in that hand while it holds them." if options.browse_pile else
-        "The pile is kept squared: only its top card and how many cards it holds are seen\n"
-        "(the card that froze it lies crosswise: a frozen pile is seen to be frozen).",
+        browse=_("Anyone may look through the whole pile, so the cards a player takes with "
+                 "it\nare known to all: they show in that hand while it holds them.")
+        if options.browse_pile else
+        _("The pile is kept squared: only its top card and how many cards it holds are "
+          "seen\n(the card that froze it lies crosswise: a frozen pile is seen to be "
+          "frozen)."),
         variant=variant(options),
     )

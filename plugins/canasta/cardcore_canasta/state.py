@@ -46,6 +46,7 @@ from .rules import (
     minimum,
 )
 from .scoring import score_row
+from .words import _
 
 __all__ = ["PHASES", "STEPS", "CanastaState", "HandSetup"]
 
@@ -462,20 +463,20 @@ class CanastaState(DeclaredState):
         data = self.export() if seat is None else self.view(seat)
         zones = []
         for s, hand in enumerate(data["hands"]):
-            badges = [f"{len(hand)} cards"]
+            badges = [_("{n} cards").format(n=len(hand))]
             if data["went_out"] == s:
-                badges.append("went out concealed" if data["concealed"] else "went out")
-            zones.append(Zone(f"hand-{s}", "hand", "Hand", seat=s, side=self.side_of[s],
+                badges.append(_("went out concealed") if data["concealed"] else _("went out"))
+            zones.append(Zone(f"hand-{s}", "hand", _("Hand"), seat=s, side=self.side_of[s],
                               cards=list(hand), badges=badges))
         n = len(data["stock"])
-        zones.append(Zone("stock", "stock", "Stock", cards=[None] if n else [],
-                          badges=[f"stock {n}"]))
+        zones.append(Zone("stock", "stock", _("Stock"), cards=[None] if n else [],
+                          badges=[_("stock {n}").format(n=n)]))
         pile = data["discard"]
         badges = [frozen_badge(pile, self.setup.black_three_freezes)] if data["frozen"] else []
-        badges.append(f"{len(pile)} cards")
+        badges.append(_("{n} cards").format(n=len(pile)))
         if len(pile) > 1 and pile[0] is None:  # squared (D47): one face-down card stands for the rest
             pile = [None, pile[-1]]
-        zones.append(Zone("discard", "pile", "Discard pile", cards=list(pile), badges=badges))
+        zones.append(Zone("discard", "pile", _("Discard pile"), cards=list(pile), badges=badges))
         sides = range(self.setup.sides)
         for side in sides:
             zones.append(self._melds_zone(side, data))
@@ -492,19 +493,21 @@ class CanastaState(DeclaredState):
             badges = [meld["rank"]]
             if len(cards) >= CANASTA:
                 wild = any(is_wild(TEXT_ID[c]) for c in cards)
-                badges.append("mixed canasta" if wild else "natural canasta")
+                badges.append(_("mixed canasta") if wild else _("natural canasta"))
             groups.append(Group(f"meld-{side}-{meld['rank']}", list(cards), badges))
         red = data["red_threes"][side]
         if red:  # laid out in front of the side, beside its melds (a line less at 80x24)
             groups.append(Group(f"red-threes-{side}", list(red),
-                                ["red three" if len(red) == 1 else "red threes"]))
+                                [_("red three") if len(red) == 1 else _("red threes")]))
         if data["initial_meld_done"][side]:
             melded = sum(CARD_VALUE[TEXT_ID[c]] for m in melds for c in m["cards"])
             canastas = sum(1 for m in melds if len(m["cards"]) >= CANASTA)
-            badges = [f"melded {melded}"] + ([f"canastas {canastas}"] if canastas else [])
+            badges = [_("melded {n}").format(n=melded)]
+            if canastas:
+                badges.append(_("canastas {n}").format(n=canastas))
         else:
             badges = [first_meld_badge(minimum(data['totals_before'][side]))]
-        return Zone(f"melds-{side}", "melds", "Melds", side=side, groups=groups, badges=badges)
+        return Zone(f"melds-{side}", "melds", _("Melds"), side=side, groups=groups, badges=badges)
 
 
 #: The step of each kind, by ``Kind`` (apply dispatches on it).

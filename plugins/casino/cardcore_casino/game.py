@@ -12,6 +12,7 @@ from cardcore.engine.deal import one_at_a_time, packets, shuffled
 from cardcore.engine.game import Action, Game, GameOptions, GameState, IllegalAction, ScoreExtra
 from cardcore.engine.kit.scores import counts_from_items
 from cardcore.engine.seating import Seating
+from cardcore.language import N_
 from cardcore_casino.heuristic import heuristic
 from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (
@@ -24,6 +25,7 @@ from cardcore_casino.rules import (
 from cardcore_casino.scoring import OLDER_COUNTS, older_counts
 from cardcore_casino.state import FishingState
 from cardcore_casino.text import CasinoText, RulesText
+from cardcore_casino.words import DOMAIN
 
 
 class FishingGame(Game):
@@ -111,7 +113,8 @@ def casino_plans(options: CasinoOptions) -> tuple[Plan, Plan]:
 class CasinoGame(FishingGame):
     id = "casino"
     name = "Casino"
-    description = "The classic fishing game: capture by pairing and sums, build, sweep — to 21."
+    description = N_("The classic fishing game: capture by pairing and sums, build, sweep — to 21.")
+    domain = DOMAIN
     Options = CasinoOptions
     text = CasinoText
 

@@ -17,6 +17,7 @@ from cardcore.engine.cards import glyph
 from cardcore.engine.game import Action
 from cardcore_casino.combos import TABLES, table
 from cardcore_casino.rules import BIT, NAMES, RANK, ids_of
+from cardcore_casino.words import _
 
 if TYPE_CHECKING:
     from cardcore_casino.state import FishingState
@@ -65,16 +66,19 @@ class FishingAction(Action):
         card = glyph(NAMES[self.key[1]])
         kind = self.kind
         if kind == TRAIL:
-            return f"Trail {card}"
+            return _("Trail {card}").format(card=card)
         on = _glyphs(self.key[-1])
         if kind == CAPTURE:
-            how = " as 14" if self.value == 14 else ""
-            return f"Capture {on} with {card}{how}"
+            if self.value == 14:
+                return _("Capture {cards} with {card} as 14").format(cards=on, card=card)
+            return _("Capture {cards} with {card}").format(cards=on, card=card)
         if kind == NEW:
-            return f"Build {self.value}: {card} on {on}"
-        if kind == RAISE:
-            return f"Raise to {self.value}: {card} on {on}"
-        return f"Add to {self.value}: {card} on {on}"
+            text = _("Build {value}: {card} on {cards}")
+        elif kind == RAISE:
+            text = _("Raise to {value}: {card} on {cards}")
+        else:
+            text = _("Add to {value}: {card} on {cards}")
+        return text.format(value=self.value, card=card, cards=on)
 
     @property
     def hand_cards(self) -> tuple[str, ...]:
@@ -147,7 +151,7 @@ class _Builds:
         self.partner = state.seats.partner[seat]
         by_value: dict[int, list[int]] = {}
         own_vals: list[int] = []
-        for i, (value, owner, _, _) in enumerate(builds):
+        for i, (value, owner, _groups, _bits) in enumerate(builds):
             by_value.setdefault(value, []).append(i)
             if owner == seat:
                 own_vals.append(value)
@@ -396,7 +400,7 @@ def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi:
     if t.own_vals:  # what the owner still owns must stay backed
         seat = t.seat
         subsets = [(sb, k) for sb, k in subsets
-                   if t.backed(c, [value for i, (value, owner, _, _) in enumerate(builds)
+                   if t.backed(c, [value for i, (value, owner, _groups, _bits) in enumerate(builds)
                                    if owner == seat and i not in k])]
     with_loose = [(sb, (CAPTURE, v, (-1, *k))) for sb, k in subsets]
     alone = [(sb, (CAPTURE, v, k)) for sb, k in subsets if k]

@@ -14,6 +14,7 @@ import pydantic
 
 from cardcore.engine.cards import RANKS, standard_deck
 from cardcore.engine.game import GameOptions, ScoreRow
+from cardcore.language import N_
 
 if TYPE_CHECKING:
     from cardcore_casino.state import FishingState
@@ -52,14 +53,14 @@ class CasinoOptions(GameOptions):
     """Rule variants of Casino (D1, D4, D6, D9, D11, D17)."""
 
     court_cards_take_all: bool = pydantic.Field(
-        False, description="a court card pairs every loose card of its rank, not just one")
+        False, description=N_("a court card pairs every loose card of its rank, not just one"))
     direction: Direction = pydantic.Field(
-        "clockwise", description="direction of play (the deal always passes to the left)")
+        "clockwise", description=N_("direction of play (the deal always passes to the left)"))
     deal_in_twos: bool = pydantic.Field(
-        True, description="deal in packets of two (false: one card at a time)")
+        True, description=N_("deal in packets of two (false: one card at a time)"))
     may_trail_capturing_card: bool = pydantic.Field(
-        True, description="a card that could capture may still be trailed")
-    sweeps: bool = pydantic.Field(True, description="sweeps score 1 point each")
+        True, description=N_("a card that could capture may still be trailed"))
+    sweeps: bool = pydantic.Field(True, description=N_("sweeps score 1 point each"))
 
 
 class Rules:

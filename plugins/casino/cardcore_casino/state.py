@@ -19,11 +19,13 @@ from cardcore.engine.game import Action, Game, GameOptions, Group, IllegalAction
 from cardcore.engine.kit import DeclaredState
 from cardcore.engine.kit.declared import CardTest
 from cardcore.engine.seating import Seating
+from cardcore.language import current
 from cardcore_casino import load, moves, scoring
 from cardcore_casino.combos import split
 from cardcore_casino.moves import ADD, CAPTURE, NEW, RAISE, TRAIL, Build, FishingAction
 from cardcore_casino.parts import PARTS
 from cardcore_casino.rules import BIT, ID, NAMES, Rules
+from cardcore_casino.words import _
 
 if TYPE_CHECKING:
     from cardcore_casino.game import FishingGame
@@ -103,7 +105,8 @@ class FishingState(DeclaredState):
         self._keys: dict[Any, FishingAction] | None = None
         #: The zones every seat sees alike (stock face down, table, captures), made at the
         #: first ``zones`` call after a change: a server draws the table for every seat.
-        self._shown: tuple[Zone, Zone, list[Zone], list[Zone], list[Zone]] | None = None
+        #: Kept with the language they are in.
+        self._shown: tuple[str, tuple[Zone, Zone, list[Zone], list[Zone], list[Zone]]] | None = None
         #: The same for ``export`` and ``view``: all but the hands and the stock, as JSON
         #: (DeclaredState.cache_public).
         self._public: dict[str, Any] | None = None
@@ -261,7 +264,7 @@ class FishingState(DeclaredState):
         s = self.to_play
         assert s is not None  # a seat has just played
         hands = self.hands
-        for _ in nxt:
+        for _step in nxt:
             s = nxt[s]
             if hands[s]:
                 self.to_play = s
@@ -313,18 +316,19 @@ class FishingState(DeclaredState):
         numbers stay in the docs)."""
         own = sorted({b.value for b in self.builds if b.owner == self.to_play})
         if own:
-            builds = " and ".join(map(str, own))
-            return f"the owner of a build may not trail: you own the {builds}"
+            builds = _(" and ").join(map(str, own))
+            return _("the owner of a build may not trail: you own the {builds}").format(
+                builds=builds)
         rules = self.rules
         if rules.trail_rule == "no_match":
             value = rules.value[c]
             same = next((x for x in self.loose if rules.value[x] == value), None)
             if same is not None:
-                return f"a card of a loose card's value may not be trailed: {glyph(NAMES[same])} " \
-                       "is loose"
+                return _("a card of a loose card's value may not be trailed: {card} is "
+                         "loose").format(card=glyph(NAMES[same]))
         if rules.trail_rule == "no_capture":
-            return "a card that could capture may not be trailed"
-        return f"{glyph(NAMES[c])} may not be trailed here"
+            return _("a card that could capture may not be trailed")
+        return _("{card} may not be trailed here").format(card=glyph(NAMES[c]))
 
     def log_line(self, action: Action) -> str:
         text = action.label
@@ -332,16 +336,16 @@ class FishingState(DeclaredState):
             return text
         key = getattr(action, "key", None)
         if key and key[0] == CAPTURE and self.builds_bits() | self.loose_bits() == key[2]:
-            text += " — sweep"
+            text += " — " + _("sweep")
         hands = self.hands
         if sum(len(h) for h in hands) == 1:
             n = self.players
             if not self.stock:
-                text += " — the hand is over"
+                text += " — " + _("the hand is over")
             elif len(self.stock) == 4 * n:
-                text += " — the dealer deals the last cards: \"last\""
+                text += " — " + _("the dealer deals the last cards: \"last\"")
             else:
-                text += " — new deal"
+                text += " — " + _("new deal")
         return text
 
     def loose_bits(self) -> int:
@@ -434,24 +438,27 @@ class FishingState(DeclaredState):
         "captured-S"."""
         names = [NAMES[c] for p in seats for c in self.captured[p]]
         sweeps = sum(self.sweeps[p] for p in seats)
-        badges = [f"cards {len(names)}", f"spades {sum(1 for c in names if c.endswith('S'))}",
-                  f"sweeps {sweeps}"]
+        spades = sum(1 for c in names if c.endswith("S"))
+        badges = [_("cards {n}").format(n=len(names)), _("spades {n}").format(n=spades),
+                  _("sweeps {n}").format(n=sweeps)]
         pile: list[str | None] = [*names]
         if self.last_capture in seats:
-            badges.append("last capture")
+            badges.append(_("last capture"))
         side = self.seats.side[seats[0]]
         if len(seats) > 1:
-            return Zone(f"captured-side-{side}", "pile", "Captured", side=side, cards=pile,
+            return Zone(f"captured-side-{side}", "pile", _("Captured"), side=side, cards=pile,
                         badges=badges)
-        return Zone(f"captured-{seats[0]}", "pile", "Captured", seat=seats[0], side=side,
+        return Zone(f"captured-{seats[0]}", "pile", _("Captured"), seat=seats[0], side=side,
                     cards=pile, badges=badges)
 
     def zones(self, seat: int | None) -> list[Zone]:
         """The table as ``seat`` sees it; ``None``: the open table (every card shown)."""
-        shown = self._shown
-        if shown is None:
-            shown = self._shown = self._shared_zones()
-        stock, table, open_hands, hidden_hands, captured = shown
+        # kept per language: a server draws the table in each language its clients speak
+        language = current()
+        kept = self._shown
+        if kept is None or kept[0] != language:
+            kept = self._shown = (language, self._shared_zones())
+        stock, table, open_hands, hidden_hands, captured = kept[1]
         if seat is None:
             stock = replace(stock, cards=[NAMES[c] for c in self.stock])
             hands = open_hands
@@ -464,27 +471,29 @@ class FishingState(DeclaredState):
         """The stock (face down), the table, the hands face up and face down, the
         captures: what ``zones`` puts together for a seat."""
         last = self.last_deal
-        stock = Zone("stock", "pile", "Stock", cards=[None] * len(self.stock),
-                     badges=[f"stock {len(self.stock)}"] + (["last"] if last else []))
+        said_last = [_("last")] if last else []
+        stock = Zone("stock", "pile", _("Stock"), cards=[None] * len(self.stock),
+                     badges=[_("stock {n}").format(n=len(self.stock)), *said_last])
         groups = []
         for i, b in enumerate(self.builds):
-            badges = [str(b.value), "multiple" if len(b.groups) > 1 else "single"]
+            badges = [str(b.value), _("multiple") if len(b.groups) > 1 else _("single")]
             parts = [len(g) for g in b.groups] if len(b.groups) > 1 else []
             groups.append(Group(f"build-{i}", [NAMES[c] for g in b.groups for c in g], badges,
                                 seat=b.owner, parts=parts))
-        table_badges = ["last"] if last else []
+        table_badges = [*said_last]
         if self.to_play is None:
-            table_badges.append("hand over")
-        table = Zone("table", "row", "Table", cards=[NAMES[c] for c in self.loose], groups=groups,
+            table_badges.append(_("hand over"))
+        table = Zone("table", "row", _("Table"), cards=[NAMES[c] for c in self.loose], groups=groups,
                      badges=table_badges)
         open_hands, hidden_hands = [], []
         for s, hand in enumerate(self.hands):
             badges = []
             if self.dealer == s:
-                badges.append("dealer")
+                badges.append(_("dealer"))
             if self.to_play == s:
-                badges.append("to play")
-            zone_id, title, side = f"hand-{s}", f"Seat {s}", self.seats.side[s]
+                badges.append(_("to play"))
+            zone_id, title = f"hand-{s}", _("Seat {seat}").format(seat=s)
+            side = self.seats.side[s]
             open_hands.append(Zone(zone_id, "hand", title, s, side, [NAMES[c] for c in hand],
                                    badges=badges))
             hidden_hands.append(Zone(zone_id, "hand", title, s, side, [None] * len(hand),

@@ -7,11 +7,13 @@ from __future__ import annotations
 from cardcore.engine.deal import packets
 from cardcore.engine.game import GameOptions, ScoreExtra
 from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.language import N_
 from cardcore_casino.game import FishingGame
 from cardcore_casino.rules import ROYAL_VALUES, Rules, direction_sign
 from cardcore_royal_casino.options import RoyalCasinoOptions
 from cardcore_royal_casino.scoring import EXTRAS, cancel_sweeps, outright_of, royal_row
 from cardcore_royal_casino.text import RoyalCasinoText
+from cardcore_royal_casino.words import DOMAIN
 
 
 def _first(order: list[int]) -> list[tuple[int, int]]:
@@ -25,7 +27,8 @@ def _later(order: list[int]) -> list[tuple[int, int]]:
 class RoyalCasinoGame(FishingGame):
     id = "royal_casino"
     name = "Royal Casino"
-    description = "Casino with valued court cards (J 11, Q 12, K 13), aces 1 or 14 — to 21."
+    description = N_("Casino with valued court cards (J 11, Q 12, K 13), aces 1 or 14 — to 21.")
+    domain = DOMAIN
     Options = RoyalCasinoOptions
     text = RoyalCasinoText
 

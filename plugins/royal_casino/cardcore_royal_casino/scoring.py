@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, cast
 
 from cardcore.engine.game import ExtraValue, ScoreExtra, ScoreRow, SideScore
+from cardcore.language import N_
 from cardcore_casino.rules import ID
 
 if TYPE_CHECKING:
@@ -49,7 +50,7 @@ def _won_outright(row: ScoreRow, side: int) -> ExtraValue:
 #: What the statistics count of Royal Casino's own keys (the sheet shows the aces taken
 #: already, in the counts, and the winner): the aces scored and the hands won outright.
 EXTRAS = [ScoreExtra("aces", _aces_scored, sheet=False),
-          ScoreExtra("outright", _won_outright, label="won outright", sheet=False)]
+          ScoreExtra("outright", _won_outright, label=N_("won outright"), sheet=False)]
 
 
 def cancel_sweeps(sweeps: list[int]) -> list[int]:
