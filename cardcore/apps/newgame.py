@@ -2,8 +2,9 @@
 
 Writes ``./NAME``: a pyproject with the entry point, ``cardcore_NAME/game.py`` (a small
 complete game on ``cardcore.engine.kit``: replace its rules with yours), the plugin module, a
-test calling check_game and a README. It installs with pip, passes check_game and plays
-in the TUI before its author changes a line.
+test calling check_game, a README and the game's empty Indonesian catalog (its own gettext
+domain, ``cardcore_NAME``: docs/languages.md), which ``catalogs --check`` passes. It
+installs with pip, passes check_game and plays in the TUI before its author changes a line.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import keyword
 from pathlib import Path
 from string import Template
 
+from cardcore.apps import catalogs
 from cardcore.services.plugins import GAME_ID
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -45,4 +47,7 @@ def new_game(name: str, where: Path | None = None) -> Path:
         text = Template((TEMPLATES / (template + ".tmpl")).read_text()).substitute(words)
         (target / path).parent.mkdir(parents=True, exist_ok=True)
         (target / path).write_text(text)
+    package = target / words["package"]
+    for language in catalogs.Domain(words["package"], package).languages:
+        catalogs.write(catalogs.Domain(words["package"], package), language)
     return target

@@ -199,10 +199,10 @@ def test_zones_and_labels():
 
 
 def test_labels_name_court_and_ace_melds_in_words():
-    from cardcore_canasta.actions import _plural
+    from cardcore_canasta.actions import meld_name
     from cardcore_canasta.rules import SLOT_NAMES
 
-    names = {SLOT_NAMES[i]: _plural(i) for i in range(len(SLOT_NAMES))}
+    names = {SLOT_NAMES[i]: meld_name(i) for i in range(len(SLOT_NAMES))}
     assert names["A"] == "aces" and names["K"] == "kings" and names["10"] == "10s"
     st = position(hands=[["7C", "7C", "7S", "2C", "5H"], [], [], []],
                   melds=[[{"rank": "K", "cards": ["KH", "KD", "KC"]}], []])

@@ -63,3 +63,18 @@ def test_check_cards_refuses_unknown_and_extra_copies():
         check_cards(["AS", "AS"], standard_deck())
     with pytest.raises(CardError, match="JK"):
         check_cards(["JK"], standard_deck())
+
+
+def test_cards_named_in_words_in_english_and_indonesian():
+    from cardcore.engine.cards import Suit, card_name, glyph, rank_name
+    from cardcore.language import speaking
+
+    assert [card_name(c) for c in ("AS", "10H", "KD", "JC", "JK")] == [
+        "ace of spades", "10 of hearts", "king of diamonds", "jack of clubs", "joker"]
+    with speaking("id"):
+        assert [card_name(c) for c in ("AS", "10H", "KD", "JC", "QS", "JK")] == [
+            "As sekop", "10 hati", "King wajik", "Jack keriting", "Queen sekop", "Joker"]
+        assert [s.word for s in Suit] == ["sekop", "hati", "wajik", "keriting"]
+        assert rank_name("7") == "7" and rank_name("A") == "As"
+        assert glyph("10D") == "10♦" and glyph("JK") == "Jkr"  # the short forms are the same
+    assert rank_name("A") == "ace"

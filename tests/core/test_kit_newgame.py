@@ -22,6 +22,8 @@ def test_new_game_installs_lists_simulates_and_passes_check_game(tmp_path):
     root = tmp_path / "fishing_test"
     assert sorted(p.relative_to(root).as_posix() for p in root.rglob("*") if p.is_file()) == [
         "README.md", "cardcore_fishing_test/__init__.py", "cardcore_fishing_test/game.py",
+        "cardcore_fishing_test/locale/id/LC_MESSAGES/cardcore_fishing_test.mo",
+        "cardcore_fishing_test/locale/id/LC_MESSAGES/cardcore_fishing_test.po",
         "cardcore_fishing_test/plugin.py", "pyproject.toml", "tests/test_fishing_test.py"]
     site = tmp_path / "site"
     pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--no-deps",
@@ -49,3 +51,30 @@ def test_a_bad_name_is_one_line_and_exit_2(tmp_path, monkeypatch, capsys):
         err = capsys.readouterr().err
         assert err.count("\n") == 1 and words in err, err
     assert sorted(p.name for p in tmp_path.iterdir()) == ["taken"]
+
+
+def test_a_new_game_has_its_own_domain_a_complete_catalog_and_speaks_english_under_id(
+        tmp_path, monkeypatch):
+    """The scaffold's wiring (docs/authors.md, "Adding a language"): its Domain, an empty
+    Indonesian catalog that the catalogs tool finds current, English until translated."""
+    import importlib
+    import random
+
+    from cardcore.apps import catalogs
+    from cardcore.apps.newgame import new_game
+    from cardcore.engine.seating import Seating
+    from cardcore.language import speaking
+
+    root = new_game("worded_game", tmp_path)
+    package = root / "cardcore_worded_game"
+    assert catalogs.main(["--check", "--domain", f"cardcore_worded_game={package}"]) == 0
+    monkeypatch.syspath_prepend(str(root))
+    game = importlib.import_module("cardcore_worded_game.game").WordedGame()
+    assert game.domain is not None and game.domain.name == "cardcore_worded_game"
+    state = game.new_hand(Seating(2), game.Options(), random.Random(1), [0, 0])
+    english = [a.label for a in state.legal_actions()]
+    with speaking("id"):
+        assert [a.label for a in state.legal_actions()] == english
+        assert game.translate(game.description) == game.description
+        assert game.translate("points that win the match") == "poin untuk memenangkan pertandingan"
+    assert all(label.startswith("Play ") for label in english)

@@ -25,7 +25,7 @@ from cardcore_casino.rules import (
 from cardcore_casino.scoring import OLDER_COUNTS, older_counts
 from cardcore_casino.state import FishingState
 from cardcore_casino.text import CasinoText, RulesText
-from cardcore_casino.words import DOMAIN
+from cardcore_casino.words import DOMAIN as FISHING_WORDS
 
 
 class FishingGame(Game):
@@ -51,6 +51,12 @@ class FishingGame(Game):
 
     def direction(self, options: GameOptions) -> int:
         return self.rules_for(options).direction
+
+    def translate(self, text: str) -> str:
+        """The game's own catalog, the core's, then the engine's (Casino's): the words of the
+        score rows every fishing game shares."""
+        said = super().translate(text)
+        return FISHING_WORDS.gettext(text) if said == text else said
 
     def score_extras(self, options: GameOptions) -> list[ScoreExtra]:
         """The sweeps and big casinos of rows stored before the rows had ``counts``."""
@@ -114,7 +120,7 @@ class CasinoGame(FishingGame):
     id = "casino"
     name = "Casino"
     description = N_("The classic fishing game: capture by pairing and sums, build, sweep — to 21.")
-    domain = DOMAIN
+    domain = FISHING_WORDS
     Options = CasinoOptions
     text = CasinoText
 
