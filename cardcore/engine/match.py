@@ -23,7 +23,7 @@ from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
-from cardcore.language import ENGLISH, speaking
+from cardcore.language import ENGLISH, current, speaking
 
 
 class SetupError(ValueError):
@@ -35,6 +35,14 @@ def check_players(game: Game, players: int) -> None:
     if players not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise SetupError(f"{game.name} is for {counts} players, not {players}")
+
+
+def english_log_line(state: GameState, action: Action) -> str:
+    """The log line a record keeps: English whatever the language in use (docs/languages.md)."""
+    if current() == ENGLISH:
+        return state.log_line(action)
+    with speaking(ENGLISH):
+        return state.log_line(action)
 
 
 class Match:
@@ -122,8 +130,7 @@ class Match:
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
-        with speaking(ENGLISH):  # the record's words: English whatever the language in use
-            label = state.log_line(action)
+        label = english_log_line(state, action)
         state.apply(action)
         self.decisions += 1
         if self.on_event is not None:
