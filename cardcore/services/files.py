@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING
 
@@ -81,6 +82,11 @@ def data_dir() -> Path:
 
 def autosave_path() -> Path:
     return data_dir() / "saves" / "autosave.json"
+
+
+def set_aside(path: Path) -> None:
+    """Keep a file that is not what it should be as ``NAME.damaged-<time>``: never overwritten."""
+    os.replace(path, path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def write_atomic(path: str | Path, text: str) -> None:

@@ -16,7 +16,6 @@ used).
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
 from collections.abc import Sequence
@@ -93,7 +92,7 @@ def remember(names: Sequence[str | None]) -> list[str | None]:
     path = profiles_path()
     found = _read(path)
     if found is None:
-        _set_aside(path)
+        files.set_aside(path)
         found = ProfilesFile()
     now = time.time()
     by_name = {p.name: p for p in found.profiles}
@@ -108,10 +107,6 @@ def remember(names: Sequence[str | None]) -> list[str | None]:
     kept = sorted(by_name.values(), key=lambda p: -p.last_used)[:MAX_PROFILES]
     files.write_atomic(path, ProfilesFile(profiles=kept).model_dump_json(indent=1) + "\n")
     return keys
-
-
-def _set_aside(path: Path) -> None:
-    os.replace(path, path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def with_people(setup: Setup) -> Setup:
