@@ -49,3 +49,14 @@ def need_game(registry):
         return registry.games[game_id]
 
     return need
+
+
+@pytest.fixture(params=["en", "id"])
+def spoken(request):
+    """The test twice: in English and in Indonesian, the language chosen as ``--lang`` chooses
+    it (``language.set_language``), English again after."""
+    from cardcore import language
+
+    language.set_language(request.param)
+    yield request.param
+    language.set_language(language.ENGLISH)

@@ -119,7 +119,7 @@ class LauncherScreen(Screen[None]):
         text = Text(_("Plugins that failed to load") + "\n", style="bold red")
         for err in self.app.registry.errors:
             text.append(f"✗ {err.plugin}", style="bold")
-            text.append(f" ({err.distribution or _('unknown distribution')})\n", style="dim")
+            text.append(" (" + (err.distribution or _("unknown distribution")) + ")\n", style="dim")
             text.append(f"  {err.error}\n", style="red")
         return text
 

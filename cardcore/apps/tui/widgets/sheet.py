@@ -55,9 +55,9 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
                               *(cell(v, c) for v, c in zip(values, counts, strict=True)))
         for extra, said in shown_extras(row, extras):
             table.add_row("", literal(extra_label(extra)), *(extra_cell(extra, v) for v in said))
-        table.add_row(str(h), f"[b]{literal(_('hand'))}[/b]",
+        table.add_row(str(h), "[b]" + literal(_("hand")) + "[/b]",
                       *(f"[b]{literal(s['total'])}[/b]" for s in row["sides"]))
-        table.add_row("", f"[b]{literal(_('total'))}[/b]", *(f"[b]{literal(t)}[/b]" for t in run),
+        table.add_row("", "[b]" + literal(_("total")) + "[/b]", *(f"[b]{literal(t)}[/b]" for t in run),
                       end_section=True)
         notes += [literal(_("hand {number}, {side}: {note}").format(number=h, side=name, note=side["note"]))
                   for name, side in zip(sheet.side_names, row["sides"], strict=False)
