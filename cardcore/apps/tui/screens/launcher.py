@@ -113,7 +113,7 @@ class LauncherScreen(Screen[None]):
                 yield Static(id="game-head")
                 with VerticalScroll(id="rules-scroll"):
                     yield Markdown(id="rules")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help: 80 columns keep "? Help"
 
     def _errors_text(self) -> Text:
         text = Text(_("Plugins that failed to load") + "\n", style="bold red")

@@ -138,7 +138,7 @@ class ReplayScreen(Screen[None]):
         with VerticalScroll(id="zones-scroll", can_focus=False):  # end/home step the replay
             yield ZonesView(id="zones")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help: 80 columns keep "? Help"
 
     def on_mount(self) -> None:
         self.draw()
