@@ -44,7 +44,7 @@ async def test_a_four_player_canasta_sheet_seen_from_each_side(make_app, registr
     app = make_app(start=Resume(session))
     async with app.run_test(size=(80, 24)) as pilot:
         table = await your_turn(pilot)
-        assert table.viewer_side == seat % 2
+        assert table.viewer_side == table.sheet_side == seat % 2
         await pilot.press("s")
         await pilot.pause()
         sheet = app.screen
@@ -56,3 +56,15 @@ async def test_a_four_player_canasta_sheet_seen_from_each_side(make_app, registr
         assert row.index(want[0]) < row.index(want[1]), row
         if spoken == "id":  # the names give way to the words
             assert not any(name in row for name in names), row
+
+
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
+async def test_two_players_alone_keep_their_names_on_the_sheet(make_app, registry):
+    """Casino for two: each player a side of their own, no "we" (Kami is a partnership's)."""
+    from .test_table_items import LAST_CARDS
+
+    app = make_app(start=Resume(session_at(registry, "casino", LAST_CARDS)))
+    with language.speaking("id"):
+        async with app.run_test(size=(80, 24)) as pilot:
+            table = await your_turn(pilot)
+            assert table.viewer_side == 0 and table.sheet_side is None

@@ -400,6 +400,13 @@ class TableScreen(Screen[None]):
         return next((z.side for z in self._table()[1]
                      if z.kind == "hand" and z.seat == self.viewer), None)
 
+    @property
+    def sheet_side(self) -> int | None:
+        """The side whose column on the score sheet is "we" (``side_heads``): the viewer's, in
+        a game of partnerships (each player alone: the players' names)."""
+        s = self.session
+        return self.viewer_side if len(s.side_names) < len(s.names) else None
+
     def _draw_status(self) -> None:
         """Most needed first: the score and the target, whose turn, the hand, the game,
         the dealer; on a second line, whole, what 80 columns cannot hold (``Parts``). Two
@@ -493,7 +500,7 @@ class TableScreen(Screen[None]):
         s = self.session
         if self._sheet_pending:
             self._sheet_pending = False
-            self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True, viewer_side=self.viewer_side),
+            self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True, viewer_side=self.sheet_side),
                                  self._after_sheet)
             return
         if s.over or self.finished is not None:
@@ -964,7 +971,7 @@ class TableScreen(Screen[None]):
         self.after_move()
 
     def action_score_sheet(self) -> None:
-        self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False, viewer_side=self.viewer_side),
+        self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False, viewer_side=self.sheet_side),
                              self._after_sheet)
 
     def action_chat(self) -> None:
