@@ -29,7 +29,6 @@ from pydantic import ConfigDict, Field
 from cardcore.engine.match_setup import Setup
 from cardcore.engine.name_fields import Name
 from cardcore.engine.people import distinct_name, profile_key
-from cardcore.engine.records import RecordError
 from cardcore.services import files
 
 FILE_NAME = "profiles.json"
@@ -67,12 +66,7 @@ def profiles_path() -> Path:
 
 def _read(path: Path) -> ProfilesFile | None:
     """The file (an empty one when there is none), None when it is no profiles file."""
-    if not path.exists():
-        return ProfilesFile()
-    try:
-        return ProfilesFile.model_validate_json(files.read_text(path, "profiles file", MAX_FILE_BYTES))
-    except (pydantic.ValidationError, RecordError):
-        return None
+    return files.read_model(path, ProfilesFile, "profiles file", MAX_FILE_BYTES)
 
 
 def load() -> list[Profile]:

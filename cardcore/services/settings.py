@@ -15,7 +15,6 @@ from typing import Literal
 import pydantic
 from pydantic import ConfigDict
 
-from cardcore.engine.records import RecordError
 from cardcore.language import LANGUAGES
 from cardcore.services import files
 
@@ -44,12 +43,7 @@ def settings_path(home: Path | None = None) -> Path:
 
 def _read(path: Path) -> Settings | None:
     """The settings (the defaults when there is no file), None when the file is no settings file."""
-    if not path.exists():
-        return Settings()
-    try:
-        return Settings.model_validate_json(files.read_text(path, "settings file", MAX_FILE_BYTES))
-    except (pydantic.ValidationError, RecordError):
-        return None
+    return files.read_model(path, Settings, "settings file", MAX_FILE_BYTES)
 
 
 def load(home: Path | None = None) -> Settings:

@@ -40,8 +40,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     BINDINGS = [
         Binding("escape,s", "close", N_("Back to the table"), id="sheet.close",
                 tooltip=N_("back to the table (or where the sheet was opened)")),
-        Binding("n", "next", N_("Next hand"), id="sheet.next",
-                tooltip=N_("the next hand (a hand just over)")),
+        Binding("n", "next", N_("Next hand"), tooltip=N_("the next hand (a hand just over)"),
+                id="sheet.next"),
         Binding("a", "again", N_("Play again"), id="sheet.again",
                 tooltip=N_("play again: a match like it (a match that is over)")),
         Binding("m", "menu", N_("Launcher"), id="sheet.menu",
