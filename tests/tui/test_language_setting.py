@@ -44,9 +44,11 @@ async def test_g_speaks_indonesian_at_once_and_keeps_it_for_the_next_start(make_
         language.set_language(language.ENGLISH)
 
 
+@pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
 async def test_the_launchers_footer_keys_are_whole_at_80x24(make_app, spoken):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
+        await until(pilot, lambda: app.screen.query(FooterKey), "the footer drawn")
         await pilot.pause()
         assert not footer_problems(app)
         assert f"q {_('Quit')}" in screen_lines(app)[-1]
