@@ -8,14 +8,19 @@ from __future__ import annotations
 import os
 import stat
 import tempfile
+import time
 from pathlib import Path
-from typing import IO, TYPE_CHECKING
+from typing import IO, TYPE_CHECKING, TypeVar
 
 import platformdirs
 
 if TYPE_CHECKING:  # the records' pydantic models load when a record or a save is read
+    import pydantic
+
     from cardcore.engine.journal import MatchEvent
     from cardcore.engine.records import SaveFile
+
+Model = TypeVar("Model", bound="pydantic.BaseModel")
 
 
 class RecordWriter:
@@ -81,6 +86,26 @@ def data_dir() -> Path:
 
 def autosave_path() -> Path:
     return data_dir() / "saves" / "autosave.json"
+
+
+def read_model(path: Path, model: type[Model], what: str, limit: int) -> Model | None:
+    """A small JSON file of the data dir read as ``model`` (its defaults when there is no
+    file); None when the file is not one (not JSON, not the model, too large, unreadable)."""
+    import pydantic
+
+    from cardcore.engine.records import RecordError
+
+    if not path.exists():
+        return model()
+    try:
+        return model.model_validate_json(read_text(path, what, limit))
+    except (pydantic.ValidationError, RecordError):
+        return None
+
+
+def set_aside(path: Path) -> None:
+    """Keep a file that is not what it should be as ``NAME.damaged-<time>``: never overwritten."""
+    os.replace(path, path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def write_atomic(path: str | Path, text: str) -> None:

@@ -16,7 +16,6 @@ used).
 
 from __future__ import annotations
 
-import os
 import secrets
 import time
 from collections.abc import Sequence
@@ -30,7 +29,6 @@ from pydantic import ConfigDict, Field
 from cardcore.engine.match_setup import Setup
 from cardcore.engine.name_fields import Name
 from cardcore.engine.people import distinct_name, profile_key
-from cardcore.engine.records import RecordError
 from cardcore.services import files
 
 FILE_NAME = "profiles.json"
@@ -68,12 +66,7 @@ def profiles_path() -> Path:
 
 def _read(path: Path) -> ProfilesFile | None:
     """The file (an empty one when there is none), None when it is no profiles file."""
-    if not path.exists():
-        return ProfilesFile()
-    try:
-        return ProfilesFile.model_validate_json(files.read_text(path, "profiles file", MAX_FILE_BYTES))
-    except (pydantic.ValidationError, RecordError):
-        return None
+    return files.read_model(path, ProfilesFile, "profiles file", MAX_FILE_BYTES)
 
 
 def load() -> list[Profile]:
@@ -93,7 +86,7 @@ def remember(names: Sequence[str | None]) -> list[str | None]:
     path = profiles_path()
     found = _read(path)
     if found is None:
-        _set_aside(path)
+        files.set_aside(path)
         found = ProfilesFile()
     now = time.time()
     by_name = {p.name: p for p in found.profiles}
@@ -108,10 +101,6 @@ def remember(names: Sequence[str | None]) -> list[str | None]:
     kept = sorted(by_name.values(), key=lambda p: -p.last_used)[:MAX_PROFILES]
     files.write_atomic(path, ProfilesFile(profiles=kept).model_dump_json(indent=1) + "\n")
     return keys
-
-
-def _set_aside(path: Path) -> None:
-    os.replace(path, path.with_name(f"{path.name}.damaged-{time.strftime('%Y%m%d-%H%M%S')}"))
 
 
 def with_people(setup: Setup) -> Setup:

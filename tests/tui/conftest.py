@@ -49,3 +49,15 @@ def need_game(registry):
         return registry.games[game_id]
 
     return need
+
+
+@pytest.fixture(params=["en", pytest.param("id", marks=pytest.mark.slow)])
+def spoken(request):
+    """The test twice: in English and in Indonesian (issue 27's 80x24 twins: `make test` runs
+    the Indonesian one, the quick loop does not), the language chosen as ``--lang`` chooses
+    it (``language.set_language``), English again after."""
+    from cardcore import language
+
+    language.set_language(request.param)
+    yield request.param
+    language.set_language(language.ENGLISH)

@@ -17,6 +17,7 @@ from cardcore.apps.tui.screens.join_code import JoinCodeScreen, own_connection_j
 from cardcore.apps.tui.screens.launcher import LauncherScreen
 from cardcore.apps.tui.screens.lobby import LinksScreen, LobbyScreen
 from cardcore.apps.tui.screens.table import TableScreen
+from cardcore.language import _
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import Connection
 from cardcore.services.net.seat_book import SeatBook
@@ -175,7 +176,7 @@ async def test_a_private_tables_seat_is_given_by_its_code_and_invite_without_lis
         await stop_server(server)
 
 
-async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_path, registry):
+async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_path, registry, spoken):
     server = await start_server(tmp_path / "server.sqlite")
     try:
         app = CardcoreApp(registry, start=Lobby(f"ws://127.0.0.1:{server.port}/", "Ann"),
@@ -193,14 +194,17 @@ async def test_the_links_screen_shows_the_invites_as_text_and_copies_them(tmp_pa
             lines = [line.strip() for line in text_of(app, "#links-text").splitlines()]
             shown = await until(pilot, lambda: " ".join(screen_lines(app)).strip(), "the links drawn")
             for s in seats:  # the invites read aloud, all in view at 80x24; then the links
-                assert f"Seat {s.seat + 1}: {code} {s.invite}" in lines
-                assert f"Seat {s.seat + 1}: {code} {s.invite}" in shown
-                assert f"Seat {s.seat + 1}: {s.link}" in lines
+                seat = _("Seat {number}:").format(number=s.seat + 1)
+                assert f"{seat} {code} {s.invite}" in lines
+                assert f"{seat} {code} {s.invite}" in shown
+                assert f"{seat} {s.link}" in lines
             await pilot.press("c")  # the focus is on seat 1's button: its invite alone
-            assert app.clipboard.startswith(f"cardcore table {code}, seat 1: join by code with "
-                                            f"{code} {seats[0].invite} or the link {seats[0].link}")
+            first = _("cardcore table {code}, seat {number}: join by code with {invite} or the link {link}")
+            invite, link = f"{code} {seats[0].invite}", seats[0].link
+            assert app.clipboard.startswith(first.format(code=code, number=1, invite=invite, link=link))
             assert seats[1].invite not in app.clipboard
-            assert "Seat 1's invite copied" in text_of(app, "#links-text")
+            copied = _("Seat {number}'s invite copied to the clipboard.").format(number=1)
+            assert copied in " ".join(text_of(app, "#links-text").split())
             links.query_one("#back").focus()
             await pilot.press("c")  # no seat's button: every seat's
             assert all(s.invite in app.clipboard and s.link in app.clipboard for s in seats)

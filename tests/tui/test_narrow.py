@@ -12,6 +12,7 @@ from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.session import SessionSetup
 from cardcore.apps.tui.widgets.options_form import OptionsForm, help_line
 from cardcore.engine.cards import glyph
+from cardcore.language import _
 
 from .helpers import first_action_key, play_to_the_sheet, screen_lines, text_in, text_of
 
@@ -20,7 +21,7 @@ GAMES = ("casino", "royal_casino", "canasta")
 
 @pytest.mark.slow
 @pytest.mark.parametrize("size", [(80, 24), (100, 30)])
-async def test_setup_option_descriptions_are_whole_at_80_and_100_columns(make_app, registry, size):
+async def test_setup_option_descriptions_are_whole_at_80_and_100_columns(make_app, registry, size, spoken):
     for game_id in GAMES:
         game = registry.games[game_id]
         app = make_app()
@@ -47,7 +48,7 @@ async def test_setup_option_descriptions_are_whole_at_80_and_100_columns(make_ap
 def sides_and_target(session) -> list[str]:
     m = session.match
     return [f"{name} {total}" for name, total in zip(m.sheet.side_names, m.totals, strict=True)] \
-        + [f"(to {m.options.target})"]
+        + [_("(to {target})").format(target=m.options.target)]
 
 
 def check_80x24(app, table) -> list[str]:
@@ -56,8 +57,8 @@ def check_80x24(app, table) -> list[str]:
     lines = screen_lines(app)
     problems = [f"status lacks {want!r}" for want in sides_and_target(table.session)
                 if want not in lines[0]]
-    if "? Help" not in lines[-1]:
-        problems.append(f"footer lacks '? Help': {lines[-1]!r}")
+    if f"? {_('Help')}" not in lines[-1]:
+        problems.append(f"footer lacks '? {_('Help')}': {lines[-1]!r}")
     hand = " ".join(lines[table.hand.region.y:table.hand.region.bottom])
     problems += [f"hand card {glyph(c)} not shown" for c in table.hand.cards
                  if c is not None and glyph(c) not in hand]
@@ -77,7 +78,7 @@ async def play_hand_at_80x24(pilot, app) -> list[str]:
     screen at every turn."""
     problems: list[str] = []
     table = None
-    for _ in range(400):
+    for _turn in range(400):
         await pilot.pause()
         screen = app.screen
         if not isinstance(screen, TableScreen):  # the end-of-hand sheet
@@ -99,7 +100,7 @@ async def play_hand_at_80x24(pilot, app) -> list[str]:
     ("royal_casino", ("human", "greedy", "greedy", "greedy")),
     ("canasta", ("human", "greedy", "greedy", "greedy")),
 ])
-async def test_a_whole_hand_at_80x24_shows_what_a_player_needs(make_app, registry, game_id, seats):
+async def test_a_whole_hand_at_80x24_shows_what_a_player_needs(make_app, registry, game_id, seats, spoken):
     game = registry.games[game_id]
     app = make_app(start=Play(SessionSetup(game, game.Options(), list(seats), 3)))
     async with app.run_test(size=(80, 24)) as pilot:

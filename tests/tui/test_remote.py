@@ -22,6 +22,7 @@ from cardcore.services.net.client import ClientError, Connection, Target, parse_
 
 from ..net.helpers import start_server, stop_server
 from .helpers import play_first, until
+from .test_table_items import footer_problems
 
 SIZE = (80, 24)
 
@@ -232,7 +233,7 @@ async def test_joining_with_a_bad_secret_or_code_is_one_line(tmp_path, registry)
 # --- the lobby -------------------------------------------------------------------------------
 
 
-async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardcore_home, registry):
+async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardcore_home, registry, spoken):
     server = await start_server(tmp_path / "server.sqlite")
     try:
         other = await new_table(server.port, game="royal_casino")
@@ -242,6 +243,8 @@ async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardco
             lobby = await until(pilot, lambda: isinstance(app.screen, LobbyScreen) and app.screen.tables
                                 and app.screen, "the list of tables")
             assert [t.code for t in lobby.tables] == [other.code]
+            await pilot.pause()
+            assert not footer_problems(app)  # the lobby's keys whole
             from cardcore.apps.tui.session import SessionSetup
 
             game = registry.games["casino"]

@@ -12,7 +12,7 @@ from .helpers import screen_lines, text_in
 
 
 @pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
-async def test_the_levels_chosen_are_explained_under_the_seats_at_80x24(make_app, registry):
+async def test_the_levels_chosen_are_explained_under_the_seats_at_80x24(make_app, registry, spoken):
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()

@@ -19,6 +19,7 @@ from cardcore.apps.tui.screens.table import TableScreen
 from cardcore.apps.tui.session import SessionSetup
 from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.apps.tui.widgets.zones import ZonesView
+from cardcore.language import _
 
 from .helpers import screen_lines, text_in, text_of, until, your_turn
 from .test_frictions import session_at
@@ -144,14 +145,14 @@ async def test_every_table_key_is_in_the_help_and_the_rules_are_r_away(make_app,
         assert app.screen is table
 
 
-async def test_casino_at_80x24_the_status_footer_and_the_hand_over_are_whole(make_app, registry):
+async def test_casino_at_80x24_the_status_footer_and_the_hand_over_are_whole(make_app, registry, spoken):
     """Item 5: the status line breaks between its parts, never in one ("· dealer Pl…"); the
     footer's keys are whole; the finished hand's actions title says its key whole."""
     app = make_app(start=Resume(session_at(registry, "casino", LAST_CARDS)))
     async with app.run_test(size=SMALL) as pilot:
         table = await your_turn(pilot)
         assert not status_problems(app, table) and not footer_problems(app)
-        assert "r Rules" in screen_lines(app)[-1] and "? Help" in screen_lines(app)[-1]
+        assert f"r {_('Rules')}" in screen_lines(app)[-1] and f"? {_('Help')}" in screen_lines(app)[-1]
         await pilot.press("1")
         await until(pilot, lambda: isinstance(app.screen, ScoreSheetScreen), "the hand's sheet")
         await pilot.press("escape")
@@ -159,14 +160,16 @@ async def test_casino_at_80x24_the_status_footer_and_the_hand_over_are_whole(mak
         assert app.screen is table and table.finished is not None
         title = table.query_one("#actions-title")
         rows = screen_lines(app)[title.region.y:title.region.bottom]
-        assert "Actions (n: next hand)" in " ".join(" ".join(r[title.region.x:].split()) for r in rows)
-        assert not status_problems(app, table) and "hand 1 over" in table.query_one("#status").plain
-        assert not footer_problems(app) and "n Next hand" in screen_lines(app)[-1]
+        title_words = f"{_('Actions')} {_('(n: next hand)')}"
+        assert title_words in " ".join(" ".join(r[title.region.x:].split()) for r in rows)
+        over = _("hand {number} over").format(number=1)
+        assert not status_problems(app, table) and over in table.query_one("#status").plain
+        assert not footer_problems(app) and f"n {_('Next hand')}" in screen_lines(app)[-1]
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id", ["royal_casino", "canasta"])
-async def test_four_seats_as_teams_at_80x24_are_whole(make_app, registry, game_id):
+async def test_four_seats_as_teams_at_80x24_are_whole(make_app, registry, game_id, spoken):
     """Item 5 for the partnership games: the status line with both sides' names, the turn,
     the hand, the game and the dealer, each part whole; the footer whole."""
     game = registry.games[game_id]
@@ -176,7 +179,9 @@ async def test_four_seats_as_teams_at_80x24_are_whole(make_app, registry, game_i
         table = await your_turn(pilot)
         assert not status_problems(app, table) and not footer_problems(app)
         plain = table.query_one("#status").plain
-        assert "South & North 0 · West & East 0" in plain and f"{game.name} · dealer " in plain
+        first, second = table.session.side_names
+        dealer = _("dealer {name}").format(name=table.session.name(table.hand_dealer))
+        assert f"{first} 0 · {second} 0" in plain and f"{game.name} · {dealer}" in plain
 
 
 # --- words -----------------------------------------------------------------------------------

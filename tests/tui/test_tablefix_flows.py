@@ -21,6 +21,7 @@ from cardcore.engine import records
 from cardcore.services import files
 
 from .helpers import play_first, record_calls, text_of, your_turn
+from .test_table_items import footer_problems
 
 SIZE = (100, 30)
 
@@ -230,7 +231,7 @@ async def test_hot_seat_names_who_played_and_a_new_hand_clears_the_message(make_
 
 
 @pytest.mark.slow
-async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, registry):
+async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, registry, spoken):
     game = registry.games["casino"]
     names = ["Somebody long-named, too", "Another long-named one"]  # a name is at most 24
     setup = SessionSetup(game, game.Options(), ["human", "greedy"], 7, names=names)
@@ -251,7 +252,7 @@ async def test_the_newest_log_entry_is_visible_when_entries_wrap(make_app, regis
 
 
 @pytest.mark.slow
-async def test_resizing_keeps_the_actions_on_the_players_turn(make_app, registry):
+async def test_resizing_keeps_the_actions_on_the_players_turn(make_app, registry, spoken):
     app = make_app(start=Play(setup_of(registry, "casino")))
     async with app.run_test(size=(120, 40)) as pilot:
         table = await your_turn(pilot)
@@ -360,7 +361,8 @@ async def test_a_failing_move_on_screen_names_the_plugin_and_changes_nothing(mak
 
 
 @pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
-async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_app, registry, tmp_path):
+async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_app, registry, tmp_path,
+                                                                        spoken):
     import subprocess
     import sys
 
@@ -374,6 +376,7 @@ async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_ap
     app = make_app(start=ShowReplay(Replay(registry, record)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
+        assert not footer_problems(app)  # the replay's keys whole
         await pilot.press("end", "s")
         await pilot.pause()
         await pilot.pause(0.2)
@@ -382,4 +385,4 @@ async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_ap
         scroll = sheet.query_one("#sheet-scroll")
         assert scroll.max_scroll_y > 0 and scroll.scroll_y == scroll.max_scroll_y
         assert scroll.region.bottom <= 23 and sheet.query_one("#close").region.bottom <= 23
-        assert "West & East (28, target 21)" in str(sheet.query_one("#sheet-heading", Static).render())
+        assert f"West & East (28, {sheet.goal})" in str(sheet.query_one("#sheet-heading", Static).render())

@@ -17,6 +17,7 @@ from cardcore.apps.tui.widgets.wrap import Parts
 from cardcore.apps.tui.widgets.zones import TableInfo, render_zone
 from cardcore.engine.cards import glyph
 from cardcore.engine.kit.tricks import suit_glyph
+from cardcore.language import _
 from cardcore.services.plugins import load_registry
 
 from .helpers import first_action_key, record_calls, screen_lines, text_of, until
@@ -68,7 +69,7 @@ def test_the_status_line_keeps_to_two_lines_leaving_out_what_matters_least():
 
 
 async def test_long_names_at_80x24_keep_the_score_and_the_turn_whole_in_two_lines(make_app,
-                                                                                whist_registry):
+                                                                                whist_registry, spoken):
     game = whist_registry.games["whist"]
     names = ["Alexandra Konstantinova", "Bartholomew", "Christopher Robin Milne", "Dominique"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy", "greedy", "greedy"], 3, names=names)
@@ -79,8 +80,9 @@ async def test_long_names_at_80x24_keep_the_score_and_the_turn_whole_in_two_line
         await pilot.pause()
         status = table.query_one("#status").region
         lines = [line.strip() for line in screen_lines(app)[status.y:status.bottom]]
+    target, turn = _("(to {target})").format(target=5), _("to play:")
     assert lines == ["Alexandra Konstantinova & Christopher Robin Milne 0",
-                     "Bartholomew & Dominique 0 (to 5) · to play: Alexandra Konstantinova (you)"]
+                     f"Bartholomew & Dominique 0 {target} · {turn} Alexandra Konstantinova ({_('you')})"]
 
 
 async def test_q_on_the_score_sheet_leaves_the_table_as_at_the_table(make_app, registry):
@@ -120,7 +122,7 @@ def trick_problems(lines: list[str], table: TableScreen) -> tuple[list[str], str
             problems.append(f"{glyph(card)} of {names[seat]} not shown: {text!r}")
     if plays and f"[led {suit_glyph(plays[0][1][-1])}]" not in text:
         problems.append(f"no suit led in {text!r}")
-    if taker is not None and f"taken by {names[taker]}" not in text:
+    if taker is not None and _("{zone} — taken by {name}").format(zone="", name=names[taker]) not in text:
         problems.append(f"the last trick's taker not shown: {text!r}")
     for side, count in zip(table.session.side_names, trick.taken_by_side(table.session.state.seating),
                            strict=True):
@@ -131,14 +133,14 @@ def trick_problems(lines: list[str], table: TableScreen) -> tuple[list[str], str
 
 @pytest.mark.slow
 async def test_a_hand_of_whist_at_80x24_shows_the_trick_trumps_and_who_took_the_last(
-        make_app, whist_registry):
+        make_app, whist_registry, spoken):
     game = whist_registry.games["whist"]
     setup = SessionSetup(game, game.Options(), ["human", "greedy", "greedy", "greedy"], 3)
     app = make_app(registry=whist_registry, start=Play(setup))
     problems: list[str] = []
     seen: set[str] = set()
     async with app.run_test(size=(80, 24)) as pilot:
-        for _ in range(400):
+        for _turn in range(400):
             await pilot.pause()
             table = app.screen
             if not isinstance(table, TableScreen):

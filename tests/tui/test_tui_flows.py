@@ -347,7 +347,7 @@ async def test_a_hint_that_comes_after_the_move_is_dropped(make_app, registry):
         assert table.hint_index is not None and text_of(app, "#message").startswith("Hint:")
 
 
-async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry):
+async def test_long_hand_scrolls_and_stays_usable_at_80x24(make_app, registry, spoken):
     game = registry.games["crazy_eights"]
     deck = [r + s for s in "SHDC" for r in ("A", "2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K")]
     state = {"players": 2, "dealer": 1, "to_play": 0, "hands": [deck[:48], deck[48:50]],

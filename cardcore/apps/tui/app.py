@@ -25,6 +25,7 @@ from textual.widgets import Static
 
 from cardcore.apps.tui.screens.launcher import LauncherScreen
 from cardcore.engine.names import shown
+from cardcore.language import N_, _, set_language
 from cardcore.services.plugins import Registry, load_registry
 from cardcore.services.store import StoreError, open_library
 
@@ -40,6 +41,8 @@ if TYPE_CHECKING:
 
 #: The bots' pauses, in the order ``b`` goes through them: the first press makes them quicker.
 SPEEDS = {"normal": 0.6, "instant": 0.0, "slow": 1.5}
+#: The speeds' names, said in the language in use where shown.
+SPEED_NAMES = (N_("normal"), N_("instant"), N_("slow"))
 
 
 @dataclass(frozen=True)
@@ -127,12 +130,12 @@ class CardcoreApp(App[None]):
     TITLE = "cardcore"
 
     BINDINGS = [
-        Binding("question_mark", "help", "Help", id="app.help",
-                tooltip="this help: every key of every screen"),
-        Binding("f", "colours", "4-colour", id="app.colours", show=False,  # in the help
-                tooltip="four-colour suits on/off"),
-        Binding("ctrl+q", "quit", "Quit", id="app.quit", show=False, priority=True,
-                tooltip="quit (a match here is saved)"),
+        Binding("question_mark", "help", N_("Help"), id="app.help",
+                tooltip=N_("this help: every key of every screen")),
+        Binding("f", "colours", N_("4-colour"), id="app.colours", show=False,  # in the help
+                tooltip=N_("four-colour suits on/off")),
+        Binding("ctrl+q", "quit", N_("Quit"), id="app.quit", show=False, priority=True,
+                tooltip=N_("quit (a match here is saved)")),
     ]
 
     def __init__(self, registry: Registry | None = None, *, start: Start | None = None,
@@ -165,7 +168,7 @@ class CardcoreApp(App[None]):
         """The match library, opened once (None while it cannot be: ``library_problem`` says
         why; it is tried again on the next call). Its notice is shown once."""
         if self.remote_only:
-            self.library_problem = "this front end plays on the server only"
+            self.library_problem = _("this front end plays on the server only")
             return None
         if self._store is None:
             try:
@@ -175,7 +178,7 @@ class CardcoreApp(App[None]):
                 return None
             self.library_problem = None
             if self._store.notice:
-                self.notify(self._store.notice, severity="warning", title="Match library", timeout=10)
+                self.notify(self._store.notice, severity="warning", title=_("Match library"), timeout=10)
         return self._store
 
     def _read(self, what: str, read: Any, default: Any) -> Any:
@@ -193,22 +196,22 @@ class CardcoreApp(App[None]):
         """The matches to resume, the most recently played first (not this table's own)."""
         table = self.current_table()
         own = table.session.match_id if table is not None else None
-        found: list[MatchSummary] = self._read("Unfinished matches",
+        found: list[MatchSummary] = self._read(_("Unfinished matches"),
                                                lambda s: s.list_unfinished(limit=50), [])
         return [m for m in found if m.id != own]
 
     def finished(self) -> list[MatchSummary]:
-        found: list[MatchSummary] = self._read("History", lambda s: s.finished(limit=200), [])
+        found: list[MatchSummary] = self._read(_("History"), lambda s: s.finished(limit=200), [])
         return found
 
     def score_rows(self, match_id: int) -> list[dict[str, Any]]:
-        rows: list[dict[str, Any]] = self._read("History", lambda s: s.score_sheet(match_id), [])
+        rows: list[dict[str, Any]] = self._read(_("History"), lambda s: s.score_sheet(match_id), [])
         return rows
 
     def stats(self, *, partnerships: bool = False) -> list[PlayerStats]:
         """Per person (``partnerships``: per partnership), from the library."""
         rows: list[PlayerStats] = self._read(
-            "Statistics", lambda s: s.stats(games=self.registry.games, partnerships=partnerships), [])
+            _("Statistics"), lambda s: s.stats(games=self.registry.games, partnerships=partnerships), [])
         return rows
 
     def on_mount(self) -> None:
@@ -243,6 +246,18 @@ class CardcoreApp(App[None]):
         if table is not None:
             table.session.set_speed(self.speed)
         return self.speed
+
+    def choose_language(self, code: str) -> None:
+        """Speak ``code`` from now on (screens drawn from now on say it) and keep it for the
+        next start; a setting that cannot be written is said, the language changes all the same."""
+        from cardcore.services.settings import remember_language
+
+        set_language(code)
+        try:
+            remember_language(code)
+        except OSError as exc:
+            self.notify(_("The language is not kept for the next start: {reason}")
+                        .format(reason=exc.strerror or exc), severity="warning")
 
     def save_exists(self) -> bool:
         """Is there an unfinished match to resume (other than this table's)?"""
@@ -281,8 +296,8 @@ class CardcoreApp(App[None]):
         """True (and a notify) when ``what`` needs this machine's library or plays a match
         here, and the app is the browser front end (remote only)."""
         if self.remote_only:
-            self.notify(f"{what} is not available here: this front end plays on the server only.",
-                        severity="warning")
+            self.notify(_("{what} is not available here: this front end plays on the server only.")
+                        .format(what=what), severity="warning")
         return self.remote_only
 
     def new_session(self, setup: SessionSetup) -> Session | None:
@@ -290,18 +305,19 @@ class CardcoreApp(App[None]):
         from cardcore.apps.tui.session import Session
         from cardcore.services.profiles import with_people
 
-        if self.local_only("A match on this machine"):
+        if self.local_only(_("A match on this machine")):
             return None
         try:
             return Session.new(self.registry, with_people(setup), store=self.library())
         except Exception as exc:  # a plugin that cannot deal: say so and stay
-            self.notify(f"The match could not start: {type(exc).__name__}: {exc}", severity="error")
+            self.notify(_("The match could not start: {fault}").format(fault=f"{type(exc).__name__}: {exc}"),
+                        severity="error")
             return None
 
     def open_setup(self, game: Game) -> None:
         from cardcore.apps.tui.screens.setup import SetupScreen
 
-        if self.local_only("A match on this machine"):
+        if self.local_only(_("A match on this machine")):
             return
         self.push_screen(SetupScreen(game, seed=self.fixed_seed))
 
@@ -337,16 +353,16 @@ class CardcoreApp(App[None]):
         if target is None:
             self.open_resume_list()
             return
-        if self.local_only("Resume"):
+        if self.local_only(_("Resume")):
             return
         try:
             session = Session.resume(self.registry, target, store=self.library())
         except MatchLocked as exc:
-            self.notify(f"{exc}.", severity="warning", title="Being played elsewhere")
+            self.notify(f"{exc}.", severity="warning", title=_("Being played elsewhere"))
             return
         except (RecordError, StoreError, OSError) as exc:
             reason = f"{exc.strerror or exc}" if isinstance(exc, OSError) else str(exc)
-            self.notify(reason, severity="error", title="Cannot resume")
+            self.notify(reason, severity="error", title=_("Cannot resume"))
             return
         self.open_table(session)
 
@@ -355,12 +371,12 @@ class CardcoreApp(App[None]):
         one leaves this table, as last saved, for that one)."""
         from cardcore.apps.tui.screens.library import ResumeScreen
 
-        if self.local_only("Resume"):
+        if self.local_only(_("Resume")):
             return
         if not self.unfinished():
             problem = f" ({self.library_problem})" if self.library_problem else ""
-            self.notify(f"There is no unfinished match to resume{problem}.", severity="warning",
-                        title="Cannot resume")
+            self.notify(_("There is no unfinished match to resume{problem}.").format(problem=problem),
+                        severity="warning", title=_("Cannot resume"))
             return
         if not isinstance(self.screen, ResumeScreen):
             self.push_screen(ResumeScreen())
@@ -368,26 +384,26 @@ class CardcoreApp(App[None]):
     def delete_match(self, match_id: int) -> bool:
         store = self.library()
         if store is None:
-            self.notify(self.library_problem or "The library cannot be opened.", severity="error")
+            self.notify(self.library_problem or _("The library cannot be opened."), severity="error")
             return False
         try:
             store.delete(match_id)
         except StoreError as exc:
-            self.notify(str(exc), severity="error", title="Cannot delete")
+            self.notify(str(exc), severity="error", title=_("Cannot delete"))
             return False
-        self.notify(f"Match {match_id} deleted.", timeout=3)
+        self.notify(_("Match {id} deleted.").format(id=match_id), timeout=3)
         return True
 
     def open_history(self) -> None:
         from cardcore.apps.tui.screens.library import HistoryScreen
 
-        if not self.local_only("The history"):
+        if not self.local_only(_("The history")):
             self.push_screen(HistoryScreen())
 
     def open_stats(self) -> None:
         from cardcore.apps.tui.screens.library import StatsScreen
 
-        if not self.local_only("Statistics"):
+        if not self.local_only(_("Statistics")):
             self.push_screen(StatsScreen())
 
     def replay_match(self, match_id: int) -> None:
@@ -396,7 +412,7 @@ class CardcoreApp(App[None]):
         from cardcore.apps.tui.session import Replay
         from cardcore.engine.records import RecordError
 
-        if self.local_only("A replay"):
+        if self.local_only(_("A replay")):
             return
         store = self.library()
         if store is None:
@@ -404,7 +420,7 @@ class CardcoreApp(App[None]):
         try:
             replay = Replay.from_text(self.registry, store.export_record(match_id), f"match {match_id}")
         except (StoreError, RecordError) as exc:
-            self.notify(str(exc), severity="error", title="Cannot replay")
+            self.notify(str(exc), severity="error", title=_("Cannot replay"))
             return
         self.push_screen(ReplayScreen(replay))
 
@@ -414,7 +430,7 @@ class CardcoreApp(App[None]):
         try:
             again = session.rematch()
         except Exception as exc:  # the library or a plugin could not deal it: say so, stay
-            self.notify(f"No rematch: {exc}", severity="error")
+            self.notify(_("No rematch: {reason}").format(reason=exc), severity="error")
             return
         if again is not None:
             self.open_table(again, replace)
@@ -448,7 +464,7 @@ class CardcoreApp(App[None]):
     def _leagues_requested(self) -> None:
         from cardcore.apps.tui.screens.league import LeagueScreen
 
-        if not self.local_only("Leagues"):
+        if not self.local_only(_("Leagues")):
             self.push_screen(LeagueScreen())
 
     # The other screens' messages come to methods named for them (``on_<screen>_<message>``,
@@ -502,7 +518,7 @@ class CardcoreApp(App[None]):
 
     def action_colours(self) -> None:
         self.palette = "two" if self.palette == "four" else "four"
-        self.notify("Four-colour suits" if self.palette == "four" else "Two-colour suits", timeout=2)
+        self.notify(_("Four-colour suits") if self.palette == "four" else _("Two-colour suits"), timeout=2)
         if _is_table(self.screen):
             self.screen.redraw()
         elif _is_replay(self.screen):
@@ -517,24 +533,24 @@ class CardcoreApp(App[None]):
     def get_system_commands(self, screen: Screen[Any]) -> Iterable[SystemCommand]:
         yield from super().get_system_commands(screen)
         if self.remote_only:  # the browser front end: the server's tables, nothing of this machine
-            yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+            yield SystemCommand(_("Rules"), _("The rules of the current game"), self.command_rules)
             if self.current_table() is not None:
-                yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+                yield SystemCommand(_("Score sheet"), _("The score sheet of this match"), self.command_sheet)
             return
-        yield SystemCommand("New match", "Choose a game and set up a match", self.command_new_match)
+        yield SystemCommand(_("New match"), _("Choose a game and set up a match"), self.command_new_match)
         if self.save_exists():
-            yield SystemCommand("Resume", "Continue an unfinished match (pick it from the list)",
+            yield SystemCommand(_("Resume"), _("Continue an unfinished match (pick it from the list)"),
                                 self.open_resume_list)
-        yield SystemCommand("History", "Finished matches: score sheets and replays", self.open_history)
-        yield SystemCommand("Statistics", "Wins, scores and counts per player", self.open_stats)
-        yield SystemCommand("Rules", "The rules of the current game", self.command_rules)
+        yield SystemCommand(_("History"), _("Finished matches: score sheets and replays"), self.open_history)
+        yield SystemCommand(_("Statistics"), _("Wins, scores and counts per player"), self.open_stats)
+        yield SystemCommand(_("Rules"), _("The rules of the current game"), self.command_rules)
         if self.current_table() is not None:
-            yield SystemCommand("Score sheet", "The score sheet of this match", self.command_sheet)
+            yield SystemCommand(_("Score sheet"), _("The score sheet of this match"), self.command_sheet)
 
     def command_new_match(self) -> None:
         """At a table: the setup of the game being played (starting it leaves this table).
         Elsewhere: the launcher's highlighted game, or the launcher."""
-        if self.local_only("A new match on this machine"):
+        if self.local_only(_("A new match on this machine")):
             return
         table = self.current_table()
         if table is not None:
@@ -559,10 +575,10 @@ class CardcoreApp(App[None]):
         launcher = next((s for s in self.screen_stack if isinstance(s, LauncherScreen)), None)
         game = launcher.selected_game() if launcher is not None else None
         if game is None and self.remote_only:
-            self.notify("The rules show at a table: ctrl+p, Rules.", severity="warning")
+            self.notify(_("The rules show at a table: ctrl+p, Rules."), severity="warning")
             return
         if game is None:
-            self.notify("No game chosen.", severity="warning")
+            self.notify(_("No game chosen."), severity="warning")
             return
         self.push_screen(RulesScreen(self.registry, game))
 

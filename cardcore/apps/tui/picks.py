@@ -14,13 +14,20 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from cardcore.engine.game import Action, GameState, Zone
+from cardcore.language import N_
 
 #: The fixed key of each step a game may name (``Action.step``); other steps get none.
 STEP_KEYS = {"draw": "d", "take": "t", "discard": "x", "pass": "p", "knock": "k"}
 
-#: What each step's key does, in the help's words.
-STEP_WORDS = {"draw": "draw from the stock", "take": "take the pile",
-              "discard": "discard the picked card", "pass": "pass", "knock": "knock"}
+#: Each step's name in a line ("No draw now.", translated where shown).
+STEP_NAMES = {"draw": N_("draw"), "take": N_("take"), "discard": N_("discard"), "pass": N_("pass"),
+              "knock": N_("knock")}
+
+#: What each step's key does, in the help's words (translated where shown).
+STEP_WORDS = {"draw": N_("draw from the stock (where the game has it)"),
+              "take": N_("take the pile (where the game has it)"),
+              "discard": N_("discard the picked card (where the game has it)"),
+              "pass": N_("pass (where the game has it)"), "knock": N_("knock (where the game has it)")}
 
 #: The keys that pick table units, in order (typed with shift: they clash with no binding).
 LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"

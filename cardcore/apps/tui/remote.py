@@ -26,6 +26,7 @@ from cardcore.engine.bots.search import Estimate, MediumBot
 from cardcore.engine.game import Action, Game, GameOptions, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Note
 from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.language import _
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import TIMEOUT, ClientError, Connection
 from cardcore.services.net.wire import RemoteAction, info_of_view, zone_from_json
@@ -40,7 +41,8 @@ class RemoteSession:
         first = next(m for m in updates if isinstance(m, p.Update))
         game = registry.games.get(first.game)
         if game is None:
-            raise ClientError("bad_game", f"the table plays {first.game!r}, which is not installed here")
+            raise ClientError("bad_game", _("the table plays {game}, which is not installed here")
+                              .format(game=repr(first.game)))
         self._game: Game = game
         self.conn = conn
         self.code = code
@@ -90,11 +92,12 @@ class RemoteSession:
                 await conn.join(code, secret, name)
             await asyncio.wait_for(first, TIMEOUT)
         except TimeoutError:
-            raise ClientError("closed", f"table {code}: no update came from the server") from None
+            raise ClientError("closed", _("table {code}: no update came from the server")
+                              .format(code=code)) from None
         finally:
             conn.subscribe(code, None)
         if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
-            raise ClientError("closed", conn.closed_reason or "the server closed the connection")
+            raise ClientError("closed", conn.closed_reason or _("the server closed the connection"))
         return cls(registry, conn, code, got, own_connection=own_connection)
 
     # --- the game and who sits where ---------------------------------------------------
@@ -253,7 +256,7 @@ class RemoteSession:
         raise RuntimeError("the server plays the bots")
 
     def why_no_undo(self) -> str | None:
-        return "No undo at a table on a server: every move stands as played."
+        return _("No undo at a table on a server: every move stands as played.")
 
     def undo(self) -> None:
         raise RuntimeError(self.why_no_undo())
@@ -273,12 +276,12 @@ class RemoteSession:
             return None
         unclaimed = [u.names[s.seat] for s in u.seats if s.open and not s.bot_playing]
         if len(unclaimed) == 1:
-            return f"{unclaimed[0]} to sit"
+            return _("{name} to sit").format(name=unclaimed[0])
         if unclaimed:  # the count first: a narrow status line cuts the names
-            return f"{len(unclaimed)} players to sit: {', '.join(unclaimed)}"
+            return _("{n} players to sit: {names}").format(n=len(unclaimed), names=", ".join(unclaimed))
         away = next((s for s in u.seats if s.seat == u.to_play), None)
         if away is not None and away.kind == HUMAN and not away.connected and not away.bot_playing:
-            return f"{u.names[away.seat]} to come back"
+            return _("{name} to come back").format(name=u.names[away.seat])
         return None
 
     @property
@@ -302,14 +305,14 @@ class RemoteSession:
 
     async def league_standings(self) -> p.Standings:
         if self._u.league is None:
-            raise ClientError("no_league", "this table's match counts for no league")
+            raise ClientError("no_league", _("this table's match counts for no league"))
         answer: p.Standings = await self.conn.call(p.LeagueRequest(name=self._u.league))
         return answer
 
     def rematch(self) -> None:
         """Ask the server for a rematch; it comes once every player at the table asked."""
         self.conn.send_soon(p.Rematch(code=self.code), self.code)
-        self._say("Asked for a rematch: it starts once every player asks.")
+        self._say(_("Asked for a rematch: it starts once every player asks."))
 
     @property
     def can_chat(self) -> bool:
@@ -321,7 +324,8 @@ class RemoteSession:
         try:
             message = p.Chat(code=self.code, text=text.strip())
         except pydantic.ValidationError as exc:
-            raise ValueError(f"not sent: {complaints.message(exc.errors(include_url=False)[0])}") from None
+            raise ValueError(_("not sent: {reason}").format(
+                reason=complaints.message(exc.errors(include_url=False)[0]))) from None
         self.conn.send_soon(message, self.code)
 
     def listen(self, callback: Listener | None) -> None:
@@ -350,10 +354,10 @@ class RemoteSession:
     def _on_message(self, message: Any) -> None:
         moved = False
         if message is None:
-            self._problem = f"not connected to the server ({self.conn.closed_reason}): join again " \
-                            "with your link to take the seat back"
+            self._problem = _("not connected to the server ({reason}): join again with your link "
+                              "to take the seat back").format(reason=self.conn.closed_reason)
             self._pending = False
-            self._say(f"Lost the server: {self.conn.closed_reason}.", error=True)
+            self._say(_("Lost the server: {reason}.").format(reason=self.conn.closed_reason), error=True)
         elif isinstance(message, p.Update):
             moved = self._take(message)
         elif isinstance(message, p.ChatLine):
@@ -364,12 +368,14 @@ class RemoteSession:
         elif isinstance(message, p.RematchStatus):
             self._rematch_status(message)
         elif isinstance(message, p.Left):  # the owner re-issued this seat's invite
-            self._problem = f"no longer at the table: {message.reason or 'you left it'}"
+            reason = message.reason or _("you left it")
+            self._problem = _("no longer at the table: {reason}").format(reason=reason)
             self._pending = False
-            self._say(f"You are no longer at the table: {message.reason or 'you left it'}.", error=True)
+            self._say(_("You are no longer at the table: {reason}.").format(reason=reason),
+                      error=True)
         elif isinstance(message, p.ErrorMessage):
             self._pending = False
-            self._say(f"The server said no: {message.message}", error=True)
+            self._say(_("The server said no: {reason}").format(reason=message.message), error=True)
         if self._listener is not None and not self._closed:
             self._listener(moved)
 
@@ -403,13 +409,13 @@ class RemoteSession:
             self._u.names[s.seat] = s.name
         who = self._u.names[s.seat]
         if s.open:
-            text = f"Seat {s.seat + 1} is open: it waits for its player"
+            text = _("Seat {number} is open: it waits for its player").format(number=s.seat + 1)
         elif s.bot_playing:
-            text = f"{who} is away: a bot plays the seat until they are back"
+            text = _("{name} is away: a bot plays the seat until they are back").format(name=who)
         elif s.connected:
-            text = f"{who} is at the table"
+            text = _("{name} is at the table").format(name=who)
         else:
-            text = f"{who} left the table: the seat is held for them"
+            text = _("{name} left the table: the seat is held for them").format(name=who)
         for info in self._u.seats:
             if info.seat == s.seat:
                 info.connected, info.bot_playing, info.open = s.connected, s.bot_playing, s.open
@@ -419,12 +425,13 @@ class RemoteSession:
         if r.started:
             self.log = []
             self._finished = (None, [])
-            self._say("A rematch: the new match is dealt.")
+            self._say(_("A rematch: the new match is dealt."))
             return
         names = self._u.names
         asked = ", ".join(names[s] for s in r.agreed if s < len(names))
         waiting = ", ".join(names[s] for s in r.waiting if s < len(names))
-        text = f"A rematch is asked for by {asked}" + (f"; waiting for {waiting}" if waiting else "")
+        text = _("A rematch is asked for by {names}").format(names=asked) + (
+            "; " + _("waiting for {name}").format(name=waiting) if waiting else "")
         self.log.append(LogEntry(self._u.hand_no, None, text, note=True))
 
     def _say(self, text: str, error: bool = False) -> None:

@@ -46,6 +46,7 @@ from cardcore.engine.match import Match
 from cardcore.engine.match_setup import HUMAN, Setup
 from cardcore.engine.replay import Rebuild
 from cardcore.engine.scoresheet import ScoreSheet
+from cardcore.language import _
 from cardcore.services import files
 from cardcore.services.plugins import Registry
 from cardcore.services.store import MatchStore, NoSuchMatch, OpenMatch, StoreError, checks, open_library
@@ -129,10 +130,11 @@ class Session:
             match_id = _pick(lib, match_id)
             summary = lib.get(match_id)
             if summary.finished:
-                raise StoreError(f"match {match_id} is over: `cardcore replay {match_id}` "
-                                 "steps through it")
+                raise StoreError(_("match {id} is over: `cardcore replay {id}` steps through it")
+                                 .format(id=match_id))
             if summary.game not in registry.games:
-                raise StoreError(f"match {match_id}: the game {summary.game!r} is not installed")
+                raise StoreError(_("match {id}: the game {game} is not installed")
+                                 .format(id=match_id, game=repr(summary.game)))
             game = registry.games[summary.game]
             play = lib.open(match_id)
             match = checks.resume(play, game, pm=registry.pm)
@@ -155,18 +157,20 @@ class Session:
         (the file is left as it was). The record it names is read only if cardcore wrote
         it in its records dir: a save never decides where cardcore writes."""
         if not path.exists():
-            raise records.RecordError(f"no saved match at {path}")
+            raise records.RecordError(_("no saved match at {path}").format(path=path))
         save = files.read_save(path)
         game_id = save.match.get("game")
         if not isinstance(game_id, str):
-            raise records.RecordError(f"{path}: bad save (match.game: not a game id)")
+            raise records.RecordError(_("{path}: bad save (match.game: not a game id)").format(path=path))
         if game_id not in registry.games:
-            raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
+            raise records.RecordError(_("{path}: the game {game} is not installed").format(path=path,
+                                                                                           game=repr(game_id)))
         game = registry.games[game_id]
         try:
             match = Match.from_snapshot(game, save.match, pm=registry.pm)
         except Exception as exc:  # a damaged save, or one from another version of the game
-            raise records.RecordError(f"{path}: cannot continue this match ({exc})") from None
+            raise records.RecordError(_("{path}: cannot continue this match ({reason})")
+                                      .format(path=path, reason=exc)) from None
         _check_bots(registry, match, str(path))
         events = files.save_events(save)
         if not events:  # no record: the match starts in the library at the saved position
@@ -207,7 +211,7 @@ class Session:
         """The match's record as the library has it (JSON Lines; StoreError when the match
         is not in the library)."""
         if self.keeper is None:
-            raise StoreError("this match is not in the library")
+            raise StoreError(_("this match is not in the library"))
         return self.keeper.record()
 
     def record_events(self) -> list[MatchEvent]:
@@ -505,14 +509,15 @@ def _pick(store: MatchStore, match_id: int | None) -> int:
         return match_id
     free = [m for m in store.list_unfinished(limit=50) if not m.locked]
     if not free:
-        raise NoSuchMatch("there is no unfinished match to resume")
+        raise NoSuchMatch(_("there is no unfinished match to resume"))
     return free[0].id
 
 
 def _check_bots(registry: Registry, match: Match, where: str) -> None:
     unknown = sorted({s for s in match.seats if s != HUMAN and s not in registry.bots})
     if unknown:
-        raise records.RecordError(f"{where}: the bot {unknown[0]!r} is not installed")
+        raise records.RecordError(_("{where}: the bot {bot} is not installed").format(where=where,
+                                                                                      bot=repr(unknown[0])))
 
 
 def _record_events(record: str) -> list[MatchEvent]:
@@ -575,11 +580,12 @@ class Replay:
         start = start_of(numbered[0][1])
         game_id = start.game
         if game_id not in registry.games:
-            raise records.RecordError(f"{path}: the game {game_id!r} is not installed")
+            raise records.RecordError(_("{path}: the game {game} is not installed").format(path=path,
+                                                                                           game=repr(game_id)))
         self.game: Game = registry.games[game_id]
         if "human" in start.seats and not any(isinstance(e, MatchEnd) for _, e in numbered):
-            raise records.RecordError(f"{path}: a match still in play with a human seat; "
-                                      "it can be replayed once it has ended")
+            raise records.RecordError(_("{path}: a match still in play with a human seat; "
+                                        "it can be replayed once it has ended").format(path=path))
         try:
             rebuilt = Rebuild(self.game, numbered).run()
         except records.RecordError as exc:
@@ -593,9 +599,10 @@ class Replay:
         try:
             self._read_frames(start)
         except (KeyError, TypeError, ValueError) as exc:  # a damaged or foreign record
-            raise records.RecordError(f"{path}: not a record of {game_id} ({exc!r})") from None
+            raise records.RecordError(_("{path}: not a record of {game} ({reason})")
+                                      .format(path=path, game=game_id, reason=repr(exc))) from None
         if not self.frames:
-            raise records.RecordError(f"{path}: the record has no positions to show")
+            raise records.RecordError(_("{path}: the record has no positions to show").format(path=path))
 
     def _read_frames(self, start: MatchStart) -> None:
         self.frames: list[Frame] = []
@@ -606,19 +613,19 @@ class Replay:
         for event in self.events:
             if isinstance(event, Deal):
                 dealer = event.dealer
-                self.frames.append(Frame(event.hand, f"Hand {event.hand} dealt", event.state,
-                                         dealer))
+                self.frames.append(Frame(event.hand, _("Hand {number} dealt").format(number=event.hand),
+                                         event.state, dealer))
             elif isinstance(event, Played):
                 who = self.names[event.seat]
                 self.frames.append(Frame(event.hand, log_text(who, event.label), event.state,
                                          dealer))
             elif isinstance(event, Undo):
-                self.frames.append(Frame(event.hand, "Undo", event.state, dealer))
+                self.frames.append(Frame(event.hand, _("Undo"), event.state, dealer))
             elif isinstance(event, HandEnd):
                 row = event.score
                 if sheet is None:
                     names = self.side_names if len(self.side_names) == len(row["sides"]) else \
-                        [f"Side {i + 1}" for i in range(len(row["sides"]))]
+                        [_("Side {number}").format(number=i + 1) for i in range(len(row["sides"]))]
                     sheet = ScoreSheet(names, target)
                 sheet = ScoreSheet(sheet.side_names, target, [*sheet.hands, row])
                 if self.frames:

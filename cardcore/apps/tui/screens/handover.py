@@ -10,6 +10,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Static
 
 from cardcore.apps.tui.plain import plain
+from cardcore.language import _
 
 
 class HandoverScreen(ModalScreen[None]):
@@ -27,9 +28,10 @@ class HandoverScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Middle(), Center():
-            text = Text.assemble(("Pass the keyboard to ", "bold"), plain(self.player, "bold"),
-                                 (".", "bold"), "\n\nEvery hand is hidden.\n", plain(self.player),
-                                 ": press any key when you are ready.")
+            text = Text.assemble(plain(_("Pass the keyboard to {name}.").format(name=self.player), "bold"),
+                                 "\n\n", _("Every hand is hidden."), "\n",
+                                 plain(_("{name}: press any key when you are ready.")
+                                       .format(name=self.player)))
             yield Static(text, id="handover-box")
 
     def on_key(self, event: events.Key) -> None:

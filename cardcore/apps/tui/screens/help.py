@@ -15,6 +15,8 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import Static
 
+from cardcore.language import N_, _
+
 if TYPE_CHECKING:
     from textual.app import App
 
@@ -22,7 +24,7 @@ if TYPE_CHECKING:
 Entry = tuple[str, str]
 
 #: Keys every screen has that are no binding of ours (Textual's own).
-ANYWHERE_EXTRA: list[Entry] = [("^p", "command palette (new match, resume, rules, score sheet)")]
+ANYWHERE_EXTRA: list[Entry] = [("^p", N_("command palette (new match, resume, rules, score sheet)"))]
 
 
 def key_names(app: App[object], binding: Binding) -> str:
@@ -33,14 +35,15 @@ def key_names(app: App[object], binding: Binding) -> str:
 
 def entries(app: App[object], bindings: Iterable[BindingType],
             extra: Sequence[Entry] = ()) -> list[Entry]:
-    """One line per thing a key does (its ``tooltip``, else its ``description``): bindings
-    that do the same share the line ("1–9 play the action with that number")."""
+    """One line per thing a key does (its ``tooltip``, else its ``description``, in the
+    language in use): bindings that do the same share the line ("1–9 play the action
+    with that number")."""
     keys: dict[str, list[str]] = {}
     for binding in bindings:
         if not isinstance(binding, Binding) or binding.system:
             continue
         keys.setdefault(binding.tooltip or binding.description, []).append(key_names(app, binding))
-    return [(_joined(names), words) for words, names in keys.items()] + list(extra)
+    return [(_joined(names), _(words)) for words, names in keys.items()] + [(k, _(w)) for k, w in extra]
 
 
 def _joined(names: list[str]) -> str:
@@ -75,23 +78,23 @@ def sections(app: App[object], under: Screen[Any] | None) -> list[tuple[str, lis
     from cardcore.apps.tui.widgets.hand import HandView
 
     screens: list[tuple[type[Screen[Any]] | None, str, list[Entry], str]] = [
-        (None, "Anywhere", entries(app, app.BINDINGS, ANYWHERE_EXTRA), ""),
-        (TableScreen, "Table",
-         entries(app, [*HandView.BINDINGS, *TableScreen.BINDINGS], TableScreen.HELP_EXTRA), TABLE_MARKS),
-        (LauncherScreen, "Launcher", entries(app, LauncherScreen.BINDINGS, LAUNCHER_EXTRA), ""),
-        (SetupScreen, "Setup", entries(app, SetupScreen.BINDINGS, SetupScreen.HELP_EXTRA), ""),
-        (ReplayScreen, "Replay", entries(app, ReplayScreen.BINDINGS), ""),
-        (ScoreSheetScreen, "Score sheet", entries(app, ScoreSheetScreen.BINDINGS), ""),
-        (LobbyScreen, "Tables on a server", entries(app, LobbyScreen.BINDINGS), ""),
+        (None, _("Anywhere"), entries(app, app.BINDINGS, ANYWHERE_EXTRA), ""),
+        (TableScreen, _("Table"),
+         entries(app, [*HandView.BINDINGS, *TableScreen.BINDINGS], TableScreen.HELP_EXTRA), _(TABLE_MARKS)),
+        (LauncherScreen, _("Launcher"), entries(app, LauncherScreen.BINDINGS, LAUNCHER_EXTRA), ""),
+        (SetupScreen, _("Setup"), entries(app, SetupScreen.BINDINGS, SetupScreen.HELP_EXTRA), ""),
+        (ReplayScreen, _("Replay"), entries(app, ReplayScreen.BINDINGS), ""),
+        (ScoreSheetScreen, _("Score sheet"), entries(app, ScoreSheetScreen.BINDINGS), ""),
+        (LobbyScreen, _("Tables on a server"), entries(app, LobbyScreen.BINDINGS), ""),
     ]
     first = [s for s in screens if s[0] is not None and under is not None and isinstance(under, s[0])]
     rest = [s for s in screens if s not in first]
-    return [(title, lines, note) for _, title, lines, note in first + rest]
+    return [(title, lines, note) for _screen, title, lines, note in first + rest]
 
 
 #: The launcher's keys that are no binding of its own (the game list's).
-LAUNCHER_EXTRA: list[Entry] = [("↑ ↓", "choose a game (its rules on the right; tab to scroll them)"),
-                               ("⏎", "set up a match of the game")]
+LAUNCHER_EXTRA: list[Entry] = [("↑ ↓", N_("choose a game (its rules on the right; tab to scroll them)")),
+                               ("⏎", N_("set up a match of the game"))]
 
 
 class HelpText(Static):
@@ -101,7 +104,7 @@ class HelpText(Static):
 
 
 class HelpScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,question_mark,q", "close", "Close", id="help.close")]
+    BINDINGS = [Binding("escape,question_mark,q", "close", N_("Close"), id="help.close")]
 
     def __init__(self, under: Screen[Any] | None = None) -> None:
         super().__init__()
@@ -110,7 +113,7 @@ class HelpScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         found = sections(self.app, self.under)
-        parts: list[RenderableType] = [Text("cardcore — keys (esc closes)", style="bold"), Text("")]
+        parts: list[RenderableType] = [Text(_("cardcore — keys (esc closes)"), style="bold"), Text("")]
         parts += [section(*s) for s in found]
         text = HelpText(Group(*parts), id="help-text")
         text.plain = "\n".join(f"{title}\n" + "".join(f"{k}  {w}\n" for k, w in lines) + note

@@ -20,6 +20,7 @@ from textual.widgets import Input, Static
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.remote import RemoteSession
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
+from cardcore.language import N_, _
 from cardcore.services.net.client import ClientError, Connection, Target, not_seated, parse_target
 from cardcore.services.net.seat_book import SeatBook
 from cardcore.services.plugins import Registry
@@ -83,7 +84,7 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
     JoinCodeScreen Input { width: 1fr; }
     JoinCodeScreen #join-message { height: auto; }
     """
-    BINDINGS = [Binding("escape", "drop", "Back", id="join.drop")]
+    BINDINGS = [Binding("escape", "drop", N_("Back"), id="join.drop")]
 
     def __init__(self, joiner: Joiner, server: str, *, ask_server: bool = False) -> None:
         super().__init__()
@@ -94,21 +95,22 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="join-box"):
-            yield Static(Text("Join by code", style="bold"))
-            yield Static(Text("A table's code and a seat's invite (KQX-482 maple river stone tiger) "
-                              "or a seat's link sits there; the code alone takes back your seat, "
-                              "or watches. enter: join, esc: back.", style="dim"))
+            yield Static(Text(_("Join by code"), style="bold"))
+            yield Static(Text(_("A table's code and a seat's invite (KQX-482 maple river stone tiger) "
+                                "or a seat's link sits there; the code alone takes back your seat, "
+                                "or watches. enter: join, esc: back."), style="dim"))
             with Horizontal(classes="join-row"):
-                yield Static("Code: ", classes="join-label")
-                yield Input(placeholder="KQX-482 maple-river-stone-tiger, or a link", id="join-code",
+                yield Static(_("Code:") + " ", classes="join-label")
+                yield Input(placeholder=_("KQX-482 maple-river-stone-tiger, or a link"), id="join-code",
                             compact=True)
             if self.ask_server:
                 with Horizontal(classes="join-row"):
-                    yield Static("Server: ", classes="join-label")
+                    yield Static(_("Server:") + " ", classes="join-label")
                     yield Input(self.server, id="join-server", compact=True)
                 with Horizontal(classes="join-row"):
-                    yield Static("Your name: ", classes="join-label")
-                    yield Input(profile_name(self.app), placeholder="(optional)", max_length=MAX_NAME_CHARS,
+                    yield Static(_("Your name:") + " ", classes="join-label")
+                    yield Input(profile_name(self.app), placeholder=_("(optional)"),
+                                max_length=MAX_NAME_CHARS,
                                 id="join-name", compact=True)
             yield Static(id="join-message")
 
@@ -126,7 +128,7 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
     async def join(self) -> None:
         text = self.query_one("#join-code", Input).value.strip()
         if not text:
-            self.say("Type a table's code, or its code and a seat's invite, or paste a link.")
+            self.say(_("Type a table's code, or its code and a seat's invite, or paste a link."))
             return
         try:
             target, name = self._target(text)
@@ -137,7 +139,8 @@ class JoinCodeScreen(ModalScreen[RemoteSession | None]):
         try:
             session = await self.joiner(target, name)
         except ClientError as exc:
-            self.say(not_seated(target.code, exc) if target.secret else f"Table {target.code}: {exc}")
+            self.say(not_seated(target.code, exc) if target.secret else _("Table {code}: {reason}")
+                     .format(code=target.code, reason=exc))
             return
         if session.seat is not None:
             remember_name(self.app, name)

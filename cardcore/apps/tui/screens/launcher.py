@@ -12,21 +12,35 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
-from textual.widgets import Button, Footer, Label, ListItem, ListView, Markdown, Static
+from textual.widgets import Button, Label, ListItem, ListView, Markdown, Static
 
 from cardcore.apps.tui.screens.rules import rules_or_fault
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.engine.game import Game
+from cardcore.language import LANGUAGES, N_, _, current
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
     from cardcore.apps.tui.table_session import TableSession
 
 
+#: Each language as the launcher's button names it, after "Language:" in that language.
+LANGUAGE_WORDS = {"en": "English", "id": "Indonesia"}
+
+
 def players_text(counts: tuple[int, ...]) -> str:
     counts = tuple(sorted(counts))
     if len(counts) > 1 and counts == tuple(range(counts[0], counts[-1] + 1)):
-        return f"{counts[0]}–{counts[-1]} players"
-    return "/".join(map(str, counts)) + (" player" if counts == (1,) else " players")
+        return _("{low}–{high} players").format(low=counts[0], high=counts[-1])
+    if counts == (1,):
+        return _("1 player")
+    return _("{counts} players").format(counts="/".join(map(str, counts)))
+
+
+def language_label() -> str:
+    """The language button: the language in use, in itself."""
+    code = current()
+    return _("Language: {name} (g)").format(name=LANGUAGE_WORDS.get(code, LANGUAGES[code]))
 
 
 class GameItem(ListItem):
@@ -65,52 +79,60 @@ class LauncherScreen(Screen[None]):
         """Show the leagues' standings."""
 
     BINDINGS = [
-        Binding("n", "new_match", "New match", id="launcher.new"),
-        Binding("r", "resume", "Resume", id="launcher.resume"),
-        Binding("h", "history", "History", id="launcher.history"),
-        Binding("s", "stats", "Statistics", id="launcher.stats"),
-        Binding("l", "leagues", "Leagues", id="launcher.leagues",
-                tooltip="leagues: each league's standings and ratings"),
-        Binding("j", "join_by_code", "Join by code", id="launcher.join", show=False,  # a button
-                tooltip="join by code: a friend's table, by its code and a seat's invite"),
-        Binding("q", "app.quit", "Quit", id="launcher.quit"),
+        Binding("n", "new_match", N_("New match"), id="launcher.new"),
+        Binding("r", "resume", N_("Resume"), id="launcher.resume"),
+        Binding("h", "history", N_("History"), id="launcher.history"),
+        Binding("s", "stats", N_("Statistics"), id="launcher.stats"),
+        Binding("l", "leagues", N_("Leagues"), id="launcher.leagues",
+                tooltip=N_("leagues: each league's standings and ratings")),
+        Binding("j", "join_by_code", N_("Join by code"), id="launcher.join", show=False,  # a button
+                tooltip=N_("join by code: a friend's table, by its code and a seat's invite")),
+        Binding("g", "language", N_("Language"), id="launcher.language", show=False,  # a button
+                tooltip=N_("language: English or Bahasa Indonesia (kept for the next start)")),
+        Binding("q", "app.quit", N_("Quit"), id="launcher.quit"),
     ]
 
     def compose(self) -> ComposeResult:
         registry = self.app.registry
         with Horizontal(id="launcher"):
             with Vertical(id="game-column"):
-                yield Static("[b]cardcore[/b] — pick a game", id="launcher-title")
+                yield Static(_("[b]cardcore[/b] — pick a game"), id="launcher-title")
                 yield ListView(*(GameItem(g) for _, g in sorted(registry.games.items(),
                                                                 key=lambda kv: kv[1].name)),
                                id="games")
                 if not registry.games:
-                    yield Static("No game is installed.", classes="warning")
+                    yield Static(_("No game is installed."), classes="warning")
                 with Horizontal(id="launcher-buttons"):
-                    yield Button("New match", id="new", variant="primary", compact=True)
-                    yield Button("Resume", id="resume", compact=True)
-                yield Button("Join by code (j)", id="join", compact=True)
+                    yield Button(_("New match"), id="new", variant="primary", compact=True)
+                    yield Button(_("Resume"), id="resume", compact=True)
+                yield Button(_("Join by code (j)"), id="join", compact=True)
+                yield Button(language_label(), id="language", compact=True)
                 if registry.errors:
                     yield Static(self._errors_text(), id="load-errors")
             with Vertical(id="game-detail"):
                 yield Static(id="game-head")
                 with VerticalScroll(id="rules-scroll"):
                     yield Markdown(id="rules")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help: 80 columns keep "? Help"
 
     def _errors_text(self) -> Text:
-        text = Text("Plugins that failed to load\n", style="bold red")
+        text = Text(_("Plugins that failed to load") + "\n", style="bold red")
         for err in self.app.registry.errors:
             text.append(f"✗ {err.plugin}", style="bold")
-            text.append(f" ({err.distribution or 'unknown distribution'})\n", style="dim")
+            text.append(" (" + (err.distribution or _("unknown distribution")) + ")\n", style="dim")
             text.append(f"  {err.error}\n", style="red")
         return text
 
     def on_mount(self) -> None:
+        self._ready()
+
+    def _ready(self, game: Game | None = None) -> None:
+        """The list ready: ``game`` (else the first) highlighted and shown, the list focused."""
         self.update_resume()
         games = self.query_one("#games", ListView)
         if games.children:
-            games.index = 0
+            items = [item for item in games.children if isinstance(item, GameItem)]
+            games.index = next((i for i, item in enumerate(items) if item.game is game), 0)
             self.show_game(self.selected_game())
         games.focus()
 
@@ -122,7 +144,7 @@ class LauncherScreen(Screen[None]):
         unfinished = self.app.unfinished()
         button = self.query_one("#resume", Button)
         button.display = bool(unfinished)
-        button.label = f"Resume ({len(unfinished)})"
+        button.label = _("Resume ({count})").format(count=len(unfinished))
         self.refresh_bindings()
 
     def selected_game(self) -> Game | None:
@@ -136,7 +158,7 @@ class LauncherScreen(Screen[None]):
         head = Text(game.name + "\n", style="bold")
         head.append(game.description + "\n")
         head.append(players_text(game.player_counts), style="cyan")
-        head.append(f" · plugin {plugin}", style="dim")
+        head.append(" · " + _("plugin {name}").format(name=plugin), style="dim")
         if dist:
             head.append(f" ({dist} {version or ''})".rstrip(), style="dim")
         self.query_one("#game-head", Static).update(head)
@@ -158,7 +180,7 @@ class LauncherScreen(Screen[None]):
     def action_new_match(self) -> None:
         game = self.selected_game()
         if game is None:
-            self.notify("No game is installed.", severity="error")
+            self.notify(_("No game is installed."), severity="error")
             return
         self.post_message(self.SetupRequested(game))
 
@@ -187,6 +209,16 @@ class LauncherScreen(Screen[None]):
     def _joined(self, session: TableSession | None) -> None:
         if session is not None:
             self.app.open_table(session)
+
+    @on(Button.Pressed, "#language")
+    async def action_language(self) -> None:
+        """The next language (of ``language.LANGUAGES``): spoken at once, this screen drawn
+        anew in it, and kept for the next start (``services.settings``)."""
+        codes = list(LANGUAGES)
+        game = self.selected_game()
+        self.app.choose_language(codes[(codes.index(current()) + 1) % len(codes)])
+        await self.recompose()
+        self._ready(game)
 
     def action_leagues(self) -> None:
         self.post_message(self.LeaguesRequested())

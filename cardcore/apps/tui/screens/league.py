@@ -13,10 +13,12 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.screen import Screen
-from textual.widgets import Footer, Label, ListItem, ListView, Static
+from textual.widgets import Label, ListItem, ListView, Static
 
 from cardcore.apps.tui.plain import plain
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.engine.names import shown
+from cardcore.language import N_, _
 from cardcore.services.league.book import LeagueBook
 from cardcore.services.league.standings import Standings, standings
 from cardcore.services.store import StoreError
@@ -25,7 +27,7 @@ if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
 
 T = TypeVar("T")
-EMPTY = ("No league yet. A league keeps the running score of fixed partnerships across matches:\n"
+EMPTY = N_("No league yet. A league keeps the running score of fixed partnerships across matches:\n"
          "cardcore league new NAME --game GAME --pair A,B --pair C,D ... (docs/leagues.md)")
 
 
@@ -36,7 +38,7 @@ class LeagueItem(ListItem):
 
     def compose(self) -> ComposeResult:
         yield Label(plain(self.league_name, "bold"))
-        yield Label(plain(f"season {self.season}", "dim"))
+        yield Label(plain(_("season {number}").format(number=self.season), "dim"))
 
 
 class LeagueScreen(Screen[None]):
@@ -51,17 +53,18 @@ class LeagueScreen(Screen[None]):
     #league-scroll { height: 1fr; padding: 0 1; }
     """
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="league.back")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"), id="league.back")]
     EMPTY = EMPTY
 
     def __init__(self) -> None:
         super().__init__()
-        self.title_text = "Leagues"
+        self.title_text = _("Leagues")
         #: The highlighted league's standings, laid out for a width (None: none shown).
         self.standings_layout: Callable[[int], str] | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"{self.title_text} — ↑ ↓: choose a league", style="bold"), id="league-title")
+        yield Static(Text(_("{title} — ↑ ↓: choose a league").format(title=self.title_text), style="bold"),
+                     id="league-title")
         with Horizontal():
             yield ListView(id="leagues")
             with VerticalScroll(id="league-scroll"):
@@ -78,7 +81,7 @@ class LeagueScreen(Screen[None]):
         view.extend(LeagueItem(name, season) for name, season in leagues)
         if not leagues:
             view.display = False
-            self.query_one("#standings", Static).update(Text(self.EMPTY))
+            self.query_one("#standings", Static).update(Text(_(self.EMPTY)))
             return
         view.index = 0
         view.focus()
@@ -87,7 +90,7 @@ class LeagueScreen(Screen[None]):
         """``fn(book)`` on the app's library, or None (and one notify) when it cannot be read."""
         store = self.app.library()
         if store is None:
-            self.notify(self.app.library_problem or "The library cannot be opened.", severity="error")
+            self.notify(self.app.library_problem or _("The library cannot be opened."), severity="error")
             return None
         try:
             book = LeagueBook(store)
@@ -96,7 +99,7 @@ class LeagueScreen(Screen[None]):
             finally:
                 book.close()
         except StoreError as exc:
-            self.notify(str(exc), severity="error", title="Leagues")
+            self.notify(str(exc), severity="error", title=_("Leagues"))
             return None
 
     @on(ListView.Highlighted, "#leagues")

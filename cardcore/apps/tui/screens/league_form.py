@@ -18,6 +18,7 @@ from cardcore.apps.tui.screens.server_leagues import ask_standings
 from cardcore.apps.tui.session import HUMAN
 from cardcore.apps.tui.widgets.options_form import OptionsForm
 from cardcore.engine.game import Game
+from cardcore.language import _
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection
 
@@ -45,11 +46,11 @@ class LeagueChoice(Vertical):
 
     def compose(self) -> ComposeResult:
         with Horizontal(classes="form-row"):
-            yield Label("League", classes="form-label")
-            yield Select([("none", NONE)], value=NONE, allow_blank=False, id="league", compact=True,
+            yield Label(_("League"), classes="form-label")
+            yield Select([(_("none"), NONE)], value=NONE, allow_blank=False, id="league", compact=True,
                          classes="form-control")
         with Horizontal(classes="form-row", id="league-sides"):
-            yield Label("Sides", classes="form-label")
+            yield Label(_("Sides"), classes="form-label")
             yield Select([], id="league-first", compact=True, classes="form-control")
             yield Select([], id="league-second", compact=True, classes="form-control")
         yield Static(id="league-note")
@@ -76,7 +77,7 @@ class LeagueChoice(Vertical):
         mine = [lg for lg in reply.leagues if lg.game == self.game.id]
         if mine and PLAYERS in self.game.player_counts:
             select = self.query_one("#league", Select)
-            select.set_options([("none", NONE), *((f"{lg.name} ({lg.season})", lg.name) for lg in mine)])
+            select.set_options([(_("none"), NONE), *((f"{lg.name} ({lg.season})", lg.name) for lg in mine)])
             self.display = True
             if self.form.focused is self.form.query_one("#players"):  # untouched: the league first
                 select.focus()
@@ -100,10 +101,10 @@ class LeagueChoice(Vertical):
         try:
             answer = await ask_standings(self.conn, name)
         except ClientError as exc:
-            self.say(f"League {name}: {exc}", "bold red")
+            self.say(_("League {name}: {reason}").format(name=name, reason=exc), "bold red")
             return
         if len(answer.teams) < 2:
-            self.say(f"League {name} has fewer than two partnerships.", "bold red")
+            self.say(_("League {name} has fewer than two partnerships.").format(name=name), "bold red")
             return
         self.answer = answer
         teams = [(t.name, n) for n, t in enumerate(answer.teams)]
@@ -112,8 +113,8 @@ class LeagueChoice(Vertical):
             select.set_options(teams)
             select.value = i
         self.query_one("#league-sides").display = True
-        self.say(f"The match counts for {name} when its seats keep these names (partners opposite); "
-                 "its options are the league's.")
+        self.say(_("The match counts for {name} when its seats keep these names (partners opposite); "
+                   "its options are the league's.").format(name=name))
         await self.set_options(answer.options)
         self.seat()
 
@@ -129,7 +130,7 @@ class LeagueChoice(Vertical):
         assert self.answer is not None
         chosen = [self.query_one(s, Select).value for s in ("#league-first", "#league-second")]
         if not all(isinstance(c, int) for c in chosen) or chosen[0] == chosen[1]:
-            self.say("Choose two different partnerships.", "bold red")
+            self.say(_("Choose two different partnerships."), "bold red")
             return
         form = self.form
         form.query_one("#players", Select).value = PLAYERS

@@ -15,28 +15,30 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Footer, Label, ListItem, ListView, Static
+from textual.widgets import Button, Label, ListItem, ListView, Static
 
 from cardcore.apps.tui.plain import plain
+from cardcore.apps.tui.widgets.footer import Footer
+from cardcore.language import N_, _
 from cardcore.services.store import MatchSummary
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
 
-LOCKED = "being played in another cardcore"
+LOCKED = N_("being played in another cardcore")
 
 
 def when(t: float) -> str:
     """Today's matches by the time, older ones by the date."""
     local = time.localtime(t)
     if time.strftime("%Y-%m-%d", local) == time.strftime("%Y-%m-%d"):
-        return time.strftime("today %H:%M", local)
+        return _("today {time}").format(time=time.strftime("%H:%M", local))
     return time.strftime("%Y-%m-%d %H:%M", local)
 
 
 def totals_text(m: MatchSummary) -> str:
     pairs = zip(m.side_names, m.totals, strict=False)
-    return " · ".join(f"{name} {total}" for name, total in pairs) or "no score yet"
+    return " · ".join(f"{name} {total}" for name, total in pairs) or _("no score yet")
 
 
 class MatchItem(ListItem):
@@ -55,13 +57,14 @@ class MatchItem(ListItem):
         if m.finished:
             won = m.side_names[m.winner] if m.winner is not None and m.winner < len(m.side_names) \
                 else None
-            line.append_text(plain(f"  won by {won}" if won else "  no winner", "green" if won else dim))
+            line.append_text(plain("  " + (_("won by {side}").format(side=won) if won else _("no winner")),
+                                   "green" if won else dim))
         else:
-            line.append(f"  hand {m.hand}", style=dim)
+            line.append("  " + _("hand {number}").format(number=m.hand), style=dim)
         line.append(f"  {when(m.last_played)}", style="dim")
         who = plain(f"  {m.players()}", "dim")
         if m.locked:
-            who.append(f"  ({LOCKED})", style="italic")
+            who.append(f"  ({_(LOCKED)})", style="italic")
         yield Label(line)
         yield Label(who)
 
@@ -79,8 +82,8 @@ class ConfirmScreen(ModalScreen[bool]):
     """
 
     BINDINGS = [
-        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
-        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+        Binding("y", "answer(True)", N_("Yes"), id="confirm.yes"),
+        Binding("n,escape", "answer(False)", N_("No"), id="confirm.no"),
     ]
 
     def __init__(self, question: str) -> None:
@@ -91,8 +94,8 @@ class ConfirmScreen(ModalScreen[bool]):
         with Vertical(id="confirm-box"):
             yield Static(plain(self.question, "bold"), id="confirm-text")
             with Horizontal(id="confirm-buttons"):
-                yield Button("Delete (y)", id="yes", variant="error", compact=True)
-                yield Button("Keep it (n)", id="no", compact=True)
+                yield Button(_("Delete (y)"), id="yes", variant="error", compact=True)
+                yield Button(_("Keep it (n)"), id="no", compact=True)
 
     def on_mount(self) -> None:
         self.query_one("#no", Button).focus()
@@ -137,15 +140,15 @@ class ResumeScreen(Screen[None]):
             self.match_id = match_id
 
     BINDINGS = [
-        Binding("d,delete", "delete", "Delete", id="resume.delete"),
-        Binding("escape,q", "app.pop_screen", "Back", id="resume.back"),
+        Binding("d,delete", "delete", N_("Delete"), id="resume.delete"),
+        Binding("escape,q", "app.pop_screen", N_("Back"), id="resume.back"),
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Unfinished matches — enter: continue · d: delete", style="bold"),
+        yield Static(Text(_("Unfinished matches — enter: continue · d: delete"), style="bold"),
                      id="library-title")
         yield ListView(id="matches")
-        yield Static("No unfinished match: every match played is kept here until it ends.",
+        yield Static(_("No unfinished match: every match played is kept here until it ends."),
                      id="library-empty")
         yield Footer()
 
@@ -177,8 +180,9 @@ class ResumeScreen(Screen[None]):
 
     def choose(self, summary: MatchSummary) -> None:
         if summary.locked:
-            self.notify(f"Match {summary.id} is {LOCKED}: finish or leave it there first.",
-                        severity="warning", title="Cannot resume")
+            self.notify(_("Match {id} is {locked}: finish or leave it there first.")
+                        .format(id=summary.id,
+                                locked=_(LOCKED)), severity="warning", title=_("Cannot resume"))
             return
         self.post_message(self.Chosen(summary.id))
 
@@ -187,13 +191,15 @@ class ResumeScreen(Screen[None]):
         if summary is None:
             return
         if summary.locked:
-            self.notify(f"Match {summary.id} is {LOCKED}: it cannot be deleted now.",
-                        severity="warning", title="Cannot delete")
+            self.notify(_("Match {id} is {locked}: it cannot be deleted now.")
+                        .format(id=summary.id,
+                                locked=_(LOCKED)), severity="warning", title=_("Cannot delete"))
             return
         names = {gid: g.name for gid, g in self.app.registry.games.items()}
-        question = (f"Delete match {summary.id}: {names.get(summary.game, summary.game)}, "
-                    f"{totals_text(summary)}, hand {summary.hand}, played {when(summary.last_played)}?"
-                    "\nIt cannot be resumed afterwards.")
+        question = _("Delete match {id}: {game}, {totals}, hand {hand}, played {when}?"
+                     "\nIt cannot be resumed afterwards.").format(
+            id=summary.id, game=names.get(summary.game, summary.game), totals=totals_text(summary),
+            hand=summary.hand, when=when(summary.last_played))
 
         def answered(yes: bool | None) -> None:
             if yes:
@@ -216,14 +222,14 @@ class HistoryScreen(Screen[None]):
             self.match_id = match_id
 
     BINDINGS = [
-        Binding("s", "sheet", "Score sheet", id="history.sheet"),
-        Binding("escape,q", "app.pop_screen", "Back", id="history.back"),
+        Binding("s", "sheet", N_("Score sheet"), id="history.sheet"),
+        Binding("escape,q", "app.pop_screen", N_("Back"), id="history.back"),
     ]
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("History — enter: replay · s: score sheet", style="bold"), id="library-title")
+        yield Static(Text(_("History — enter: replay · s: score sheet"), style="bold"), id="library-title")
         yield ListView(id="matches")
-        yield Static("No finished match yet.", id="library-empty")
+        yield Static(_("No finished match yet."), id="library-empty")
         yield Static(id="history-sheet")
         yield Footer()
 
@@ -250,10 +256,12 @@ class HistoryScreen(Screen[None]):
     def sheet_summary(self, m: MatchSummary) -> Text:
         """The hands' scores in one line each (the last few)."""
         rows = self.app.score_rows(m.id)
-        text = Text(f"Match {m.id} · {len(rows)} hands · started {when(m.started)}\n", style="bold")
+        text = Text(_("Match {id} · {hands} hands · started {when}").format(id=m.id, hands=len(rows),
+                                                                            when=when(m.started))
+                    + "\n", style="bold")
         for n, row in enumerate(rows[-5:], start=max(1, len(rows) - 4)):
             sides = row.get("sides") or []
-            text.append_text(plain(f"  hand {n}: " + ", ".join(
+            text.append_text(plain("  " + _("hand {number}:").format(number=n) + " " + ", ".join(
                 f"{name} {side.get('total', 0):+d}" for name, side in zip(m.side_names, sides, strict=False)
                 if isinstance(side, dict))))
             text.append("\n")
@@ -291,13 +299,13 @@ class StatsScreen(Screen[None]):
     #library-title { height: 1; padding: 0 1; background: $panel; }
     """
 
-    BINDINGS = [Binding("escape,q", "app.pop_screen", "Back", id="stats.back")]
+    BINDINGS = [Binding("escape,q", "app.pop_screen", N_("Back"), id="stats.back")]
 
     #: Styles of the kinds of lines (``stats_text.Line.kind``).
     STYLES = {"title": "bold", "head": "bold dim", "counts": "dim", "note": ""}
 
     def compose(self) -> ComposeResult:
-        yield Static(Text("Statistics — finished matches, per person and partnership", style="bold"),
+        yield Static(Text(_("Statistics — finished matches, per person and partnership"), style="bold"),
                      id="library-title")
         with VerticalScroll(id="stats-scroll"):
             yield Static(id="stats")

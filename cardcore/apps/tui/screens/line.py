@@ -10,6 +10,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Static
 
+from cardcore.language import N_
+
 
 class LineScreen(ModalScreen[str | None]):
     """Dismissed with the line typed (stripped), or None."""
@@ -20,7 +22,7 @@ class LineScreen(ModalScreen[str | None]):
                            padding: 0 1; margin-bottom: 2; }
     """
 
-    BINDINGS = [Binding("escape", "drop", "Cancel", id="line.drop")]
+    BINDINGS = [Binding("escape", "drop", N_("Cancel"), id="line.drop")]
 
     def __init__(self, prompt: str | Text, placeholder: str = "", max_length: int = 0) -> None:
         """``prompt``: markup (a str, the app's own words) or a Text (one that names data)."""

@@ -12,7 +12,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Button, Checkbox, DataTable, Footer, Input, OptionList, Static
+from textual.widgets import Button, Checkbox, DataTable, Input, OptionList, Static
 from textual.widgets.option_list import Option
 
 from cardcore.apps.tui.plain import plain
@@ -23,10 +23,12 @@ from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.server_leagues import ServerLeaguesScreen
 from cardcore.apps.tui.screens.setup import SetupScreen
 from cardcore.apps.tui.session import HUMAN, SessionSetup
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.apps.tui.widgets.options_form import Tick
 from cardcore.engine.game import Game
 from cardcore.engine.match_setup import MatchSetup, Setup
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
+from cardcore.language import N_, _
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection, Target, not_seated, parse_target
 from cardcore.services.net.invites import canonical
@@ -43,11 +45,11 @@ def seats_text(table: p.TableInfo) -> str:
     parts = []
     for s in table.seats:
         if s.open:
-            parts.append(f"seat {s.seat + 1} open")
+            parts.append(_("seat {number} open").format(number=s.seat + 1))
         elif s.kind != HUMAN:
             parts.append(f"{s.name} ({s.kind})")
         else:
-            away = " (bot meanwhile)" if s.bot_playing else ("" if s.connected else " (away)")
+            away = " " + _("(bot meanwhile)") if s.bot_playing else ("" if s.connected else " " + _("(away)"))
             parts.append(f"{s.name}{away}")
     return " · ".join(parts)
 
@@ -67,15 +69,15 @@ class LobbyScreen(Screen[None]):
     """
 
     BINDINGS = [
-        Binding("n", "new_table", "New table", id="lobby.new"),
-        Binding("enter", "join", "Join", id="lobby.join", show=True),
-        Binding("w", "watch", "Watch", id="lobby.watch"),
-        Binding("j", "join_by_code", "Join code", id="lobby.join_code"),
-        Binding("l", "leagues", "Leagues", id="lobby.leagues",
-                tooltip="the server's leagues and their standings"),
-        Binding("r", "refresh", "Refresh", id="lobby.refresh", show=False,  # in the help (80 columns)
-                tooltip="the list of tables now (it refreshes itself every 5 s)"),
-        Binding("q", "app.quit", "Quit", id="lobby.quit"),
+        Binding("n", "new_table", N_("New table"), id="lobby.new"),
+        Binding("enter", "join", N_("Join"), id="lobby.join", show=True),
+        Binding("w", "watch", N_("Watch"), id="lobby.watch"),
+        Binding("j", "join_by_code", N_("Join code"), id="lobby.join_code"),
+        Binding("l", "leagues", N_("Leagues"), id="lobby.leagues",
+                tooltip=N_("the server's leagues and their standings")),
+        Binding("r", "refresh", N_("Refresh"), id="lobby.refresh", show=False,  # in the help (80 columns)
+                tooltip=N_("the list of tables now (it refreshes itself every 5 s)")),
+        Binding("q", "app.quit", N_("Quit"), id="lobby.quit"),
     ]
 
     def __init__(self, server: str, name: str | None = None, *,
@@ -94,13 +96,13 @@ class LobbyScreen(Screen[None]):
         self.not_seated: str | None = None
 
     def compose(self) -> ComposeResult:
-        yield Static(Text(f"Tables on {self.server}", style="bold"), id="lobby-title")
+        yield Static(Text(_("Tables on {server}").format(server=self.server), style="bold"), id="lobby-title")
         with Horizontal(id="lobby-name-row"):
-            yield Static("Your name: ")
-            yield Input(self.player_name or profile_name(self.app), placeholder="(optional)",
+            yield Static(_("Your name:") + " ")
+            yield Input(self.player_name or profile_name(self.app), placeholder=_("(optional)"),
                         max_length=MAX_NAME_CHARS, id="lobby-name", compact=True)
         table: DataTable[str] = DataTable(id="tables", cursor_type="row", zebra_stripes=True)
-        table.add_columns("Table", "Game", "Status", "Hand", "Seats")
+        table.add_columns(_("Table"), _("Game"), _("Status"), _("Hand"), _("Seats"))
         yield table
         yield Static(id="lobby-message")
         yield Footer(show_command_palette=False)  # the palette (ctrl+p) is in the help: 80 columns
@@ -140,7 +142,7 @@ class LobbyScreen(Screen[None]):
             self.conn = await Connection.open(self.server)
         except ClientError as exc:
             self.conn = None
-            self.say(f"{exc} — r tries again.", error=True)
+            self.say(_("{reason} — r tries again.").format(reason=exc), error=True)
             return False
         await self.refresh_tables()
         return True
@@ -151,16 +153,17 @@ class LobbyScreen(Screen[None]):
         try:
             reply = await self.conn.call(p.ListTables())
         except ClientError as exc:
-            self.say(f"The list of tables did not come: {exc} — r tries again.", error=True)
+            self.say(_("The list of tables did not come: {reason} — r tries again.").format(reason=exc),
+                     error=True)
             return
         self.tables = list(reply.tables)
         self._draw_tables()
         if self.not_seated is not None:
             self.say(self.not_seated, error=True)
         elif not self.tables:
-            self.say("No table yet: n creates one, j joins one by its code.")
+            self.say(_("No table yet: n creates one, j joins one by its code."))
         elif not str(self.query_one("#lobby-message", Static).render()).strip():
-            self.say("enter: take a seat, w: watch, n: a new table.")
+            self.say(_("enter: take a seat, w: watch, n: a new table."))
 
     def _draw_tables(self) -> None:
         widget = self.query_one("#tables", DataTable)
@@ -190,12 +193,12 @@ class LobbyScreen(Screen[None]):
 
     def action_new_table(self) -> None:
         if self.conn is None or self.conn.welcome is None:
-            self.say("Not connected to the server: r tries again.", error=True)
+            self.say(_("Not connected to the server: r tries again."), error=True)
             return
         games = [(self.app.registry.games[g.id], g.bots) for g in self.conn.welcome.games
                  if g.id in self.app.registry.games]
         if not games:
-            self.say("The server plays no game installed here.", error=True)
+            self.say(_("The server plays no game installed here."), error=True)
             return
         self.app.push_screen(GameChoiceScreen([g for g, _ in games]),
                              lambda game: self._chosen(game, dict((g.id, b) for g, b in games)))
@@ -208,7 +211,7 @@ class LobbyScreen(Screen[None]):
     def action_leagues(self) -> None:
         """The server's leagues and their standings."""
         if self.conn is None or self.conn.closed_reason is not None:
-            self.say("Not connected to the server: r tries again.", error=True)
+            self.say(_("Not connected to the server: r tries again."), error=True)
             return
         self.app.push_screen(ServerLeaguesScreen(self.conn, self.server))
 
@@ -219,21 +222,22 @@ class LobbyScreen(Screen[None]):
     async def action_join(self) -> None:
         table = self.selected()
         if table is None:
-            self.say("No table chosen: n creates one.", error=True)
+            self.say(_("No table chosen: n creates one."), error=True)
             return
         created = self.created.get(table.code)
         if created is not None:
             self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
             return
-        prompt = Text.assemble(plain(f"Table {table.code}", "bold"), ": type your seat's invite (four "
-                               "words) or paste its link (enter; esc: back; w in the list watches).")
-        self.app.push_screen(LineScreen(prompt, "maple river stone tiger, or cardcore://…"),
+        prompt = Text.assemble(plain(_("Table {code}").format(code=table.code), "bold"), ": ",
+                               _("type your seat's invite (four words) or paste its link (enter; "
+                                 "esc: back; w in the list watches)."))
+        self.app.push_screen(LineScreen(prompt, _("maple river stone tiger, or cardcore://…")),
                              self._secret_given)
 
     async def action_watch(self) -> None:
         table = self.selected()
         if table is None:
-            self.say("No table chosen.", error=True)
+            self.say(_("No table chosen."), error=True)
             return
         await self.open(table.code, None)
 
@@ -257,7 +261,7 @@ class LobbyScreen(Screen[None]):
 
     async def _join_target(self, target: Target, _name: str | None) -> RemoteSession:
         if not await self.connect() or self.conn is None:
-            raise ClientError("unreachable", "not connected to the server: r tries again")
+            raise ClientError("unreachable", _("not connected to the server: r tries again"))
         return await self.seat_session(target.code, target.secret, come_back=True)
 
     def _joined(self, session: RemoteSession | None) -> None:
@@ -285,7 +289,7 @@ class LobbyScreen(Screen[None]):
         try:
             session = await self.seat_session(code, secret)
         except ValueError as exc:
-            self.say(f"Your name: {exc}", error=True)
+            self.say(_("Your name:") + f" {exc}", error=True)
             return
         except ClientError as exc:
             self.not_seated = not_seated(code, exc) if secret else None
@@ -321,7 +325,7 @@ class LobbyScreen(Screen[None]):
         try:
             created = await self.conn.call(message)
         except ClientError as exc:
-            self.say(f"The table was not created: {exc}", error=True)
+            self.say(_("The table was not created: {reason}").format(reason=exc), error=True)
             return
         self.created[created.code] = created
         await self.refresh_tables()
@@ -329,14 +333,14 @@ class LobbyScreen(Screen[None]):
         codes = [t.code for t in self.tables]
         if created.code in codes:
             widget.move_cursor(row=codes.index(created.code))
-        self.say(f"Table {created.code} created.")
+        self.say(_("Table {code} created.").format(code=created.code))
         self.app.push_screen(LinksScreen(created, self.reissue), lambda seat: self._sit(created, seat))
 
     async def reissue(self, code: str, seat: int) -> p.Invite | str:
         """A new invite for ``seat`` of a table made here (its holder is unseated), or why not."""
         created = self.created.get(code)
         if self.conn is None or created is None:
-            return "not connected to the server"
+            return _("not connected to the server")
         try:
             invite: p.Invite = await self.conn.call(p.Reissue(code=code, seat=seat, owner=created.owner))
         except ClientError as exc:
@@ -359,7 +363,7 @@ class GameChoiceScreen(ModalScreen[Game | None]):
     GameChoiceScreen #choice-box { width: 50; height: auto; border: round $accent; padding: 0 1; }
     GameChoiceScreen OptionList { height: auto; max-height: 12; }
     """
-    BINDINGS = [Binding("escape", "drop", "Back", id="choice.drop")]
+    BINDINGS = [Binding("escape", "drop", N_("Back"), id="choice.drop")]
 
     def __init__(self, games: list[Game]) -> None:
         super().__init__()
@@ -367,7 +371,7 @@ class GameChoiceScreen(ModalScreen[Game | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="choice-box"):
-            yield Static("[b]A new table: which game?[/b]")
+            yield Static("[b]" + _("A new table: which game?") + "[/b]")
             yield OptionList(*(Option(plain(g.name), id=g.id) for g in self.games), id="games")
 
     @on(OptionList.OptionSelected, "#games")
@@ -404,15 +408,15 @@ class RemoteSetupScreen(SetupScreen):
     def on_mount(self) -> None:
         super().on_mount()
         self.query_one("#setup-title", Static).update(
-            plain(f"New table — {self.game.name}   (on the server; every human seat gets a link)",
-                  "bold"))
+            plain(_("New table — {game}   (on the server; every human seat gets a link)")
+                  .format(game=self.game.name), "bold"))
         self.query_one("#start", Button).label = "Create"
         form, partners = self.query_one("#setup-form"), self.query_one("#partners")
         if self.conn is not None:
             form.mount(LeagueChoice(self.game, self.conn, id="league-choice"), before=form.children[0])
-        form.mount(Tick("Public: listed for everyone on the server (else: only by its code)", False,
+        form.mount(Tick(_("Public: listed for everyone on the server (else: only by its code)"), False,
                         id="public", compact=True), before=partners)
-        form.mount(Tick("A bot plays each seat until its player comes (else the table waits)",
+        form.mount(Tick(_("A bot plays each seat until its player comes (else the table waits)"),
                         False, id="standin-open", compact=True), before=partners)
 
     @property
@@ -439,10 +443,11 @@ def copy_text(code: str, seats: list[p.SeatLink]) -> str:
     """What ``c`` copies: per seat, its invite, its link and its web link, one line each."""
     lines = []
     for s in seats:
-        lines.append(f"cardcore table {code}, seat {s.seat + 1}: join by code with "
-                     f"{invite_text(code, s.invite)} or the link {s.link}")
+        lines.append(_("cardcore table {code}, seat {number}: join by code with {invite} or the "
+                       "link {link}").format(code=code, number=s.seat + 1,
+                                             invite=invite_text(code, s.invite), link=s.link))
         if s.web_link:
-            lines.append(f"  in a browser: {s.web_link}")
+            lines.append("  " + _("in a browser: {link}").format(link=s.web_link))
     return "\n".join(lines)
 
 
@@ -458,8 +463,8 @@ class LinksScreen(ModalScreen[int | None]):
     LinksScreen .links-label { width: 11; }
     LinksScreen Button { margin-right: 1; min-width: 8; width: auto; }
     """
-    BINDINGS = [Binding("escape", "drop", "Back to the tables", id="links.drop"),
-                Binding("c", "copy", "Copy the invite", id="links.copy")]
+    BINDINGS = [Binding("escape", "drop", N_("Back to the tables"), id="links.drop"),
+                Binding("c", "copy", N_("Copy the invite"), id="links.copy")]
 
     def __init__(self, created: p.TableCreated,
                  reissue: Callable[[str, int], Awaitable[p.Invite | str]] | None = None) -> None:
@@ -472,27 +477,30 @@ class LinksScreen(ModalScreen[int | None]):
             with VerticalScroll(id="links"):
                 yield Static(self._links_text(), id="links-text")
             with Horizontal(classes="links-buttons"):
-                yield Static("Sit at: ", classes="links-label")
+                yield Static(_("Sit at:") + " ", classes="links-label")
                 for s in self.created.seats:
-                    yield Button(f"seat {s.seat + 1}", id=f"sit-{s.seat}", compact=True, variant="primary")
-                yield Button("Back (esc)", id="back", compact=True)
+                    yield Button(_("seat {number}").format(number=s.seat + 1), id=f"sit-{s.seat}",
+                                 compact=True,
+                                 variant="primary")
+                yield Button(_("Back (esc)"), id="back", compact=True)
             if self.reissue is not None:
                 with Horizontal(classes="links-buttons"):
-                    yield Static("New link: ", classes="links-label")
+                    yield Static(_("New link:") + " ", classes="links-label")
                     for s in self.created.seats:
-                        yield Button(f"seat {s.seat + 1}", id=f"new-{s.seat}", compact=True)
+                        yield Button(_("seat {number}").format(number=s.seat + 1), id=f"new-{s.seat}",
+                                     compact=True)
 
     def _links_text(self, note: str = "") -> Text:
-        text = Text(f"Table {self.created.code}", style="bold")
-        text.append("  — give each player their seat's invite (read it out; c copies it): they "
-                    "join by code (j) with it, or with its link. An invite claims its seat once; "
-                    "a new link unseats whoever held the seat.\n", style="dim")
+        text = Text(_("Table {code}").format(code=self.created.code), style="bold")
+        text.append("  — " + _("give each player their seat's invite (read it out; c copies it): they "
+                               "join by code (j) with it, or with its link. An invite claims its seat "
+                               "once; a new link unseats whoever held the seat.") + "\n", style="dim")
         for s in self.created.seats:  # the invites first: all four in view at 80x24
-            text.append(f"\nSeat {s.seat + 1}: ", style="bold")
+            text.append("\n" + _("Seat {number}:").format(number=s.seat + 1) + " ", style="bold")
             text.append(plain(invite_text(self.created.code, s.invite), "bold"))
-        text.append("\n\nThe same as links:", style="dim")
+        text.append("\n\n" + _("The same as links:"), style="dim")
         for s in self.created.seats:
-            text.append(f"\nSeat {s.seat + 1}: ", style="bold")
+            text.append("\n" + _("Seat {number}:").format(number=s.seat + 1) + " ", style="bold")
             text.append(plain(s.link))
             if s.web_link:
                 text.append("\n  ")
@@ -513,8 +521,10 @@ class LinksScreen(ModalScreen[int | None]):
         seat = self.focused_seat()
         seats = [s for s in self.created.seats if seat is None or s.seat == seat]
         self.app.copy_to_clipboard(copy_text(self.created.code, seats))
-        which = f"Seat {seat + 1}'s invite" if seat is not None else "Every seat's invite"
-        self.query_one("#links-text", Static).update(self._links_text(f"{which} copied to the clipboard."))
+        which = (_("Seat {number}'s invite copied to the clipboard.")
+                 .format(number=seat + 1) if seat is not None
+                 else _("Every seat's invite copied to the clipboard."))
+        self.query_one("#links-text", Static).update(self._links_text(which))
 
     def on_mount(self) -> None:
         self.query(Button).first().focus()
@@ -525,7 +535,8 @@ class LinksScreen(ModalScreen[int | None]):
         if button.startswith("new-") and self.reissue is not None:
             seat = int(button.removeprefix("new-"))
             got = await self.reissue(self.created.code, seat)
-            note = f"Seat {seat + 1} has a new link." if isinstance(got, p.Invite) else f"No new link: {got}"
+            note = (_("Seat {number} has a new link.").format(number=seat + 1) if isinstance(got, p.Invite)
+                    else _("No new link: {reason}").format(reason=got))
             self.query_one("#links-text", Static).update(self._links_text(note))
             return
         self.dismiss(int(button.removeprefix("sit-")) if button.startswith("sit-") else None)

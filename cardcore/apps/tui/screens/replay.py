@@ -13,15 +13,17 @@ from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.reactive import reactive
 from textual.screen import ModalScreen, Screen
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen
 from cardcore.apps.tui.session import Replay
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.apps.tui.widgets.zones import ZonesView
 from cardcore.engine import records
 from cardcore.engine.journal import HandEnd, MatchEnd, MatchEvent, start_of
 from cardcore.engine.scoresheet import extras_of, goal_of
+from cardcore.language import CORE, N_, _
 from cardcore.services import files
 from cardcore.services.plugins import Registry
 
@@ -61,13 +63,15 @@ def _describe(index: int, events: list[MatchEvent]) -> str:
     """"2. seed 4, 3 hands, won by Player 1 (21-13)": what a picker shows of a match."""
     start, end = start_of(events[0]), events[-1]
     hands = sum(1 for e in events if isinstance(e, HandEnd))
-    line = f"{index + 1}. seed {start.seed}, {hands} hand{'s' * (hands != 1)}"
+    line = CORE.ngettext("{number}. seed {seed}, {hands} hand", "{number}. seed {seed}, {hands} hands",
+                         hands).format(number=index + 1, seed=start.seed, hands=hands)
     if not isinstance(end, MatchEnd):
-        return line + ", not finished"
+        return line + ", " + _("not finished")
     sides, winner = start.side_names or [], end.winner
     totals = "-".join(map(str, end.totals))
-    won = (f"won by {sides[winner]}" if isinstance(winner, int) and 0 <= winner < len(sides)
-           else "no winner")
+    won = (_("won by {side}").format(side=sides[winner]) if isinstance(winner,
+                                                                       int) and 0 <= winner < len(sides)
+           else _("no winner"))
     return f"{line}, {won} ({totals})"
 
 
@@ -80,7 +84,7 @@ class MatchPicker(ModalScreen[int | None]):
                   background: $surface; padding: 0 1; }
     #picker { height: auto; max-height: 20; }
     """
-    BINDINGS = [Binding("escape,q", "dismiss(None)", "Back", id="picker.back")]
+    BINDINGS = [Binding("escape,q", "dismiss(None)", N_("Back"), id="picker.back")]
 
     def __init__(self, lines: list[str], current: int) -> None:
         super().__init__()
@@ -89,7 +93,7 @@ class MatchPicker(ModalScreen[int | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="picker-box"):
-            yield Static(Text("The record's matches (enter: replay it)", style="bold"))
+            yield Static(Text(_("The record's matches (enter: replay it)"), style="bold"))
             yield OptionList(*map(plain, self.lines), id="picker")
 
     def on_mount(self) -> None:
@@ -109,15 +113,15 @@ class ReplayScreen(Screen[None]):
         """The viewer is done with the replay."""
 
     BINDINGS = [
-        Binding("left,p", "step(-1)", "Back", id="replay.back"),
-        Binding("right,n,space", "step(1)", "Forward", id="replay.forward"),
-        Binding("home", "jump(0)", "First", id="replay.first"),
-        Binding("end", "jump(-1)", "Last", id="replay.last"),
-        Binding("s", "score_sheet", "Score sheet", id="replay.sheet"),
-        Binding("left_square_bracket", "match(-1)", "Previous match", id="replay.previous_match"),
-        Binding("right_square_bracket", "match(1)", "Next match", id="replay.next_match"),
-        Binding("m", "pick_match", "Matches", id="replay.matches"),
-        Binding("q", "leave", "Leave", id="replay.leave"),
+        Binding("left,p", "step(-1)", N_("Back"), id="replay.back"),
+        Binding("right,n,space", "step(1)", N_("Forward"), id="replay.forward"),
+        Binding("home", "jump(0)", N_("First"), id="replay.first"),
+        Binding("end", "jump(-1)", N_("Last"), id="replay.last"),
+        Binding("s", "score_sheet", N_("Score sheet"), id="replay.sheet"),
+        Binding("left_square_bracket", "match(-1)", N_("Previous match"), id="replay.previous_match"),
+        Binding("right_square_bracket", "match(1)", N_("Next match"), id="replay.next_match"),
+        Binding("m", "pick_match", N_("Matches"), id="replay.matches"),
+        Binding("q", "leave", N_("Leave"), id="replay.leave"),
     ]
 
     index: reactive[int] = reactive(0)
@@ -134,13 +138,13 @@ class ReplayScreen(Screen[None]):
         with VerticalScroll(id="zones-scroll", can_focus=False):  # end/home step the replay
             yield ZonesView(id="zones")
         yield Static(id="message")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p is in the help: 80 columns keep "? Help"
 
     def on_mount(self) -> None:
         self.draw()
         if self.matches is not None:
-            self.notify(f"This record holds {len(self.matches)} matches: m lists them, "
-                        "] the next, [ the previous.", timeout=6)
+            self.notify(_("This record holds {n} matches: m lists them, ] the next, [ the previous.")
+                        .format(n=len(self.matches)), timeout=6)
 
     def validate_index(self, value: int) -> int:
         return max(0, min(value, len(self.replay.frames) - 1))
@@ -154,12 +158,14 @@ class ReplayScreen(Screen[None]):
         frame = r.frames[self.index]
         info = r.table_info(self.index, self.app.palette)  # names and sides as the match had them
         self.query_one("#zones", ZonesView).show(r.zones(self.index), info)
-        status = plain(f"Replay · {r.game.name} · {r.name}", "bold")
+        status = plain(_("Replay · {game} · {name}").format(game=r.game.name, name=r.name), "bold")
         if self.matches is not None:
-            status.append(f" · match {self.match + 1}/{len(self.matches)}")
-        status.append(f" · hand {frame.hand} · position {self.index + 1}/{len(r.frames)}")
+            status.append(" · " + _("match {number}/{count}").format(number=self.match + 1,
+                                                                     count=len(self.matches)))
+        status.append(" · " + _("hand {number}").format(number=frame.hand) + " · "
+                      + _("position {number}/{count}").format(number=self.index + 1, count=len(r.frames)))
         if frame.hand_over:
-            status.append(" · hand over", style="bold")
+            status.append(" · " + _("hand over"), style="bold")
         self.query_one("#status", Static).update(status)
         self.query_one("#message", Static).update(plain(frame.text, "italic"))
 
@@ -194,7 +200,7 @@ class ReplayScreen(Screen[None]):
         try:
             replay = self.matches.replay(match)
         except records.RecordError as exc:
-            self.notify(str(exc), severity="error", title="Cannot replay")
+            self.notify(str(exc), severity="error", title=_("Cannot replay"))
             return
         self.replay, self.match = replay, match
         self.index = 0

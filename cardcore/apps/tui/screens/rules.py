@@ -11,6 +11,7 @@ from textual.widgets import Markdown, Static
 from cardcore.apps.tui.plain import plain
 from cardcore.engine.faults import PluginFault
 from cardcore.engine.game import Game, GameOptions
+from cardcore.language import N_, _
 from cardcore.services.plugins import Registry
 
 
@@ -19,11 +20,11 @@ def rules_or_fault(registry: Registry, game: Game, options: GameOptions) -> str:
     try:
         return registry.rules(game, options)
     except PluginFault as exc:
-        return f"(the rules could not be produced: {exc})"
+        return _("(the rules could not be produced: {fault})").format(fault=exc)
 
 
 class RulesScreen(ModalScreen[None]):
-    BINDINGS = [Binding("escape,q", "close", "Close", id="rules.close")]
+    BINDINGS = [Binding("escape,q", "close", N_("Close"), id="rules.close")]
 
     def __init__(self, registry: Registry, game: Game, options: GameOptions | None = None) -> None:
         super().__init__()

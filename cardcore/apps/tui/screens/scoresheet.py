@@ -16,9 +16,10 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Static
 
 from cardcore.apps.tui.screens.server_leagues import LeaguePanel
-from cardcore.apps.tui.widgets.sheet import score_table
+from cardcore.apps.tui.widgets.sheet import score_table, side_heads
 from cardcore.apps.tui.widgets.tail import TailStatic
 from cardcore.engine.scoresheet import ScoreSheet, to_target
+from cardcore.language import N_, _
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.table_session import TableSession
@@ -37,25 +38,28 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     """Dismissed with a SheetChoice: continue, play again, or back to the launcher."""
 
     BINDINGS = [
-        Binding("escape,s", "close", "Back to the table", id="sheet.close",
-                tooltip="back to the table (or where the sheet was opened)"),
-        Binding("n", "next", "Next hand", id="sheet.next", tooltip="the next hand (a hand just over)"),
-        Binding("a", "again", "Play again", id="sheet.again",
-                tooltip="play again: a match like it (a match that is over)"),
-        Binding("m", "menu", "Launcher", id="sheet.menu",
-                tooltip="the launcher (leaves the table, the match saved)"),
+        Binding("escape,s", "close", N_("Back to the table"), id="sheet.close",
+                tooltip=N_("back to the table (or where the sheet was opened)")),
+        Binding("n", "next", N_("Next hand"), tooltip=N_("the next hand (a hand just over)"),
+                id="sheet.next"),
+        Binding("a", "again", N_("Play again"), id="sheet.again",
+                tooltip=N_("play again: a match like it (a match that is over)")),
+        Binding("m", "menu", N_("Launcher"), id="sheet.menu",
+                tooltip=N_("the launcher (leaves the table, the match saved)")),
         # a modal screen holds the app's keys back: ? is the sheet's own
-        Binding("question_mark", "app.help", "Help", id="sheet.help", tooltip="the help"),
+        Binding("question_mark", "app.help", N_("Help"), id="sheet.help", tooltip=N_("the help")),
         # q as under the sheet: the table's "Leave" (saved), elsewhere "Back"
-        Binding("q", "leave", "Leave", id="sheet.leave",
-                tooltip="leave the table (the match is saved), or back where the sheet was opened"),
+        Binding("q", "leave", N_("Leave"), id="sheet.leave",
+                tooltip=N_("leave the table (the match is saved), or back where the sheet was opened")),
     ]
 
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
                  title: str | None = None, extras: Sequence[ScoreExtra] = (),
-                 goal: str | None = None) -> None:
+                 goal: str | None = None, viewer_side: int | None = None) -> None:
         super().__init__()
+        #: The side of the seat the sheet is seen from (its column reads "we": ``side_heads``).
+        self.viewer_side = viewer_side
         self.session = session
         if session is not None:
             sheet, winner, over = session.sheet, session.winner, session.over
@@ -74,7 +78,7 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     def heading(self) -> Text:
         text = self._heading()
         if self.league is not None:  # the match counts for a server's league
-            text.append(f" · league {self.league}", style="bold")
+            text.append(" · " + _("league {name}").format(name=self.league), style="bold")
         return text
 
     @property
@@ -87,14 +91,16 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
             return Text(self.title_text, style="bold")
         if self.over:
             if self.winner is not None and sheet is not None:
-                return Text(f"Match over — the winner: {sheet.side_names[self.winner]} "
-                            f"({sheet.totals[self.winner]}, {self.goal})", style="bold green")
-            return Text("Match over — no winner", style="bold")
+                won = _("Match over — the winner: {side} ({total}, {goal})")
+                return Text(won.format(side=sheet.side_names[self.winner], total=sheet.totals[self.winner],
+                                       goal=self.goal), style="bold green")
+            return Text(_("Match over — no winner"), style="bold")
         if self.end_of_hand and sheet and sheet.hands:
             row = sheet.hands[-1]["sides"]
             scores = ", ".join(f"{n} {s['total']:+d}" for n, s in zip(sheet.side_names, row, strict=False))
-            return Text(f"Hand {len(sheet.hands)} over: {scores}", style="bold")
-        return Text("Score sheet", style="bold")
+            return Text(_("Hand {number} over: {scores}").format(number=len(sheet.hands), scores=scores),
+                        style="bold")
+        return Text(_("Score sheet"), style="bold")
 
     def compose(self) -> ComposeResult:
         with Vertical(id="sheet-box"):
@@ -102,23 +108,23 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
             with VerticalScroll(id="sheet-scroll"):
                 if self.sheet is None or not self.sheet.hands:
                     goal = f" ({self.goal})" if self.goal else ""
-                    yield Static(f"No hand has been scored yet{goal}.", id="sheet-table")
+                    yield Static(_("No hand has been scored yet{goal}.").format(goal=goal), id="sheet-table")
                 else:
                     # the last hand in view, also when the table is taller than the box
                     table = score_table(self.sheet, self.winner if self.over else None, self.extras,
-                                        self.goal)
+                                        self.goal, side_heads(self.sheet.side_names, self.viewer_side))
                     yield TailStatic(Group(table), id="sheet-table")
                 if self.over and self.session is not None and self.league is not None:
                     # running scores do not end with the match: the league's table as it is now
                     yield LeaguePanel(self.league, self.session.league_standings, id="sheet-league")
             with Horizontal(id="sheet-buttons"):
                 if self.can_play_again:
-                    yield Button("Play again", id="again", variant="primary", compact=True)
+                    yield Button(_("Play again"), id="again", variant="primary", compact=True)
                 if self.over and self.session is not None:
-                    yield Button("Launcher", id="menu", compact=True)
-                yield Button("Table (esc)", id="close", compact=True)
+                    yield Button(_("Launcher"), id="menu", compact=True)
+                yield Button(_("Table (esc)"), id="close", compact=True)
                 if self.end_of_hand and not self.over:
-                    yield Button("Next hand (n)", id="next", variant="primary", compact=True)
+                    yield Button(_("Next hand (n)"), id="next", variant="primary", compact=True)
 
     def on_mount(self) -> None:
         self._fit()

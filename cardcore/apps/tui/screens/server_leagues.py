@@ -14,6 +14,7 @@ from textual.widgets import Static
 
 from cardcore.apps.tui.screens.league import LeagueScreen
 from cardcore.engine.names import shown
+from cardcore.language import N_, _
 from cardcore.services.league.standings import PlayerRow, Rating, TeamRow
 from cardcore.services.net import protocol as p
 from cardcore.services.net.client import ClientError, Connection
@@ -22,7 +23,7 @@ from cardcore.services.plugins import Registry
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
 
-EMPTY = ("No league on this server yet. Its host makes one: cardcore league --library FILE new NAME "
+EMPTY = N_("No league on this server yet. Its host makes one: cardcore league --library FILE new NAME "
          "--game GAME --pair A,B --pair C,D (docs/leagues.md).")
 
 
@@ -61,7 +62,7 @@ class ServerLeaguesScreen(LeagueScreen):
     def __init__(self, conn: Connection, server: str) -> None:
         super().__init__()
         self.conn = conn
-        self.title_text = f"Leagues on {server}"
+        self.title_text = _("Leagues on {server}").format(server=server)
         #: The chosen league's standings as the server last sent them.
         self.answer: p.Standings | None = None
 
@@ -69,7 +70,8 @@ class ServerLeaguesScreen(LeagueScreen):
         try:
             reply: p.Leagues = await self.conn.call(p.ListLeagues())
         except ClientError as exc:
-            self.query_one("#standings", Static).update(Text(f"The leagues did not come: {exc}", style="red"))
+            self.query_one("#standings", Static).update(Text(_("The leagues did not come: {reason}")
+                                                             .format(reason=exc), style="red"))
             return
         self.fill([(lg.name, lg.season) for lg in reply.leagues])
 
@@ -97,7 +99,8 @@ class LeaguePanel(Static):
     DEFAULT_CSS = "LeaguePanel { height: auto; margin: 1 0 0 0; }"
 
     def __init__(self, league: str, ask: Callable[[], Awaitable[p.Standings]], **kwargs: object) -> None:
-        super().__init__(Text(f"League {league}: asking the server for its standings…", style="italic"),
+        super().__init__(Text(_("League {name}: asking the server for its standings…").format(name=league),
+                              style="italic"),
                          **kwargs)  # type: ignore[arg-type]
         self.league = league
         self.ask = ask
@@ -111,7 +114,8 @@ class LeaguePanel(Static):
         try:
             self.answer = await self.ask()
         except ClientError as exc:
-            self.update(Text(f"League {self.league}: the standings did not come ({exc}).", style="red"))
+            self.update(Text(_("League {name}: the standings did not come ({reason}).")
+                             .format(name=self.league, reason=exc), style="red"))
             return
         self.draw()
         self.call_after_refresh(self.scroll_visible, top=True, animate=False)

@@ -15,16 +15,18 @@ from textual.message import Message
 from textual.screen import Screen
 from textual.suggester import SuggestFromList
 from textual.widget import Widget
-from textual.widgets import Button, Checkbox, Footer, Input, Label, Select, Static
+from textual.widgets import Button, Checkbox, Input, Label, Select, Static
 
 from cardcore.apps.tui.plain import plain
 from cardcore.apps.tui.session import HUMAN, SessionSetup
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.apps.tui.widgets.options_form import OptionsForm, Tick
 from cardcore.engine.bots.builtin import by_strength
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
 from cardcore.engine.seating import Seating
+from cardcore.language import N_, _
 from cardcore.services.profiles import known_names
 
 if TYPE_CHECKING:
@@ -61,15 +63,15 @@ class SetupScreen(Screen[None]):
     chooses_seed = True
 
     BINDINGS = [
-        Binding("ctrl+s", "start", "Start", id="setup.start",
-                tooltip="start the match (once every value is valid)"),
-        Binding("escape", "back", "Back", id="setup.back", tooltip="back, nothing started"),
+        Binding("ctrl+s", "start", N_("Start"), id="setup.start",
+                tooltip=N_("start the match (once every value is valid)")),
+        Binding("escape", "back", N_("Back"), id="setup.back", tooltip=N_("back, nothing started")),
     ]
 
     #: The form's keys that are no binding of the screen (the help lists them).
-    HELP_EXTRA = [("tab", "the next field, row by row (shift+tab back); a bot's name box is "
-                          "skipped: click it to name the bot"),
-                  ("⏎ space", "open a list, tick a box")]
+    HELP_EXTRA = [("tab", N_("the next field, row by row (shift+tab back); a bot's name box is "
+                             "skipped: click it to name the bot")),
+                  ("⏎ space", N_("open a list, tick a box"))]
 
     def __init__(self, game: Game, seed: int | None = None) -> None:
         super().__init__()
@@ -84,7 +86,8 @@ class SetupScreen(Screen[None]):
 
     def bot_choices(self) -> list[tuple[str, str]]:
         """Human, then the bots weakest first (``by_strength``)."""
-        return [("human", HUMAN), *((f"bot: {bid}", bid) for bid in by_strength(self.bot_ids()))]
+        return [(_("human"), HUMAN), *((_("bot: {name}").format(name=bid),
+                                        bid) for bid in by_strength(self.bot_ids()))]
 
     def levels(self) -> list[str]:
         """What the levels in the seats mean, a line each, weakest first (the bot's
@@ -96,7 +99,7 @@ class SetupScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         game = self.game
-        yield Static(Text.assemble(plain(f"New match — {game.name}", "bold"), "   ",
+        yield Static(Text.assemble(plain(_("New match — {game}").format(game=game.name), "bold"), "   ",
                                    plain(game.description)), id="setup-title")
         choices = self.bot_choices()
         # the local profiles' names, offered as a seat's name is typed (→ takes one); not
@@ -105,38 +108,38 @@ class SetupScreen(Screen[None]):
         default_bot = "greedy" if any(v == "greedy" for _, v in choices) else choices[-1][1]
         with VerticalScroll(id="setup-form"):
             with Horizontal(classes="form-row"):
-                yield Label("Players", classes="form-label")
+                yield Label(_("Players"), classes="form-label")
                 yield Select([(str(n), n) for n in game.player_counts], value=game.player_counts[0],
                              allow_blank=False, id="players", compact=True, classes="form-control")
             for i in range(self.max_players):
                 with Horizontal(classes="form-row seat-row", id=f"seat-row-{i}"):
-                    yield Label(f"Seat {i + 1}", classes="form-label")
+                    yield Label(_("Seat {number}").format(number=i + 1), classes="form-label")
                     yield Select(choices, value=HUMAN if i == 0 else default_bot, allow_blank=False,
                                  id=f"who-{i}", compact=True, classes="form-control")
                     yield Input(id=f"name-{i}", compact=True, classes="form-name",
                                 max_length=MAX_NAME_CHARS, suggester=known)
             with Horizontal(classes="form-row", id="levels-row"):
-                yield Label("Levels", classes="form-label")
+                yield Label(_("Levels"), classes="form-label")
                 yield Static(id="levels")
             with Horizontal(classes="form-row", id="sides-row"):
-                yield Label("Side names", classes="form-label")
+                yield Label(_("Side names"), classes="form-label")
                 yield Input(id="side-0", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
                 yield Input(id="side-1", compact=True, classes="form-name", max_length=MAX_NAME_CHARS)
-            yield Tick("Draw for partners", False, id="draw", compact=True)
+            yield Tick(_("Draw for partners"), False, id="draw", compact=True)
             yield Static(id="partners")
             with Horizontal(classes="form-row", id="seed-row"):
-                yield Label("Seed", classes="form-label")
+                yield Label(_("Seed"), classes="form-label")
                 if self.chooses_seed:
                     yield Input(str(self.seed), id="seed", compact=True, classes="form-control")
                     yield Static("", id="seed-error", classes="form-error")
                 else:
-                    yield Static("drawn by the server when the table is made (a seed known "
-                                 "beforehand would tell every hand)", id="seed-note")
-            yield Static("[b]Rules[/b]", classes="form-section")
+                    yield Static(_("drawn by the server when the table is made (a seed known "
+                                   "beforehand would tell every hand)"), id="seed-note")
+            yield Static("[b]" + _("Rules") + "[/b]", classes="form-section")
             yield OptionsForm(game.Options, id="options")
         with Horizontal(id="setup-buttons"):
-            yield Button("Start", id="start", variant="primary", compact=True)
-            yield Button("Back", id="back", compact=True)
+            yield Button(_("Start"), id="start", variant="primary", compact=True)
+            yield Button(_("Back"), id="back", compact=True)
             yield Static("", id="setup-status")
         yield Footer()
 
@@ -197,42 +200,44 @@ class SetupScreen(Screen[None]):
         partners = self.query_one("#partners", Static)
         if seating.partnerships:
             if drawing:
-                partners.update("Partners: drawn at the table (the two highest cards play together).")
+                partners.update(_("Partners: drawn at the table (the two highest cards play together)."))
             else:
                 for side in range(seating.sides):
                     self.query_one(f"#side-{side}", Input).placeholder = seating.side_names[side]
-                pairs = "; ".join(" with ".join(f"{seating.names[s]} (seat {s + 1})"
-                                                for s in seating.seats_of(side))
+                pairs = "; ".join(_(" with ").join(_("{name} (seat {number})").format(name=seating.names[s],
+                                                                                     number=s + 1)
+                                                   for s in seating.seats_of(side))
                                   for side in range(seating.sides))
-                partners.update(plain(f"Partners sit opposite: {pairs}."))
+                partners.update(plain(_("Partners sit opposite: {pairs}.").format(pairs=pairs)))
         else:
-            partners.update("Each player for themselves." if n > 2 else "")
+            partners.update(_("Each player for themselves.") if n > 2 else "")
         self.check_valid()
 
     def check_valid(self) -> None:
         problems = []
         if self.chooses_seed:
             seed_error = ("" if self.chosen_seed() is not None
-                          else "the seed is a whole number (digits, no leading 0)")
+                          else _("the seed is a whole number (digits, no leading 0)"))
             self.query_one("#seed-error", Static).update(seed_error)
             if seed_error:
-                problems.append("seed")
+                problems.append(_("seed"))
         form = self.query_one("#options", OptionsForm)
         if form.options is None:
-            problems.extend(sorted(form.errors) or ["options"])
+            problems.extend(sorted(form.errors) or [_("options")])
         problems += self.name_problems()
         self.valid = not problems
         self.query_one("#start", Button).disabled = not self.valid
         status = self.query_one("#setup-status", Static)
-        fix = ", ".join(p or "options" for p in problems)
-        status.update("" if self.valid else plain(f"Fix: {fix}", "red"))
+        fix = ", ".join(p or _("options") for p in problems)
+        status.update("" if self.valid else plain(_("Fix: {problems}").format(problems=fix), "red"))
         self.refresh_bindings()
 
     def name_problems(self) -> list[str]:
         """Each name typed that is no name (``names.check_name``), with why, in one line."""
-        fields = [(f"#name-{i}", f"seat {i + 1}'s name") for i in range(self.players)]
+        fields = [(f"#name-{i}", _("seat {number}'s name").format(number=i + 1)) for i in range(self.players)]
         if self.query_one("#sides-row").display:
-            fields += [(f"#side-{side}", f"side {side + 1}'s name") for side in range(2)]
+            fields += [(f"#side-{side}", _("side {number}'s name")
+                        .format(number=side + 1)) for side in range(2)]
         out = []
         for selector, what in fields:
             typed = self.query_one(selector, Input).value.strip()
@@ -282,7 +287,7 @@ class SetupScreen(Screen[None]):
                                     seed=seed, draw_for_partners=bool(drawing))
             return self.checked(request)
         except SetupError as exc:
-            self.notify(str(exc), severity="error", title="Cannot start")
+            self.notify(str(exc), severity="error", title=_("Cannot start"))
             return None
 
     def checked(self, request: MatchSetup) -> SessionSetup:
@@ -295,7 +300,7 @@ class SetupScreen(Screen[None]):
     def action_start(self) -> None:
         setup = self.session_setup()
         if setup is None:
-            self.notify("Fix the values marked in red first.", severity="error")
+            self.notify(_("Fix the values marked in red first."), severity="error")
             return
         self.post_message(self.StartRequested(self, setup))
 

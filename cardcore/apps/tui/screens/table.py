@@ -16,10 +16,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, OptionList, Static
+from textual.widgets import OptionList, Static
 
 from cardcore.apps.tui import picks
-from cardcore.apps.tui.picks import STEP_KEYS, STEP_WORDS, Unit
+from cardcore.apps.tui.picks import STEP_KEYS, STEP_NAMES, STEP_WORDS, Unit
 from cardcore.apps.tui.screens.handover import HandoverScreen
 from cardcore.apps.tui.screens.line import LineScreen
 from cardcore.apps.tui.screens.scoresheet import ScoreSheetScreen, SheetChoice
@@ -33,6 +33,7 @@ from cardcore.apps.tui.widgets.actions import (
     coloured_label,
     rows_of,
 )
+from cardcore.apps.tui.widgets.footer import Footer
 from cardcore.apps.tui.widgets.hand import HandView
 from cardcore.apps.tui.widgets.message import MessageLine
 from cardcore.apps.tui.widgets.tail import TailStatic
@@ -42,13 +43,14 @@ from cardcore.engine.bots.search import Estimate
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import Action, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Note
+from cardcore.language import CORE, N_, _
 
 if TYPE_CHECKING:
     from cardcore.apps.tui.app import CardcoreApp
 
 
 #: What the table's marks mean (under its keys in the help).
-TABLE_MARKS = ("Cards in [brackets] are picked; the cursor is in reverse video; the cards "
+TABLE_MARKS = N_("Cards in [brackets] are picked; the cursor is in reverse video; the cards "
                "the highlighted action uses are underlined and between _ _, its zones marked "
                "▶; the last bot move is marked \"last move\"; ▸ marks what just arrived.")
 
@@ -85,47 +87,47 @@ class TableScreen(Screen[None]):
     #: Each binding's ``tooltip`` is its line in the help (``screens.help``), which lists
     #: them all: a key added here is in ``?`` at once.
     BINDINGS = [
-        *(Binding(str(n), f"choose({n})", f"Action {n}", show=False, id=f"table.action{n}",
-                  tooltip="play the action with that number (it keeps its meaning for the turn)")
+        *(Binding(str(n), f"choose({n})", N_("Action"), show=False, id=f"table.action{n}",
+                  tooltip=N_("play the action with that number (it keeps its meaning for the turn)"))
           for n in range(1, 10)),
-        Binding("pagedown,right_square_bracket", "page(1)", "More", id="table.next_page",
-                priority=True, key_display="]", tooltip="the next page of actions"),
-        Binding("pageup,left_square_bracket", "page(-1)", "Back a page", show=False,
-                id="table.prev_page", priority=True, tooltip="the page of actions before"),
+        Binding("pagedown,right_square_bracket", "page(1)", N_("More"), id="table.next_page",
+                priority=True, key_display="]", tooltip=N_("the next page of actions")),
+        Binding("pageup,left_square_bracket", "page(-1)", N_("Back a page"), show=False,
+                id="table.prev_page", priority=True, tooltip=N_("the page of actions before")),
         *(Binding(k, f"step('{step}')", step.capitalize(), show=False, id=f"table.step_{step}",
-                  tooltip=f"{STEP_WORDS.get(step, step)} (where the game has it)")
+                  tooltip=STEP_WORDS.get(step, step))
           for step, k in STEP_KEYS.items()),
-        Binding("m", "lay_out", "Lay out picked", show=False, id="table.lay_out",
-                tooltip="lay out the picked cards in as many plays as it takes: says what it "
-                        "will play, m again plays it"),
-        Binding("n", "next_hand", "Next hand", id="table.next_hand",
-                tooltip="the next hand (the last one stays on the table until then)"),
-        Binding("h", "hint", "Hint", id="table.hint",
-                tooltip="hint: the best three actions, with the points each may bring your side"),
-        Binding("w", "why", "Why", show=False, id="table.why",
-                tooltip="why the last bot move: what it expected of it, and the other moves it "
-                        "considered"),
-        Binding("u", "undo", "Undo", id="table.undo",
-                tooltip="undo your last move (against bots; never past a card you had not seen)"),
-        Binding("s", "score_sheet", "Sheet", id="table.sheet", tooltip="the score sheet"),
-        Binding("r", "rules", "Rules", id="table.rules",
-                tooltip="the rules of this game, as played here (esc comes back)"),
-        Binding("b", "speed", "Bot speed", show=False, id="table.speed",
-                tooltip="bot speed: normal → instant → slow"),
-        Binding("a", "retry", "Try again", id="table.retry",
-                tooltip="try a bot's failed move again"),
-        Binding("c", "chat", "Chat", id="table.chat",
-                tooltip="say a line to the table (a table on a server)"),
-        Binding("q", "leave", "Leave", id="table.leave",
-                tooltip="leave the table (the match is saved: Resume continues it)"),
+        Binding("m", "lay_out", N_("Lay out picked"), show=False, id="table.lay_out",
+                tooltip=N_("lay out the picked cards in as many plays as it takes: says what it "
+                        "will play, m again plays it")),
+        Binding("n", "next_hand", N_("Next hand"), id="table.next_hand",
+                tooltip=N_("the next hand (the last one stays on the table until then)")),
+        Binding("h", "hint", N_("Hint"), id="table.hint",
+                tooltip=N_("hint: the best three actions, with the points each may bring your side")),
+        Binding("w", "why", N_("Why"), show=False, id="table.why",
+                tooltip=N_("why the last bot move: what it expected of it, and the other moves it "
+                        "considered")),
+        Binding("u", "undo", N_("Undo"), id="table.undo",
+                tooltip=N_("undo your last move (against bots; never past a card you had not seen)")),
+        Binding("s", "score_sheet", N_("Sheet"), id="table.sheet", tooltip=N_("the score sheet")),
+        Binding("r", "rules", N_("Rules"), id="table.rules",
+                tooltip=N_("the rules of this game, as played here (esc comes back)")),
+        Binding("b", "speed", N_("Bot speed"), show=False, id="table.speed",
+                tooltip=N_("bot speed: normal → instant → slow")),
+        Binding("a", "retry", N_("Try again"), id="table.retry",
+                tooltip=N_("try a bot's failed move again")),
+        Binding("c", "chat", N_("Chat"), id="table.chat",
+                tooltip=N_("say a line to the table (a table on a server)")),
+        Binding("q", "leave", N_("Leave"), id="table.leave",
+                tooltip=N_("leave the table (the match is saved: Resume continues it)")),
     ]
 
     #: Keys the table takes that are no binding (``on_key``, the action list, the mouse).
     HELP_EXTRA = [
-        ("shift+letter", "pick the table card, build, meld or pile marked A:, B:, … "
-                         "(narrows the actions)"),
-        ("tab", "to the action list and back (↑ ↓ and ⏎ there play an action)"),
-        ("mouse", "click a card to pick it, click an action to play it"),
+        ("shift+letter", N_("pick the table card, build, meld or pile marked A:, B:, … "
+                            "(narrows the actions)")),
+        ("tab", N_("to the action list and back (↑ ↓ and ⏎ there play an action)")),
+        ("mouse", N_("click a card to pick it, click an action to play it")),
     ]
 
     def __init__(self, session: TableSession) -> None:
@@ -186,7 +188,7 @@ class TableScreen(Screen[None]):
             with Vertical(id="side"):
                 yield Static(id="actions-title")
                 yield ActionList(id="actions")
-                yield Static("[b]Move log[/b]", id="log-title")
+                yield Static("[b]" + _("Move log") + "[/b]", id="log-title")
                 with VerticalScroll(id="log-scroll", can_focus=False):
                     yield TailStatic(id="log")  # the newest entry always in view
         yield MessageLine(id="message")
@@ -276,29 +278,29 @@ class TableScreen(Screen[None]):
         title = self.query_one("#hand-title", Static)
         self.query_one("#hand-scroll").display = hand_zone is not None
         if hand_zone is not None and viewer is not None:
-            text = Text(f"Your hand — {s.name(viewer)}", style="bold")
+            text = Text(_("Your hand — {name}").format(name=s.name(viewer)), style="bold")
             if not hand_zone.badges:
-                text.append(f"  {len(new_cards)} card{'s' if len(new_cards) != 1 else ''}",
-                            style="dim")
+                count = CORE.ngettext("{n} card", "{n} cards", len(new_cards)).format(n=len(new_cards))
+                text.append(f"  {count}", style="dim")
             for badge in hand_zone.badges:
                 text.append(f" [{badge_text(badge)}]", style="dim")
             picked = self.picked_cards()
             if picked or self.picked_units:
                 names = [glyph(c) for c in sorted(picked.elements())]
                 names += [unit_name(u) for u in self.picked_units]
-                text.append("  picked: " + " ".join(names), style="yellow")
+                text.append("  " + _("picked: {cards}").format(cards=" ".join(names)), style="yellow")
             title.update(text)
         elif s.humans and len(s.humans) > 1:
-            title.update(Text("Hands are hidden until the next player takes the seat.", style="dim"))
+            title.update(Text(_("Hands are hidden until the next player takes the seat."), style="dim"))
         elif not s.humans and HUMAN in s.seats:  # a spectator at a table on a server
-            title.update(Text("Watching: every hand is face down.", style="dim"))
+            title.update(Text(_("Watching: every hand is face down."), style="dim"))
         else:
-            title.update(Text("Open table: no human plays." if not s.humans else "", style="dim"))
+            title.update(Text(_("Open table: no human plays.") if not s.humans else "", style="dim"))
         if s.over:
-            title.update(Text("The match is over — s: score sheet, q: leave.", style="bold"))
+            title.update(Text(_("The match is over — s: score sheet, q: leave."), style="bold"))
         elif self.finished is not None:
-            title.update(Text(f"Hand {self.finished_no} is over — n: next hand, s: score sheet.",
-                              style="bold"))
+            title.update(Text(_("Hand {number} is over — n: next hand, s: score sheet.")
+                              .format(number=self.finished_no), style="bold"))
         self.refresh_bindings()
 
     def _keep_order(self, zones: list[Zone]) -> None:
@@ -348,21 +350,25 @@ class TableScreen(Screen[None]):
             self.highlight = page_ids[0] if page_ids else None
         self.query_one("#actions", ActionList).show(self.rows, self.page, self.app.palette,
                                                      hint=self.hint_index, highlight=self.highlight)
-        title = Text("Actions", style="bold")
+        title = Text(_("Actions"), style="bold")
         if self.finished is not None:
-            title.append("  (n: next hand)", style="dim")
+            title.append("  " + _("(n: next hand)"), style="dim")
         elif not self.legal:
             seat = self.session.to_play
             if self.session.waiting_for:  # for whom: the status line (this column is narrow)
-                title.append("  (the table waits)", style="dim")
+                title.append("  " + _("(the table waits)"), style="dim")
             elif seat is not None and self.session.is_bot(seat):
-                title.append(f"  ({self.session.name(seat)} is playing)", style="dim")
+                title.append("  " + _("({name} is playing)").format(name=self.session.name(seat)),
+                             style="dim")
             elif seat is not None and seat != self.viewer:
-                title.append(f"  (waiting for {self.session.name(seat)})", style="dim")
+                title.append("  " + _("(waiting for {name})").format(name=self.session.name(seat)),
+                             style="dim")
         elif pages > 1:
-            title.append(f"  page {self.page + 1}/{pages} ([ ])", style="dim")
+            title.append("  " + _("page {page}/{pages} ([ ])").format(page=self.page + 1, pages=pages),
+                         style="dim")
         if self.legal and len(self.shown) < len(self.legal):
-            title.append(f"  {len(self.shown)} of {len(self.legal)}", style="yellow")
+            title.append("  " + _("{shown} of {all}").format(shown=len(self.shown), all=len(self.legal)),
+                         style="yellow")
         self.query_one("#actions-title", Static).update(title)
 
     def _draw_zones(self, others: list[Zone]) -> None:
@@ -378,8 +384,7 @@ class TableScreen(Screen[None]):
         self.hand.marked = frozenset(marked)
         before = s.last_move_zones(self.revealed) if self.finished is None else None
         last_move = moved(before, s.table(self.revealed)[1]) if before is not None else Moved()
-        viewer_side = next((z.side for z in self._table()[1]
-                            if z.kind == "hand" and z.seat == self.viewer), None)
+        viewer_side = self.viewer_side
         info = TableInfo(s.names, s.side_names,
                          dealer=self.hand_dealer, to_play=s.to_play if self.finished is None else None,
                          viewer=self.viewer, targets=targets, last_move=last_move,
@@ -388,6 +393,19 @@ class TableScreen(Screen[None]):
                          picked={u.id for u in self.picked_units}, taken=taken,
                          viewer_side=viewer_side)
         self.query_one("#zones", ZonesView).show(others, info)
+
+    @property
+    def viewer_side(self) -> int | None:
+        """The side of the seat the table is seen from (None: no seat, or no sides)."""
+        return next((z.side for z in self._table()[1]
+                     if z.kind == "hand" and z.seat == self.viewer), None)
+
+    @property
+    def sheet_side(self) -> int | None:
+        """The side whose column on the score sheet is "we" (``side_heads``): the viewer's, in
+        a game of partnerships (each player alone: the players' names)."""
+        s = self.session
+        return self.viewer_side if len(s.side_names) < len(s.names) else None
 
     def _draw_status(self) -> None:
         """Most needed first: the score and the target, whose turn, the hand, the game,
@@ -398,23 +416,23 @@ class TableScreen(Screen[None]):
         sheet = s.sheet
         sides = [Text(f"{name} {total}", style="bold")
                  for name, total in zip(sheet.side_names, sheet.totals, strict=False)]
-        sides[-1].append(f" (to {sheet.target})", style="not bold")
+        sides[-1].append(" " + _("(to {target})").format(target=sheet.target), style="not bold")
         parts = list(sides)  # one part a side: long names break between the sides
         seat = s.to_play
         if self.finished is not None:
-            parts.append(Text(f"hand {self.finished_no} over", style="bold green"))
+            parts.append(Text(_("hand {number} over").format(number=self.finished_no), style="bold green"))
         elif waiting := s.waiting_for:
-            parts.append(Text(f"waiting for {waiting}", style="bold yellow"))
+            parts.append(Text(_("waiting for {name}").format(name=waiting), style="bold yellow"))
         elif seat is not None:
-            who = "you" if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else "human")
-            turn = Text("to play: ")
+            who = _("you") if seat == self.viewer else (s.seats[seat] if s.is_bot(seat) else _("human"))
+            turn = Text(_("to play:") + " ")
             turn.append(f"{s.name(seat)} ({who})", style="bold green")
             parts.append(turn)
         hand = len(parts)
-        parts.append(Text(f"hand {s.hand_no}" if self.finished is None else ""))
+        parts.append(Text(_("hand {number}").format(number=s.hand_no) if self.finished is None else ""))
         parts.append(Text(s.game.name, style="dim"))
-        parts.append(Text(f"league {s.league}" if s.league else "", style="dim"))
-        parts.append(Text(f"dealer {s.name(self.hand_dealer)}", style="dim"))
+        parts.append(Text(_("league {name}").format(name=s.league) if s.league else "", style="dim"))
+        parts.append(Text(_("dealer {name}").format(name=s.name(self.hand_dealer)), style="dim"))
         self.query_one("#status", PartsLine).show(parts, STATUS_LINES,
                                                   spare=(hand + 1, hand, hand + 2, hand + 3),
                                                   glued=range(1, len(sides)))
@@ -444,7 +462,7 @@ class TableScreen(Screen[None]):
                 line.stylize("bold cyan" if entry.bot else "bold")
             lines.append(line)
         # an entry too long for the pane goes on under its own start, not at the edge
-        text = RichGroup(*map(Hanging, lines)) if lines else Text("(no move yet this hand)",
+        text = RichGroup(*map(Hanging, lines)) if lines else Text(_("(no move yet this hand)"),
                                                                    style="dim")
         log = self.query_one("#log", TailStatic)
         log.plain = "\n".join(line.plain for line in lines)
@@ -482,7 +500,8 @@ class TableScreen(Screen[None]):
         s = self.session
         if self._sheet_pending:
             self._sheet_pending = False
-            self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True), self._after_sheet)
+            self.app.push_screen(ScoreSheetScreen(s, end_of_hand=True, viewer_side=self.sheet_side),
+                                 self._after_sheet)
             return
         if s.over or self.finished is not None:
             return
@@ -513,8 +532,8 @@ class TableScreen(Screen[None]):
             action = self.session.bot_step()
         except Exception as exc:  # a plugin's bug: say so, never crash; the match is as it was
             self._bot_failed = True
-            self.say(f"{self.session.name(seat)}'s move failed: {fault_line(exc)} "
-                     "— a: try again, q: leave (saved)", error=True)
+            self.say(_("{name}'s move failed: {fault} — a: try again, q: leave (saved)")
+                     .format(name=self.session.name(seat), fault=fault_line(exc)), error=True)
             self.redraw()
             return
         self._bot_failed = False
@@ -524,10 +543,10 @@ class TableScreen(Screen[None]):
 
     def action_retry(self) -> None:
         if not self._bot_failed:
-            self.say("Nothing to try again.", error=True)
+            self.say(_("Nothing to try again."), error=True)
             return
         self._bot_failed = False
-        self.say("Trying again…")
+        self.say(_("Trying again…"))
         self.advance()
 
     def _heard(self, moved: bool) -> None:
@@ -596,10 +615,10 @@ class TableScreen(Screen[None]):
 
     def action_next_hand(self) -> None:
         if self.finished is None:
-            self.say("The hand is not over yet.", error=True)
+            self.say(_("The hand is not over yet."), error=True)
             return
         if self.session.over:
-            self.say("The match is over — s: score sheet (play again), q: leave.", error=True)
+            self.say(_("The match is over — s: score sheet (play again), q: leave."), error=True)
             return
         self.finished = None
         self.new_cards = frozenset()
@@ -610,7 +629,7 @@ class TableScreen(Screen[None]):
     def play(self, action: Action) -> None:
         s = self.session
         if s.to_play is None or s.to_play != self.viewer or s.is_bot(s.to_play):
-            self.say("It is not your turn.", error=True)
+            self.say(_("It is not your turn."), error=True)
             return
         seat = s.to_play
         before = Counter(c for c in self.hand.cards if c is not None)
@@ -618,21 +637,24 @@ class TableScreen(Screen[None]):
         try:
             s.apply(action)
         except IllegalAction as exc:
-            self.say(f"Not allowed: {exc.reason}", error=True)
+            self.say(_("Not allowed: {reason}").format(reason=exc.reason), error=True)
             return
         except Exception as exc:  # an engine bug must not take the table down
-            self.say(f"That move failed, nothing changed: {fault_line(exc)}", error=True)
+            self.say(_("That move failed, nothing changed: {fault}").format(fault=fault_line(exc)),
+                     error=True)
             self.redraw()
             return
         self.played.add(action.label)
         # hot-seat: the next player reads this line, so it names who played
-        who = "You" if len(s.humans) == 1 else s.name(seat)
+        solo = len(s.humans) == 1
         arrived = self._arrived(before) if s.hand_no == hand_no else Counter()
         if arrived and action.step == "draw":
-            line = (f"{who} drew {' '.join(glyph(c) for c in sorted(arrived.elements()))} "
-                    "(▸ in the hand)")
+            drawn = " ".join(glyph(c) for c in sorted(arrived.elements()))
+            line = (_("You drew {cards} (▸ in the hand)") if solo
+                    else _("{name} drew {cards} (▸ in the hand)")).format(name=s.name(seat), cards=drawn)
         else:
-            line = f"{who} played: {action.label}"
+            line = (_("You played: {action}") if solo
+                    else _("{name} played: {action}")).format(name=s.name(seat), action=action.label)
         self.say(line)
         if len(s.humans) > 1 and s.to_play != self.viewer:
             self.revealed = None
@@ -646,8 +668,8 @@ class TableScreen(Screen[None]):
         pages = sorted({k // PAGE + 1 for k in range(self._added_at, len(self.rows))}
                        - {self.page + 1})
         if pages:
-            self.say(f"{line} · new actions at the end: page {', '.join(map(str, pages))} "
-                     "(] [)")
+            self.say(line + " · " + _("new actions at the end: page {pages} (] [)")
+                     .format(pages=", ".join(map(str, pages))))
 
     def _arrived(self, before: Counter[str]) -> Counter[str]:
         """The cards now in the viewer's hand that were not before the move (a draw)."""
@@ -678,7 +700,7 @@ class TableScreen(Screen[None]):
     def _picked(self, event: HandView.Picked) -> None:
         hand = self.hand
         if not self.legal:
-            self.say("It is not your turn to play.", error=True)
+            self.say(_("It is not your turn to play."), error=True)
             return
         picked = set(hand.picked)
         picked.symmetric_difference_update({event.index})
@@ -694,8 +716,8 @@ class TableScreen(Screen[None]):
             # no one action plays them all: kept for m (laid out in several plays)
             hand.picked = frozenset(picked)
             self._narrowed()
-            self.say("No single action plays all the picked cards: m lays them out in "
-                     "several plays; esc clears.")
+            self.say(_("No single action plays all the picked cards: m lays them out in "
+                       "several plays; esc clears."))
             return
         hand.picked = frozenset(picked)
         self._narrowed()
@@ -705,9 +727,10 @@ class TableScreen(Screen[None]):
         game tells (``GameState.why_not``)."""
         names = " + ".join(glyph(c) for c in sorted(cards.elements()))
         if self.picked_units:
-            names += " on " + " ".join(unit_name(u) for u in self.picked_units)
+            names = _("{cards} on {units}").format(cards=names, units=" ".join(map(unit_name,
+                                                                                   self.picked_units)))
         reason = self._why_not(cards)  # short when there is one: the line has 80 columns
-        return f"{names}: {reason}" if reason else f"No legal action plays {names}."
+        return f"{names}: {reason}" if reason else _("No legal action plays {cards}.").format(cards=names)
 
     def _why_not(self, cards: Counter[str]) -> str | None:
         """What the game says a picked card may not do (``GameState.why_not``), for the
@@ -727,14 +750,14 @@ class TableScreen(Screen[None]):
         cards = self.picked_cards()
         n = len(self.shown)
         if cards or self.picked_units:
-            line = (f"{n} action(s) fit the picks; 1-9 to choose, m lays out the "
-                    "picked cards, esc clears." if n != 1 else
-                    "1 action fits the picks: 1 plays it; esc clears.")
+            line = (_("{n} actions fit the picks; 1-9 to choose, m lays out the "
+                      "picked cards, esc clears.").format(n=n) if n != 1 else
+                    _("1 action fits the picks: 1 plays it; esc clears."))
             # one card picked: what it may not do comes first ("no trail: you own ...")
             reason = self._why_not(cards) if len(cards) == 1 and not self.picked_units else None
             self.say(f"{glyph(next(iter(cards)))}: {reason} · {line}" if reason else line)
         else:
-            self.say("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose.")
+            self.say(_("Pick cards (space; table: shift+letter) to narrow the actions; 1-9 to choose."))
 
     def on_key(self, event: events.Key) -> None:
         """Every key (before its binding) ends the message's hold and an ``m`` that asked
@@ -751,7 +774,7 @@ class TableScreen(Screen[None]):
     def pick_unit(self, letter: str) -> None:
         unit = self.units.get(letter)
         if unit is None or not self.legal:
-            self.say("Nothing on the table to pick now.", error=True)
+            self.say(_("Nothing on the table to pick now."), error=True)
             return
         chosen = list(self.picked_units)
         if unit in chosen:
@@ -761,8 +784,9 @@ class TableScreen(Screen[None]):
         key = self.session.game.card_key
         if chosen and not any(matches(a, self.picked_cards(), key, chosen) for a in self.legal):
             names = " + ".join(unit_name(u) for u in chosen)
-            self.say(f"No legal action takes {names} together"
-                     + (" with the picked cards." if self.picked_cards() else "."), error=True)
+            self.say((_("No legal action takes {units} together with the picked cards.")
+                      if self.picked_cards() else _("No legal action takes {units} together."))
+                     .format(units=names), error=True)
             return
         self.picked_units = chosen
         self._narrowed()
@@ -797,20 +821,22 @@ class TableScreen(Screen[None]):
         if not self.legal:
             seat = self.session.to_play
             if self.session.over:
-                self.say("The match is over.", error=True)
+                self.say(_("The match is over."), error=True)
             elif seat is not None and self.session.is_bot(seat):
-                self.say(f"Wait: {self.session.name(seat)} is playing.", error=True)
+                self.say(_("Wait: {name} is playing.").format(name=self.session.name(seat)), error=True)
             else:
-                self.say("Nothing to choose now.", error=True)
+                self.say(_("Nothing to choose now."), error=True)
             return
         page_len = len(self.rows[self.page * PAGE:(self.page + 1) * PAGE])
         if n > page_len:
-            self.say(f"There is no action {n} on this page (1-{page_len}).", error=True)
+            self.say(_("There is no action {n} on this page (1-{last}).").format(n=n, last=page_len),
+                     error=True)
             return
         row = self.rows[self.page * PAGE + n - 1]
         if row.index is None:  # the number keeps its meaning: never another action
-            why = "played already" if row.played else "not possible after your last move"
-            self.say(f"{n} was “{row.label}”, {why}: nothing played.", error=True)
+            why = (_("{n} was “{action}”, played already: nothing played.") if row.played
+                   else _("{n} was “{action}”, not possible after your last move: nothing played."))
+            self.say(why.format(n=n, action=row.label), error=True)
             return
         self.play(self.legal[row.index])
 
@@ -818,12 +844,12 @@ class TableScreen(Screen[None]):
         """The step's fixed key: play it when one action of that step fits the picks;
         with several, list only them (pick the card, or 1-9)."""
         if not self.legal:
-            self.say("Nothing to play now.", error=True)
+            self.say(_("Nothing to play now."), error=True)
             return
         fits = [a for a in self.legal if a.step == step
                 and matches(a, self.picked_cards(), self.session.game.card_key, self.picked_units)]
         if not fits:
-            self.say(f"No {step} now.", error=True)
+            self.say(_("No {step} now.").format(step=_(STEP_NAMES[step])), error=True)
             return
         if len(fits) == 1:
             self.play(fits[0])
@@ -832,8 +858,8 @@ class TableScreen(Screen[None]):
         self.highlight = None
         self.page = 0
         self.redraw()
-        self.say(f"{len(fits)} ways to {step}: pick the card (space) then "
-                 f"{STEP_KEYS[step]}, or 1-9; esc clears.")
+        self.say(_("{n} ways to {step}: pick the card (space) then {key}, or 1-9; esc clears.")
+                 .format(n=len(fits), step=_(STEP_NAMES[step]), key=STEP_KEYS[step]))
 
     def _lay_out_key(self) -> tuple[object, ...]:
         """What an ``m`` plan was made for: the actions, the picks."""
@@ -845,7 +871,7 @@ class TableScreen(Screen[None]):
         ``m`` at once plays them, one at a time (each recorded as usual)."""
         cards = self.picked_cards()
         if not self.legal or not cards:
-            self.say("Pick the cards to lay out first (space), then m.", error=True)
+            self.say(_("Pick the cards to lay out first (space), then m."), error=True)
             return
         asked, self._lay_out_asked = self._lay_out_asked, None
         if asked is not None and asked[0] == self._lay_out_key():
@@ -855,7 +881,7 @@ class TableScreen(Screen[None]):
         try:
             plan = s.lay_out(cards, s.game.card_key)
         except Exception as exc:  # a plugin's bug: say so, change nothing
-            self.say(f"Could not work out the plays: {fault_line(exc)}", error=True)
+            self.say(_("Could not work out the plays: {fault}").format(fault=fault_line(exc)), error=True)
             return
         if not plan:
             self.say(self._why_none(cards), error=True)
@@ -872,13 +898,14 @@ class TableScreen(Screen[None]):
             try:
                 s.apply(action)
             except Exception as exc:
-                self.say(f"Stopped after {played} play(s): {fault_line(exc)}", error=True)
+                self.say(_("Stopped after {n} play(s): {fault}").format(n=played, fault=fault_line(exc)),
+                         error=True)
                 break
             self.played.add(action.label)
         else:
             laid = sum(len(a.hand_cards) for a in plan)
-            line = (f"Laid out {laid} card(s) in {len(plan)} play(s): "
-                    + "; ".join(a.label for a in plan[-3:]))
+            line = _("Laid out {cards} card(s) in {plays} play(s): {last}").format(
+                cards=laid, plays=len(plan), last="; ".join(a.label for a in plan[-3:]))
             self.say(line)
         self.after_move()
         if line is not None:
@@ -888,18 +915,18 @@ class TableScreen(Screen[None]):
         self._lay_out_asked = None  # a priority key: on_key does not see it
         pages = max(1, -(-len(self.rows) // PAGE))
         if pages == 1:
-            self.say("All the actions fit on one page.")
+            self.say(_("All the actions fit on one page."))
             return
         self.page = (self.page + step) % pages
         self.highlight = None
         self._filter(follow=False)
-        self.say(f"Actions page {self.page + 1} of {pages}.")
+        self.say(_("Actions page {page} of {pages}.").format(page=self.page + 1, pages=pages))
 
     def action_hint(self) -> None:
         if not self.legal:
-            self.say("A hint is for your own turn.", error=True)
+            self.say(_("A hint is for your own turn."), error=True)
             return
-        self.say("Hint: thinking…")
+        self.say(_("Hint: thinking…"))
         self._search_hint(self.session.hint_search(top=3), list(self.legal))
 
     @work(thread=True, exclusive=True, group="hint")
@@ -913,7 +940,7 @@ class TableScreen(Screen[None]):
         if self.legal != legal:
             return
         if not best or best[0].action not in self.legal:
-            self.say("No hint here.", error=True)
+            self.say(_("No hint here."), error=True)
             return
         action = best[0].action
         index = self.legal.index(action)
@@ -940,20 +967,21 @@ class TableScreen(Screen[None]):
         self._cancel_timer()
         self.session.undo()
         self._order_turn = None  # the list as the position has it, numbered anew
-        self.say("Your last move was taken back.")
+        self.say(_("Your last move was taken back."))
         self.after_move()
 
     def action_score_sheet(self) -> None:
-        self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False), self._after_sheet)
+        self.app.push_screen(ScoreSheetScreen(self.session, end_of_hand=False, viewer_side=self.sheet_side),
+                             self._after_sheet)
 
     def action_chat(self) -> None:
         if not self.session.can_chat:
-            self.say("Chat is for tables on a server (cardcore join).", error=True)
+            self.say(_("Chat is for tables on a server (cardcore join)."), error=True)
             return
         from cardcore.services.net.protocol import MAX_CHAT_CHARS
 
-        self.app.push_screen(LineScreen("[b]Say to the table[/b] (enter sends, esc cancels)",
-                                        "a line for everyone at the table", MAX_CHAT_CHARS),
+        self.app.push_screen(LineScreen(_("[b]Say to the table[/b] (enter sends, esc cancels)"),
+                                        _("a line for everyone at the table"), MAX_CHAT_CHARS),
                              self._send_chat)
 
     def _send_chat(self, text: str | None) -> None:
@@ -973,7 +1001,7 @@ class TableScreen(Screen[None]):
 
     def action_speed(self) -> None:
         speed = self.app.cycle_speed()
-        self.say(f"Bot speed: {speed} (b: {self.app.next_speed()}).")
+        self.say(_("Bot speed: {speed} (b: {next}).").format(speed=_(speed), next=_(self.app.next_speed())))
 
     def action_leave(self) -> None:
         self._cancel_timer()
@@ -1001,9 +1029,11 @@ def hint_text(best: list[Estimate]) -> str:
     for your side; next: Build 10 +0.8, Trail 3♣ -0.4"); how many deals the search tried
     is no word a player uses, and stays out."""
     first, rest = best[0], best[1:]
-    text = f"Hint: {first.action.label}, about {first.value:+.1f} points for your side"
+    text = _("Hint: {action}, about {points} points for your side").format(
+        action=first.action.label, points=f"{first.value:+.1f}")
     if rest:
-        text += "; next: " + ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
+        others = ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
+        text += "; " + _("next: {actions}").format(actions=others)
     return text
 
 
@@ -1019,13 +1049,13 @@ def lay_out_question(plan: list[Action], picked: Counter[str], key: Callable[[st
             used[key(card)] -= 1
         else:
             left[card] += 1
-    text = f"m again plays: {plays}"
+    text = _("m again plays: {plays}").format(plays=plays)
     if left:
         names = " ".join(glyph(c) for c in sorted(left.elements()))
         reason = why_not(left)
-        text += f" · {names} stay{'s' if sum(left.values()) == 1 else ''} in your hand" \
-                + (f" ({reason})" if reason else "")
-    return text + " · any other key cancels."
+        stay = CORE.ngettext("{cards} stays in your hand", "{cards} stay in your hand", sum(left.values()))
+        text += " · " + stay.format(cards=names) + (f" ({reason})" if reason else "")
+    return text + " · " + _("any other key cancels.")
 
 
 def unit_name(unit: Unit) -> str:

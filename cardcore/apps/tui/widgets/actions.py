@@ -19,6 +19,7 @@ from textual.widgets.option_list import Option
 from cardcore.apps.tui.widgets.cards import card_style
 from cardcore.apps.tui.widgets.wrap import Hanging
 from cardcore.engine.game import Action
+from cardcore.language import _
 
 PAGE = 9
 _GLYPH = re.compile(r"(?:10|[2-9AJQK])[♠♥♦♣]|Jkr")
@@ -70,7 +71,7 @@ def rows_of(order: Sequence[str], legal: Sequence[Action], played: Collection[st
 
 
 def gone_note(row: Row) -> str:
-    return "played" if row.played else "not now"
+    return _("played") if row.played else _("not now")
 
 
 class ActionList(OptionList):
@@ -96,7 +97,7 @@ class ActionList(OptionList):
             prompt = Text(f"{n} ", style="bold")
             prompt.append_text(coloured_label(row.label, palette))
             if row.index == hint:
-                prompt.append("  ◆ hint", style="bold green")
+                prompt.append("  ◆ " + _("hint"), style="bold green")
             options.append(Option(Hanging(prompt), id=str(row.index)))  # wraps under its label
         self.clear_options()
         self.add_options(options)

@@ -12,6 +12,7 @@ from textual.widget import Widget
 
 from cardcore.apps.tui.widgets.cards import FACE_DOWN, card_style
 from cardcore.engine.cards import glyph
+from cardcore.language import N_, _
 
 SLOT = 5  # " 10♦ " / "[10♦]"
 
@@ -25,18 +26,19 @@ class HandView(Widget, can_focus=True):
     """
 
     BINDINGS = [
-        Binding("left", "move(-1)", "Left", show=False, id="hand.left", tooltip="move in your hand"),
-        Binding("right", "move(1)", "Right", show=False, id="hand.right", tooltip="move in your hand"),
-        Binding("up", "line(-1)", "Up", show=False, id="hand.up", tooltip="move in your hand"),
-        Binding("down", "line(1)", "Down", show=False, id="hand.down", tooltip="move in your hand"),
-        Binding("home", "jump(0)", "First", show=False, id="hand.first",
-                tooltip="the first / last card of your hand"),
-        Binding("end", "jump(-1)", "Last", show=False, id="hand.last",
-                tooltip="the first / last card of your hand"),
-        Binding("space,enter", "pick", "Pick card", show=False, id="hand.pick",
-                tooltip="pick the card (narrows the actions to those that play it)"),
-        Binding("escape", "clear", "Clear picks", show=False, id="hand.clear",
-                tooltip="drop the picked cards"),
+        Binding("left", "move(-1)", N_("Left"), show=False, id="hand.left", tooltip=N_("move in your hand")),
+        Binding("right", "move(1)", N_("Right"), show=False, id="hand.right",
+                tooltip=N_("move in your hand")),
+        Binding("up", "line(-1)", N_("Up"), show=False, id="hand.up", tooltip=N_("move in your hand")),
+        Binding("down", "line(1)", N_("Down"), show=False, id="hand.down", tooltip=N_("move in your hand")),
+        Binding("home", "jump(0)", N_("First"), show=False, id="hand.first",
+                tooltip=N_("the first / last card of your hand")),
+        Binding("end", "jump(-1)", N_("Last"), show=False, id="hand.last",
+                tooltip=N_("the first / last card of your hand")),
+        Binding("space,enter", "pick", N_("Pick card"), show=False, id="hand.pick",
+                tooltip=N_("pick the card (narrows the actions to those that play it)")),
+        Binding("escape", "clear", N_("Clear picks"), show=False, id="hand.clear",
+                tooltip=N_("drop the picked cards")),
     ]
 
     cards: reactive[tuple[str | None, ...]] = reactive((), layout=True)
@@ -74,7 +76,7 @@ class HandView(Widget, can_focus=True):
 
     def render(self) -> Text:
         if not self.cards:
-            return Text("(no cards)", style="dim")
+            return Text(_("(no cards)"), style="dim")
         n = self.per_line()
         out = Text(no_wrap=True, overflow="crop")
         for i, card in enumerate(self.cards):

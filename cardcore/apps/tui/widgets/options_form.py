@@ -16,6 +16,7 @@ from textual.widgets import Checkbox, Input, Label, Select, Static
 from cardcore.apps.tui.plain import plain
 from cardcore.engine.game import GameOptions
 from cardcore.engine.option_fields import kind as _kind
+from cardcore.language import _
 
 
 class Tick(Checkbox):
@@ -178,9 +179,10 @@ class OptionsForm(Vertical):
 def help_line(description: str | None, default: Any, kind: str) -> str:
     """A field's description and its default, as the form shows them (a bool's as yes/no)."""
     shown = yes_no(bool(default)) if kind == "bool" else default
-    return f"{description} (default {shown})" if description else f"default {shown}"
+    return (_("{description} (default {value})") if description else _("default {value}")).format(
+        description=description, value=shown)
 
 
 def yes_no(value: bool) -> str:
     """A checkbox's state in words, beside its mark."""
-    return "yes" if value else "no"
+    return _("yes") if value else _("no")

@@ -12,19 +12,35 @@ from cardcore.apps.tui.plain import literal
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import ExtraValue, ScoreExtra
 from cardcore.engine.scoresheet import ScoreSheet, extra_label, shown_extras, to_target
+from cardcore.language import CORE, _
+
+
+def side_heads(side_names: Sequence[str], viewer_side: int | None) -> list[str]:
+    """The sides' column heads: in a game of two partnerships seen from one of them, as
+    the language in use says "we" and "they" (Indonesian: Kami / Mereka); English keeps
+    the sides' names."""
+    if viewer_side is None or len(side_names) != 2 or not 0 <= viewer_side < 2:
+        return list(side_names)
+    # TRANSLATORS: the viewer's side's column on a partnership score sheet ("Kami"); {side}: its name
+    ours = CORE.pgettext("sheet head, our side", "{side}")
+    # TRANSLATORS: the other side's column on a partnership score sheet ("Mereka"); {side}: its name
+    theirs = CORE.pgettext("sheet head, their side", "{side}")
+    return [(ours if i == viewer_side else theirs).format(side=name) for i, name in enumerate(side_names)]
 
 
 def score_table(sheet: ScoreSheet, winner: int | None = None,
-                extras: Sequence[ScoreExtra] = (), goal: str | None = None) -> Table:
+                extras: Sequence[ScoreExtra] = (), goal: str | None = None,
+                heads: Sequence[str] | None = None) -> Table:
     """The sheet as a rich Table; the ``winner`` side's column is starred; ``extras``: the
     game's (``Game.score_extras``), each a row under a hand's items where it says something;
-    ``goal``: how the match is won (``Game.goal``; else the sheet's target)."""
+    ``goal``: how the match is won (``Game.goal``; else the sheet's target); ``heads``: the
+    sides' column heads (``side_heads``; else their names)."""
     variant = f" — {sheet.variant}" if sheet.variant else ""
     goal = goal or to_target(sheet.target)
-    table = Table(title=literal(f"Score sheet — {goal}{variant}"), expand=False)
-    table.add_column("Hand", justify="right")
+    table = Table(title=literal(_("Score sheet — {goal}").format(goal=goal) + variant), expand=False)
+    table.add_column(_("Hand"), justify="right")
     table.add_column("")
-    for i, name in enumerate(sheet.side_names):
+    for i, name in enumerate(heads or sheet.side_names):
         mark = " ★" if winner == i else ""
         table.add_column(literal(name + mark), justify="right")
     keys = sheet.item_keys()
@@ -39,9 +55,11 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
                               *(cell(v, c) for v, c in zip(values, counts, strict=True)))
         for extra, said in shown_extras(row, extras):
             table.add_row("", literal(extra_label(extra)), *(extra_cell(extra, v) for v in said))
-        table.add_row(str(h), "[b]hand[/b]", *(f"[b]{literal(s['total'])}[/b]" for s in row["sides"]))
-        table.add_row("", "[b]total[/b]", *(f"[b]{literal(t)}[/b]" for t in run), end_section=True)
-        notes += [literal(f"hand {h}, {name}: {side['note']}")
+        table.add_row(str(h), "[b]" + literal(_("hand")) + "[/b]",
+                      *(f"[b]{literal(s['total'])}[/b]" for s in row["sides"]))
+        table.add_row("", "[b]" + literal(_("total")) + "[/b]", *(f"[b]{literal(t)}[/b]" for t in run),
+                      end_section=True)
+        notes += [literal(_("hand {number}, {side}: {note}").format(number=h, side=name, note=side["note"]))
                   for name, side in zip(sheet.side_names, row["sides"], strict=False)
                   if side.get("note")]
     if notes:

@@ -11,6 +11,8 @@ from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual.widgets import Static
 
+from cardcore.language import _
+
 
 class Flow:
     """A zone's groups side by side, as many to a line as the width takes (a side's melds
@@ -76,7 +78,7 @@ class Tail:
         width = options.max_width
         rows: list[Text] = []
         for drop in range(len(self.cards)):
-            more = [Text(f"…{drop} more", style="dim")] if drop else []
+            more = [Text("…" + _("{n} more").format(n=drop), style="dim")] if drop else []
             rows = self._packed(more + self.cards[drop:], width)
             if len(rows) <= self.most:
                 break

@@ -13,6 +13,7 @@ from cardcore.apps.tui.marks import Moved, TableInfo, moved
 from cardcore.apps.tui.widgets.cards import FACE_DOWN, card_text, cards_text
 from cardcore.apps.tui.widgets.wrap import Flow, Hanging, Tail
 from cardcore.engine.game import Group, Zone
+from cardcore.language import _
 
 __all__ = ["Moved", "TableInfo", "ZonesView", "badge_text", "moved", "render_zone", "zone_title"]
 
@@ -25,13 +26,13 @@ def zone_title(zone: Zone, info: TableInfo) -> str:
     if seat is not None and 0 <= seat < len(info.names):
         name = info.names[seat]
         if zone.kind == "trick":  # a trick's seat is the one that took it (kit.tricks)
-            return f"{zone.title} — taken by {name}"
+            return _("{zone} — taken by {name}").format(zone=zone.title, name=name)
         title = name if zone.kind == "hand" else _naming(zone.title, name)
         if seat == info.viewer and zone.kind == "hand":
-            title += " (you)"
+            title += " " + _("(you)")
         elif (side is not None and side == info.viewer_side and zone.kind == "hand"
               and seat != info.viewer):
-            return title + " (partner)"  # the side goes without saying (80 columns are few)
+            return title + " " + _("(partner)")  # the side goes without saying (80 columns are few)
         if zone.kind == "hand" and side is not None and 0 <= side < len(info.side_names) \
                 and len(info.side_names) < len(info.names):
             title += f" — {info.side_names[side]}"
@@ -61,12 +62,12 @@ def badge_text(badge: str) -> str:
 
 def shown_badges(zone: Zone, info: TableInfo) -> list[str]:
     """The zone's badges but those the title already says (dealer, to play)."""
-    said = set()
+    said: set[str] = set()
     if zone.kind == "hand" and zone.seat is not None:
         if zone.seat == info.dealer:
-            said.add("dealer")
+            said |= {"dealer", _("dealer")}  # the game's badge, in English or as we say it
         if zone.seat == info.to_play:
-            said.add("to play")
+            said |= {"to play", _("to play")}
     return [badge_text(b) for b in zone.badges if b not in said]
 
 
@@ -144,12 +145,12 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
     head.append(zone_title(zone, info), style="bold reverse" if targeted else "bold")
     if zone.seat is not None and zone.kind == "hand":
         if zone.seat == info.dealer:
-            head.append(" · dealer", style="italic")
+            head.append(" · " + _("dealer"), style="italic")
         if zone.seat == info.to_play:
-            head.append(" · to play ◀", style="bold green")
+            head.append(" · " + _("to play") + " ◀", style="bold green")
     changed = info.last_move.groups.get(zone.id, set())
     if zone.id in info.last_move.zones and not (zone.kind == "trick" and changed):
-        head.append(" · last move", style="bold cyan")  # a trick's card says it (80 columns)
+        head.append(" · " + _("last move"), style="bold cyan")  # a trick's card says it (80 columns)
     badges = shown_badges(zone, info)
     for badge in badges:
         head.append(f" [{badge}]", style="dim")
@@ -167,7 +168,7 @@ def zone_parts(zone: Zone, info: TableInfo) -> tuple[list[Text], list[Text]]:
         lines.append(row)
     if not zone.cards and not zone.groups and zone.kind != "tricks":  # a count says it
         # on the title's line: 80x24 has no line to spare
-        head.append("  (empty)", style="dim")
+        head.append("  " + _("(empty)"), style="dim")
     return lines, [_group(zone, group, info, i in changed) for i, group in enumerate(zone.groups)]
 
 
@@ -192,7 +193,7 @@ def _group(zone: Zone, group: Group, info: TableInfo, changed: bool) -> Text:
     if badges:
         row.append(" " + " · ".join(badges), style="italic")
     if changed:
-        row.append("  ◀ last move", style="bold cyan")
+        row.append("  ◀ " + _("last move"), style="bold cyan")
     return row
 
 
