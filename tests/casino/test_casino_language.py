@@ -114,6 +114,6 @@ def test_texts_declared_as_data_are_translated_through_the_game():
         assert [ROYAL.translate(w) for w in ("won outright", "big casino", "sweeps")] == [
             "menang langsung", "casino besar", "sapu bersih"]
         assert CASINO.translate(CASINO.Options.model_fields["target"].description or "") == \
-            "poin untuk memenangkan pertandingan"
+            "poin untuk memenangkan partai"
         assert CASINO.translate("no such text") == "no such text"
     assert ROYAL.translate("big casino") == "big casino"

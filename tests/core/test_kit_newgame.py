@@ -76,5 +76,5 @@ def test_a_new_game_has_its_own_domain_a_complete_catalog_and_speaks_english_und
     with speaking("id"):
         assert [a.label for a in state.legal_actions()] == english
         assert game.translate(game.description) == game.description
-        assert game.translate("points that win the match") == "poin untuk memenangkan pertandingan"
+        assert game.translate("points that win the match") == "poin untuk memenangkan partai"
     assert all(label.startswith("Play ") for label in english)
