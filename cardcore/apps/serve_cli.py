@@ -85,16 +85,26 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
+    q.add_argument("--slot", type=number_type(int, 0, 25, "a slot, 0 to 25"), default=0, metavar="K",
+                   help="this server's place among --slots servers sharing the library (default 0)")
+    q.add_argument("--slots", type=number_type(int, 1, 26, "1 to 26 servers"), default=1, metavar="N",
+                   help="how many servers share the library behind one proxy (default 1; "
+                   "docs/hosting.md, Several server processes)")
 
 
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
     """The server's settings from the arguments (ServeError: one line)."""
+    from cardcore.services.net.placement import check_slots
     from cardcore.services.net.server import ServerConfig
     from cardcore.services.net.tables import TableConfig
 
     if not is_loopback(args.host) and not args.allow_remote:
         raise ServeError(f"--host {args.host} can be reached from other machines: add --allow-remote "
                          "(and --tls-cert/--tls-key, or a TLS reverse proxy: docs/hosting.md)")
+    try:
+        check_slots(args.slot, args.slots)
+    except ValueError as exc:
+        raise ServeError(f"--slot/--slots: {exc}") from None
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ServeError("--tls-cert and --tls-key go together")
     bot = registry.bots.get(args.standin)
@@ -114,7 +124,7 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
         max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
         guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
-        bot_processes=args.bot_processes, library_wait=args.library_wait)
+        bot_processes=args.bot_processes, library_wait=args.library_wait, slot=args.slot, slots=args.slots)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:

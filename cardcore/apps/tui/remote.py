@@ -35,8 +35,7 @@ from cardcore.services.plugins import Registry
 class RemoteSession:
     """One seat (or a spectator's place) at a table on a server."""
 
-    def __init__(self, registry: Registry, conn: Connection, code: str, updates: list[Any],
-                 *, own_connection: bool = True) -> None:
+    def __init__(self, registry: Registry, conn: Connection, code: str, updates: list[Any]) -> None:
         first = next(m for m in updates if isinstance(m, p.Update))
         game = registry.games.get(first.game)
         if game is None:
@@ -44,7 +43,6 @@ class RemoteSession:
         self._game: Game = game
         self.conn = conn
         self.code = code
-        self.own_connection = own_connection
         self.bot_speed: str | None = None
         self.log: list[LogEntry] = []
         self._u: p.Update = first
@@ -67,8 +65,7 @@ class RemoteSession:
 
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
-                   name: str | None = None, *, own_connection: bool = True,
-                   come_back: bool = False) -> RemoteSession:
+                   name: str | None = None, *, come_back: bool = False) -> RemoteSession:
         """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
         comes back with the seat's token it keeps: ``Connection.join``; None: watch it, or,
         with ``come_back``, first take back a seat of it this client holds a token for).
@@ -95,7 +92,7 @@ class RemoteSession:
             conn.subscribe(code, None)
         if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
             raise ClientError("closed", conn.closed_reason or "the server closed the connection")
-        return cls(registry, conn, code, got, own_connection=own_connection)
+        return cls(registry, conn, code, got)
 
     # --- the game and who sits where ---------------------------------------------------
 
@@ -329,7 +326,7 @@ class RemoteSession:
 
     def close(self) -> None:
         """Leave the table: the seat is held by the server (a bot plays it after the grace
-        period); the connection goes when it is this session's own."""
+        period); the table's connection goes."""
         if self._closed:
             return
         self._closed = True
@@ -337,13 +334,9 @@ class RemoteSession:
         self.conn.subscribe(self.code, None)
         with contextlib.suppress(RuntimeError):  # no running loop: the app is gone
             loop = asyncio.get_running_loop()
-            task = loop.create_task(self.conn.close() if self.own_connection else self._leave())
+            task = loop.create_task(self.conn.close())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-
-    async def _leave(self) -> None:
-        with contextlib.suppress(ClientError):
-            await self.conn.call(p.Leave(code=self.code))
 
     # --- what the server sends -----------------------------------------------------------
 

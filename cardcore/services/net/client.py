@@ -25,6 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from cardcore.services.net import protocol as p
 from cardcore.services.net.invites import canonical
+from cardcore.services.net.placement import play_url
 from cardcore.services.net.seat_book import SeatBook
 
 #: The server a bare table code is looked for on (``cardcore serve``'s default address).
@@ -154,11 +155,15 @@ def _short(text: str) -> str:
 
 
 class Connection:
-    """One WebSocket to the server, in the running asyncio loop."""
+    """One WebSocket to the server, in the running asyncio loop: a lobby connection, or one
+    table's (``Connection.open``'s ``table``: docs/protocol.md, "Transport")."""
 
-    def __init__(self, ws: ClientConnection, url: str) -> None:
+    def __init__(self, ws: ClientConnection, url: str, table: str | None = None) -> None:
         self.ws = ws
+        #: The server's address (the seat tokens are kept under it), and the table this
+        #: connection is for (None: the lobby).
         self.url = url
+        self.table = table
         self.welcome: p.Welcome | None = None
         #: Why the connection is gone (None while it is open).
         self.closed_reason: str | None = None
@@ -172,17 +177,20 @@ class Connection:
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, name: str | None = None, *, timeout: float = TIMEOUT) -> Connection:
-        """Connect and say hello (ClientError, one line, when the server cannot be reached
-        or is not a cardcore server)."""
+    async def open(cls, url: str, name: str | None = None, *, table: str | None = None,
+                   timeout: float = TIMEOUT) -> Connection:
+        """Connect (to ``table``'s play address, ``/play/CODE``; None: the lobby) and say
+        hello (ClientError, one line, when the server cannot be reached or is not a
+        cardcore server)."""
         url = server_url(url)
+        address = play_url(url, table) if table else url
         try:
-            ws = await connect(url, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
+            ws = await connect(address, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
                                ping_interval=20)
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
-            raise ClientError("unreachable", f"cannot reach the server at {url} "
+            raise ClientError("unreachable", f"cannot reach the server at {address} "
                               f"({_reason(exc)})") from None
-        conn = cls(ws, url)
+        conn = cls(ws, url, table)
         try:
             welcome = await conn.call(p.Hello(name=name), timeout=timeout)
         except ClientError:

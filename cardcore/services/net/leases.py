@@ -1,0 +1,113 @@
+"""A server's lease on its tables, when several servers share one library (docs/hosting.md,
+"Several server processes").
+
+Every ``RENEW_EVERY`` the server renews its lease in the library (``MatchStore.lease``,
+``LEASE_TTL`` ahead) and looks at every table not over: a table it holds whose place is
+now another live server's (``placement.holder``: its home came back) is handed over (its
+connections are closed with 1012, and its players' clients come back through the proxy, to
+the server the same rule names); a table whose holder is dead (its process gone, or its
+lease expired) and whose place is this server is taken over, from the library, at its last
+committed action. A connection to a table this server does not hold (``/play/CODE``, sent
+here by the proxy) takes it over at once when its holder is dead, or is closed with 1013
+(try again) while another live server still holds it. The library fences every commit by
+its claim (``commits.write``), so a server that stalled past its lease writes nothing once
+another took its tables: its writer reports them lost, and it drops them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from cardcore.services.net import placement
+from cardcore.services.store import MatchLocked, StoreError
+
+if TYPE_CHECKING:
+    from cardcore.services.net.persist import Writer
+    from cardcore.services.net.server import Server
+
+log = logging.getLogger("cardcore.serve")
+
+#: How often the lease is renewed and the tables looked at (seconds).
+RENEW_EVERY = 1.0
+#: How long a lease lasts unrenewed (seconds): a stalled server's tables are taken after it.
+LEASE_TTL = 4.0
+
+
+class Moved(Exception):
+    """Another live server holds the table."""
+
+
+class Leases:
+    def __init__(self, server: Server) -> None:
+        self.server = server
+        #: This server's lease token (its claims' holder), once taken.
+        self.token: str | None = None
+        self._task: asyncio.Task[None] | None = None
+        #: Takes one table at a time (a tick and the connections to a table not held here).
+        self._taking = asyncio.Lock()
+
+    async def start(self) -> None:
+        """The lease taken and this server's tables resumed (before it listens)."""
+        await self.tick()
+        self._task = asyncio.ensure_future(self._run())
+
+    def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(RENEW_EVERY)
+            try:
+                await self.tick()
+            except StoreError as exc:
+                log.warning("the lease was not renewed: %s", exc)
+
+    async def tick(self) -> None:
+        """Renew the lease; hand over the tables whose place is another live server's, take
+        over the dead servers' tables whose place is this one."""
+        server, config = self.server, self.server.config
+        writer, store = self._writer(), server.store
+        self.token = await writer.call(store.lease, config.slot, LEASE_TTL, server.public_listing())
+        writer.holder = self.token
+        live = await writer.call(store.live_leases)
+        slots = {*live.values(), config.slot}
+        for code, match_id, _status, data, holder in await writer.call(store.held_tables):
+            place = placement.holder(code, config.slots, slots)
+            table = server.tables.get(code)
+            if table is not None:
+                if place != config.slot and table.match_id == match_id:
+                    server.hand_over(table, f"table {code} moved to another server: come back")
+            elif place == config.slot and (holder is None or holder not in live) \
+                    and code not in server.skipped:
+                with contextlib.suppress(Moved):  # taken by another server meanwhile
+                    await self._take(code, match_id, data)
+
+    def _writer(self) -> Writer:
+        writer = self.server.writer
+        assert writer is not None, "the server has not started"
+        return writer
+
+    async def fetch(self, code: str) -> None:
+        """Table ``code``, asked for here and not held: taken over if its holder is dead
+        (Moved while another live server holds it; nothing if there is no such table)."""
+        writer, store = self._writer(), self.server.store
+        rows = [r for r in await writer.call(store.held_tables) if r[0] == code]
+        if not rows:
+            return
+        _code, match_id, _status, data, holder = rows[0]
+        if holder is not None and holder != self.token and holder in await writer.call(store.live_leases):
+            raise Moved(code)
+        await self._take(code, match_id, data)
+
+    async def _take(self, code: str, match_id: int, data: dict[str, Any]) -> None:
+        async with self._taking:
+            if code in self.server.tables:
+                return
+            try:
+                await self.server.resume(code, match_id, data)
+            except MatchLocked:
+                raise Moved(code) from None
