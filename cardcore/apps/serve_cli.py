@@ -18,6 +18,10 @@ if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serv
     from cardcore.services.plugins import Registry
 
 
+#: ``cardcore serve``'s parser, once made (``--workers`` passes its options on to each server).
+PARSER: argparse.ArgumentParser | None = None
+
+
 class ServeError(Exception):
     """A bad argument of ``cardcore serve``: one line, exit status 2."""
 
@@ -28,6 +32,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     port = number_type(int, 0, 65535, "a port number")
     seconds = number_type(float, 0, 86400, "seconds")
     q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
+    global PARSER
+    PARSER = q
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
     q.add_argument("--allow-remote", action="store_true",
@@ -90,6 +96,12 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--slots", type=number_type(int, 1, 26, "1 to 26 servers"), default=1, metavar="N",
                    help="how many servers share the library behind one proxy (default 1; "
                    "docs/hosting.md, Several server processes)")
+    q.add_argument("--proxy-protocol", action="store_true",
+                   help="each connection starts with a PROXY protocol header (HAProxy's send-proxy): "
+                   "the client's address is taken from it; only behind a proxy that sends it")
+    q.add_argument("--workers", type=number_type(int, 1, 26, "1 to 26 servers"), metavar="N",
+                   help="run N server processes on 127.0.0.1 and HAProxy in front of them on --port "
+                   "(docs/hosting.md, Several server processes)")
 
 
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
@@ -124,7 +136,8 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
         max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
         guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
-        bot_processes=args.bot_processes, library_wait=args.library_wait, slot=args.slot, slots=args.slots)
+        bot_processes=args.bot_processes, library_wait=args.library_wait, slot=args.slot, slots=args.slots,
+        proxy_protocol=args.proxy_protocol)
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
@@ -148,6 +161,10 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
 
     try:
         config = config_of(registry, args)
+        if args.workers:
+            from cardcore.apps import serve_workers
+
+            return serve_workers.run(args)
         store = open_library(args.library, import_autosave=False)
     except (ServeError, StoreError) as exc:
         from cardcore.apps.args import UsageError

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pydantic
@@ -30,6 +30,10 @@ from cardcore.services.net import protocol as p
 from cardcore.services.net.client import TIMEOUT, ClientError, Connection
 from cardcore.services.net.wire import RemoteAction, info_of_view, zone_from_json
 from cardcore.services.plugins import Registry
+
+#: Coming back after a dropped connection: the first wait, the longest, and for how long
+#: in all before the player is asked to join again (seconds).
+RECONNECT_FIRST, RECONNECT_MOST, RECONNECT_FOR = 0.2, 2.0, 120.0
 
 
 class RemoteSession:
@@ -56,6 +60,11 @@ class RemoteSession:
         self._problem: str | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        #: The seat's token (None: watching) and the name sat under: coming back with them.
+        self._token: str | None = None
+        self._name: str | None = None
+        #: Coming back after the connection dropped (``_come_back``), while it runs.
+        self._back: asyncio.Task[None] | None = None
         self._take(first, first=True)
         for message in updates[updates.index(first) + 1:]:
             self._on_message(message)
@@ -70,29 +79,83 @@ class RemoteSession:
         comes back with the seat's token it keeps: ``Connection.join``; None: watch it, or,
         with ``come_back``, first take back a seat of it this client holds a token for).
         ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
-        got: list[Any] = []
-        first = asyncio.get_running_loop().create_future()
+        async def sit() -> p.Joined | None:
+            if secret is not None:
+                return await conn.join(code, secret, name)
+            back = await conn.come_back(code, name) if come_back else None
+            if back is None:
+                await conn.call(p.Watch(code=code))
+            return back
 
-        def catch(message: Any) -> None:
-            got.append(message)
-            if (message is None or isinstance(message, p.Update)) and not first.done():
-                first.set_result(None)
+        got, joined = await _arrive(conn, code, sit)
+        session = cls(registry, conn, code, got)
+        session._token, session._name = (joined.token if joined else None), name
+        return session
 
-        conn.subscribe(code, catch)
+    # --- coming back -------------------------------------------------------------------
+
+    def _dropped(self) -> None:
+        """The table's connection broke, or the server moved the table: come back by
+        ourselves, with the seat's token (docs/protocol.md, "Transport")."""
+        if self._closed or not self.conn.dropped or self._back is not None:
+            return
+        self._back = asyncio.get_running_loop().create_task(self._come_back())
+
+    async def _come_back(self) -> None:
+        """A new connection to the table (through the proxy, to whichever server holds it
+        now), seated with the token, tried again with growing waits for RECONNECT_FOR."""
+        loop = asyncio.get_running_loop()
+        deadline, wait = loop.time() + RECONNECT_FOR, RECONNECT_FIRST
         try:
-            if secret is None:
-                if not (come_back and await conn.come_back(code, name)):
-                    await conn.call(p.Watch(code=code))
-            else:
-                await conn.join(code, secret, name)
-            await asyncio.wait_for(first, TIMEOUT)
-        except TimeoutError:
-            raise ClientError("closed", f"table {code}: no update came from the server") from None
+            while not self._closed and loop.time() < deadline:
+                await asyncio.sleep(wait)
+                wait = min(RECONNECT_MOST, 2 * wait)
+                with contextlib.suppress(ClientError):
+                    if await self._rejoin():
+                        return
+            if not self._closed:
+                self._problem = f"not connected to the server ({self.conn.closed_reason}): join again " \
+                                "with your link to take the seat back"
+                self._say(f"Could not come back to the table: {self.conn.closed_reason}.", error=True)
+                self._told(False)
         finally:
-            conn.subscribe(code, None)
-        if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
-            raise ClientError("closed", conn.closed_reason or "the server closed the connection")
-        return cls(registry, conn, code, got)
+            self._back = None
+
+    async def _rejoin(self) -> bool:
+        """One try: seated again (or watching) on a new connection; False: given up (the
+        seat's token no longer works); ClientError: try again."""
+        conn = await Connection.open(self.conn.url, self._name, table=self.code)
+        token = self._token
+
+        async def sit() -> p.Joined | None:
+            if token is None:
+                await conn.call(p.Watch(code=self.code))
+                return None
+            joined: p.Joined = await conn.call(p.Join(code=self.code, token=token, name=self._name))
+            return joined
+
+        try:
+            got, _joined = await _arrive(conn, self.code, sit)
+        except ClientError as exc:
+            await conn.close()
+            if exc.code in ("bad_secret", "no_table"):  # re-issued, or the table is gone
+                self._closed_for(str(exc))
+                return False
+            raise
+        if self._closed:
+            await conn.close()
+            return True
+        self.conn, self._problem, self._pending = conn, None, False
+        conn.subscribe(self.code, self._on_message)
+        self._say("Back at the table.")
+        for message in got:
+            self._on_message(message)
+        return True
+
+    def _closed_for(self, why: str) -> None:
+        self._problem = f"no longer at the table: {why}"
+        self._say(f"You are no longer at the table: {why}.", error=True)
+        self._told(False)
 
     # --- the game and who sits where ---------------------------------------------------
 
@@ -331,6 +394,8 @@ class RemoteSession:
             return
         self._closed = True
         self._listener = None
+        if self._back is not None:
+            self._back.cancel()
         self.conn.subscribe(self.code, None)
         with contextlib.suppress(RuntimeError):  # no running loop: the app is gone
             loop = asyncio.get_running_loop()
@@ -343,10 +408,10 @@ class RemoteSession:
     def _on_message(self, message: Any) -> None:
         moved = False
         if message is None:
-            self._problem = f"not connected to the server ({self.conn.closed_reason}): join again " \
-                            "with your link to take the seat back"
+            self._problem = f"not connected to the server ({self.conn.closed_reason}): coming back"
             self._pending = False
-            self._say(f"Lost the server: {self.conn.closed_reason}.", error=True)
+            self._say(f"Lost the server: {self.conn.closed_reason}; coming back.", error=True)
+            self._dropped()
         elif isinstance(message, p.Update):
             moved = self._take(message)
         elif isinstance(message, p.ChatLine):
@@ -363,6 +428,9 @@ class RemoteSession:
         elif isinstance(message, p.ErrorMessage):
             self._pending = False
             self._say(f"The server said no: {message.message}", error=True)
+        self._told(moved)
+
+    def _told(self, moved: bool) -> None:
         if self._listener is not None and not self._closed:
             self._listener(moved)
 
@@ -422,3 +490,28 @@ class RemoteSession:
 
     def _say(self, text: str, error: bool = False) -> None:
         self._events.append(Note.make(text=text, error=error))
+
+
+async def _arrive(conn: Connection, code: str, sit: Callable[[], Awaitable[p.Joined | None]]
+                  ) -> tuple[list[Any], p.Joined | None]:
+    """``sit()`` (a join or a watch) on the table's connection, and what the server sent
+    about the table up to its first update; ClientError, one line, when it refuses."""
+    got: list[Any] = []
+    first = asyncio.get_running_loop().create_future()
+
+    def catch(message: Any) -> None:
+        got.append(message)
+        if (message is None or isinstance(message, p.Update)) and not first.done():
+            first.set_result(None)
+
+    conn.subscribe(code, catch)
+    try:
+        joined = await sit()
+        await asyncio.wait_for(first, TIMEOUT)
+    except TimeoutError:
+        raise ClientError("closed", f"table {code}: no update came from the server") from None
+    finally:
+        conn.subscribe(code, None)
+    if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
+        raise ClientError("closed", conn.closed_reason or "the server closed the connection")
+    return got, joined

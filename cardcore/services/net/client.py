@@ -165,14 +165,17 @@ class Connection:
         self.url = url
         self.table = table
         self.welcome: p.Welcome | None = None
-        #: Why the connection is gone (None while it is open).
+        #: Why the connection is gone (None while it is open), and the server's close code
+        #: (None: none came, the connection broke or was closed here).
         self.closed_reason: str | None = None
+        self.close_code: int | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         #: Requests sent without waiting (``act``, ``chat``): their id -> table code, so
         #: an error about one goes to its table.
         self._sent_for: dict[int, str] = {}
         self._handlers: dict[str, Handler] = {}
+        self._closed_here = False
         self._sends: set[asyncio.Task[None]] = set()
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
@@ -294,11 +297,12 @@ class Connection:
                 self._dispatch(frame)
         except websockets.exceptions.ConnectionClosed as exc:
             reason = f"the server closed the connection ({_reason(exc)})"
+            self.close_code = exc.rcvd.code if exc.rcvd is not None else None
         except OSError as exc:
             reason = f"the connection to the server broke ({_reason(exc)})"
         else:
             close = self.ws.close_reason or ""
-            code = self.ws.close_code
+            code = self.close_code = self.ws.close_code
             if code not in (None, 1000):
                 reason = f"the server closed the connection ({code}{': ' + close if close else ''})"
         self._closed(reason)
@@ -337,8 +341,17 @@ class Connection:
         for handler in list(self._handlers.values()):
             handler(None)
 
+    @property
+    def dropped(self) -> bool:
+        """Gone, and worth coming back on: not closed here, nor for what the client did
+        (a policy close: flooding, bad keys; a frame too big). A server that stops (1001),
+        a table moved to another server (1012, 1013), a connection broken or killed."""
+        return self.closed_reason is not None and not self._closed_here and \
+            self.close_code not in (1000, 1008, 1009)
+
     async def close(self) -> None:
         """Close the connection (the tables it sat at see the seat drop)."""
+        self._closed_here = True
         self._closed("the connection was closed here")
         with contextlib.suppress(Exception):
             await self.ws.close()

@@ -91,6 +91,11 @@ class Leases:
         assert writer is not None, "the server has not started"
         return writer
 
+    async def elsewhere(self) -> list[dict[str, Any]]:
+        """The public tables the other live servers list (for the lobby)."""
+        listings = await self._writer().call(self.server.store.listings)
+        return [t for holder, tables in listings.items() if holder != self.token for t in tables]
+
     async def fetch(self, code: str) -> None:
         """Table ``code``, asked for here and not held: taken over if its holder is dead
         (Moved while another live server holds it; nothing if there is no such table)."""

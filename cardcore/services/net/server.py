@@ -150,6 +150,9 @@ class ServerConfig:
     #: (``placement``: the tables it makes and holds; a lone server is slot 0 of 1).
     slot: int = 0
     slots: int = 1
+    #: Behind a proxy that sends the PROXY protocol (HAProxy's ``send-proxy``): each
+    #: connection's address is the client's, as the proxy says, for the limits per address.
+    proxy_protocol: bool = False
 
 
 class TokenBucket:
@@ -177,7 +180,7 @@ class Client(Connection):
         config = server.config
         super().__init__(server, max_size=MAX_MESSAGE_BYTES, logger=ws_log,
                          extensions=enable_server_permessage_deflate(None) if config.compression else None,
-                         open_timeout=config.open_timeout)
+                         open_timeout=config.open_timeout, proxied=config.proxy_protocol)
         self.name: str | None = None
         self.tables: set[str] = set()
         #: The codes of the tables this connection made (listed for it even when private).
@@ -584,7 +587,7 @@ class Server:
             conn.name = message.name
             conn.send(self._reply(message, self._welcome()))
         elif isinstance(message, ListTables):
-            conn.send(self._reply(message, {"type": "tables", "tables": self._listing(conn)}))
+            _background(self._list(conn, message))
         elif isinstance(message, CreateTable):
             _background(self._create(conn, message))
         elif isinstance(message, Join):
@@ -648,10 +651,19 @@ class Server:
         return {"type": "welcome", "server": f"cardcore {__version__}",
                 "protocol": protocol.PROTOCOL_VERSION, "games": games}
 
-    def _listing(self, conn: Client) -> list[dict[str, Any]]:
-        """The public tables, and the private ones this connection made or is at."""
+    async def _list(self, conn: Client, message: ListTables) -> None:
+        """The public tables, and the private ones this connection made or is at; then the
+        other servers' public tables, as they listed them at their last renewal (a second
+        ago at most: ``leases``)."""
         tables = [t for t in self.tables.values() if t.public or t.code in conn.made or t.code in conn.tables]
-        return [t.info() for t in reversed(tables[-MAX_LISTED:])]
+        here = [t.info() for t in reversed(tables[-MAX_LISTED:])]
+        if self.config.slots > 1:
+            codes = {t["code"] for t in here}
+            try:
+                here += [t for t in await self.leases.elsewhere() if t["code"] not in codes]
+            except StoreError as exc:
+                log.warning("the other servers' tables are not listed: %s", exc)
+        conn.send(self._reply(message, {"type": "tables", "tables": here[:MAX_LISTED]}))
 
     # --- new tables ------------------------------------------------------------------------
 

@@ -253,8 +253,9 @@ class MatchStore(Protocol):
     def live_leases(self) -> dict[str, int]:
         """The live leases: holder token -> slot."""
 
-    def listings(self) -> list[dict[str, Any]]:
-        """The public tables of every live lease, as each server last listed them."""
+    def listings(self) -> dict[str, list[dict[str, Any]]]:
+        """The public tables each live lease lists (holder token -> tables), as each server
+        last renewed."""
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                     ) -> list[tuple[str, int, str, dict[str, Any], str | None]]:

@@ -665,12 +665,11 @@ class SqliteStore:
                                               (time.time(),)).fetchall())
         return {str(h): int(slot) for h, slot in rows if self._alive(str(h))}
 
-    def listings(self) -> list[dict[str, Any]]:
-        """The public tables the live leases list, each server's as it last renewed."""
+    def listings(self) -> dict[str, list[dict[str, Any]]]:
+        """The public tables each live lease lists (by holder), as it last renewed."""
         rows = self._read(lambda c: c.execute("SELECT holder, listing FROM leases WHERE expires > ?",
                                               (time.time(),)).fetchall())
-        return [table for holder, listing in rows if self._alive(str(holder))
-                for table in json.loads(listing)]
+        return {str(holder): json.loads(listing) for holder, listing in rows if self._alive(str(holder))}
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                     ) -> list[tuple[str, int, str, dict[str, Any], str | None]]:
