@@ -34,7 +34,7 @@ def test_a_lease_keeps_its_claims_until_it_expires_then_the_writes_are_fenced(tm
         assert second.live_leases() == {b: 1} and second.listings() == {b: []}
         taken = second.open(play.id, claim=True)
         commit = commit_of(play.id, [], {"decisions": 3})
-        assert [(code, holder) for code, _m, _s, _d, holder in first.held_tables()] == [("AAA-001", b)]
+        assert [(code, holder) for code, _m, holder in first.held_tables()] == [("AAA-001", b)]
         assert first.write_commits([commit], [("AAA-001", play.id, "over", {})], holder=a) == \
             [play.id, play.id]  # fenced: nothing written
         assert second.load(play.id)["decisions"] == 1 and len(second.held_tables()) == 1

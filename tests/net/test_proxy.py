@@ -38,8 +38,8 @@ def test_each_code_goes_to_its_home_backend_and_its_chain_backs_it_up():
             backend = config.split(f"backend home{slot}\n")[1].split("\n\n")[0]
             order = [int(k) for k in re.findall(r"server s(\d+)", backend)]
             assert order == placement.successors(slot, slots)
-            assert [("backup" in line) for line in backend.splitlines() if line.startswith("    server ")] == \
-                [False] + [True] * (slots - 1)
+            servers = [line for line in backend.splitlines() if line.startswith("    server ")]
+            assert ["backup" in line for line in servers] == [False] + [True] * (slots - 1)
 
 
 @needs_haproxy

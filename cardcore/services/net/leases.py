@@ -59,23 +59,26 @@ class Leases:
             self._task.cancel()
 
     async def _run(self) -> None:
+        """Renew; a lone server (one slot) has no other's tables to take or give back."""
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
-                await self.tick()
+                await self.tick(look=self.server.config.slots > 1)
             except StoreError as exc:
                 log.warning("the lease was not renewed: %s", exc)
 
-    async def tick(self) -> None:
-        """Renew the lease; hand over the tables whose place is another live server's, take
-        over the dead servers' tables whose place is this one."""
+    async def tick(self, *, look: bool = True) -> None:
+        """Renew the lease; then (``look``) hand over the tables whose place is another live
+        server's, and take over the dead servers' tables whose place is this one."""
         server, config = self.server, self.server.config
         writer, store = self._writer(), server.store
         self.token = await writer.call(store.lease, config.slot, LEASE_TTL, server.public_listing())
         writer.holder = self.token
+        if not look:
+            return
         live = await writer.call(store.live_leases)
         slots = {*live.values(), config.slot}
-        for code, match_id, _status, data, holder in await writer.call(store.held_tables):
+        for code, match_id, holder in await writer.call(store.held_tables):
             place = placement.holder(code, config.slots, slots)
             table = server.tables.get(code)
             if table is not None:
@@ -84,7 +87,7 @@ class Leases:
             elif place == config.slot and (holder is None or holder not in live) \
                     and code not in server.skipped:
                 with contextlib.suppress(Moved):  # taken by another server meanwhile
-                    await self._take(code, match_id, data)
+                    await self._take(code)
 
     def _writer(self) -> Writer:
         writer = self.server.writer
@@ -103,16 +106,19 @@ class Leases:
         rows = [r for r in await writer.call(store.held_tables) if r[0] == code]
         if not rows:
             return
-        _code, match_id, _status, data, holder = rows[0]
+        holder = rows[0][2]
         if holder is not None and holder != self.token and holder in await writer.call(store.live_leases):
             raise Moved(code)
-        await self._take(code, match_id, data)
+        await self._take(code)
 
-    async def _take(self, code: str, match_id: int, data: dict[str, Any]) -> None:
+    async def _take(self, code: str) -> None:
         async with self._taking:
             if code in self.server.tables:
                 return
+            row = await self._writer().call(self.server.store.net_table, code)
+            if row is None or row[1] not in ("waiting", "playing"):
+                return
             try:
-                await self.server.resume(code, match_id, data)
+                await self.server.resume(code, row[0], row[2])
             except MatchLocked:
                 raise Moved(code) from None

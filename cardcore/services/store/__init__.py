@@ -258,9 +258,12 @@ class MatchStore(Protocol):
         last renewed."""
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
-                    ) -> list[tuple[str, int, str, dict[str, Any], str | None]]:
+                    ) -> list[tuple[str, int, str | None]]:
         """``net_tables`` with the holder claiming each table's match: (code, match id,
-        status, data, holder or None), oldest first."""
+        holder or None), oldest first."""
+
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any]] | None:
+        """Table ``code``'s row: (match id, status, data), or None."""
 
     def close(self) -> None: ...
 

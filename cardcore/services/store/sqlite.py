@@ -672,15 +672,21 @@ class SqliteStore:
         return {str(holder): json.loads(listing) for holder, listing in rows if self._alive(str(holder))}
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
-                    ) -> list[tuple[str, int, str, dict[str, Any], str | None]]:
-        """``net_tables``'s rows with the holder that claims each table's match (None: none;
-        alive or not: ``live_leases`` says)."""
+                    ) -> list[tuple[str, int, str | None]]:
+        """``net_tables``'s codes and matches with the holder that claims each table's match
+        (None: none; alive or not: ``live_leases`` says), oldest first."""
         marks = ", ".join("?" * len(statuses))
         rows = self._read(lambda c: c.execute(
-            "SELECT t.code, t.match_id, t.status, t.data, c.holder FROM net_tables t LEFT JOIN claims c "
+            "SELECT t.code, t.match_id, c.holder FROM net_tables t LEFT JOIN claims c "
             f"ON c.match_id = t.match_id WHERE t.status IN ({marks}) ORDER BY t.created, t.code",
             statuses).fetchall())
-        return [(r[0], int(r[1]), r[2], json.loads(r[3]), r[4]) for r in rows]
+        return [(r[0], int(r[1]), r[2]) for r in rows]
+
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any]] | None:
+        """Table ``code``'s row: (match id, status, data), or None."""
+        row = self._read(lambda c: c.execute("SELECT match_id, status, data FROM net_tables WHERE code = ?",
+                                             (code,)).fetchone())
+        return None if row is None else (int(row[0]), row[1], json.loads(row[2]))
 
     # --- reading ------------------------------------------------------------------------
 
