@@ -22,6 +22,11 @@ if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serv
 PARSER: argparse.ArgumentParser | None = None
 
 
+#: The options each server of ``--workers`` gets from the supervisor, not from the command line.
+SUPERVISOR_OWN = ("--workers", "--host", "--port", "--slot", "--slots", "--public-url", "--allow-remote",
+                  "--proxy-protocol")
+
+
 class ServeError(Exception):
     """A bad argument of ``cardcore serve``: one line, exit status 2."""
 
@@ -140,6 +145,26 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         proxy_protocol=args.proxy_protocol)
 
 
+def passed_on(args: argparse.Namespace) -> list[str]:
+    """The options of ``cardcore serve`` given on its command line, as arguments again, but
+    for those the supervisor gives each server itself."""
+    assert PARSER is not None
+    out: list[str] = []
+    for action in PARSER._actions:
+        value = getattr(args, action.dest, None)
+        if not action.option_strings or action.option_strings[0] in SUPERVISOR_OWN or value is None \
+                or value == action.default:
+            continue
+        flag = action.option_strings[0]
+        if isinstance(action, argparse._StoreTrueAction):
+            out.append(flag)
+        elif isinstance(action, argparse._AppendAction):
+            out += [part for item in value for part in (flag, str(item))]
+        else:
+            out += [flag, str(value)]
+    return out
+
+
 def _tls(cert: str, key: str) -> ssl.SSLContext:
     import ssl
 
@@ -164,7 +189,7 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
         if args.workers:
             from cardcore.apps import serve_workers
 
-            return serve_workers.run(args)
+            return serve_workers.run(args, passed_on(args))
         store = open_library(args.library, import_autosave=False)
     except (ServeError, StoreError) as exc:
         from cardcore.apps.args import UsageError

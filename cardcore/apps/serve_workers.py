@@ -21,9 +21,6 @@ from cardcore.apps.args import UsageError
 from cardcore.services.files import data_dir
 from cardcore.services.net.proxy import haproxy_config
 
-#: The options each server gets from the supervisor, not from the command line.
-_OWN = ("--workers", "--host", "--port", "--slot", "--slots", "--public-url", "--allow-remote",
-        "--proxy-protocol")
 #: How long a server has to start, and to stop before it is killed (seconds).
 START_WAIT, STOP_WAIT = 60.0, 20.0
 #: A server that died is started again after this (seconds).
@@ -36,8 +33,9 @@ def find_haproxy() -> str | None:
     return shutil.which("haproxy") or shutil.which("haproxy", path="/usr/sbin:/usr/local/sbin")
 
 
-def run(args: argparse.Namespace) -> int:
-    """Start the servers and the proxy; wait for a signal; stop them all."""
+def run(args: argparse.Namespace, options: list[str]) -> int:
+    """Start the servers (each with ``options``, besides its own) and the proxy; wait for a
+    signal; stop them all."""
     haproxy = find_haproxy()
     if haproxy is None:
         raise UsageError("--workers needs HAProxy in front of the servers: apt-get install haproxy "
@@ -54,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
     folder.mkdir(parents=True, exist_ok=True)
     config = folder / "haproxy.cfg"
     config.write_text(haproxy_config(f"{host}:{port}", [f"127.0.0.1:{p}" for p in ports]), encoding="utf-8")
-    base = [sys.executable, "-m", "cardcore", "serve", *_passed_on(args), "--host", "127.0.0.1",
+    base = [sys.executable, "-m", "cardcore", "serve", *options, "--host", "127.0.0.1",
             "--slots", str(n), "--public-url", public, "--proxy-protocol"]
     room = Room([[*base, "--port", str(p), "--slot", str(k)] for k, p in enumerate(ports)],
                 [haproxy, "-db", "-f", str(config)], (args.host, port))
@@ -158,28 +156,6 @@ def _relay(stream: Any, k: int, ready: threading.Event) -> None:
             ready.set()
         _say(f"[{k}] {line}")
     ready.set()  # ended: the caller looks at why
-
-
-def _passed_on(args: argparse.Namespace) -> list[str]:
-    """The options of ``cardcore serve`` given on its command line, as arguments again, but
-    for those the supervisor gives each server itself."""
-    from cardcore.apps.serve_cli import PARSER
-
-    assert PARSER is not None
-    out: list[str] = []
-    for action in PARSER._actions:
-        value = getattr(args, action.dest, None)
-        if not action.option_strings or action.option_strings[0] in _OWN or value is None \
-                or value == action.default:
-            continue
-        flag = action.option_strings[0]
-        if isinstance(action, argparse._StoreTrueAction):
-            out.append(flag)
-        elif isinstance(action, argparse._AppendAction):
-            out += [part for item in value for part in (flag, str(item))]
-        else:
-            out += [flag, str(value)]
-    return out
 
 
 def _free_ports(count: int) -> list[int]:

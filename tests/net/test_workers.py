@@ -56,7 +56,12 @@ class Room:
             env={**os.environ, "CARDCORE_HOME": str(home)})
         room = cls(proc, port)
         banner = f"cardcore serve: listening on ws://127.0.0.1:{port}/"
-        await asyncio.wait_for(room._read_until(lambda line: line.startswith(banner)), 60)
+        try:
+            await asyncio.wait_for(room._read_until(lambda line: line.startswith(banner)), 60)
+        except BaseException:
+            proc.terminate()  # it stops what it started
+            await asyncio.wait_for(proc.wait(), 30)
+            raise
         room._reader = asyncio.ensure_future(room._read_until(lambda line: False))
         return room
 
