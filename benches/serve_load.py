@@ -140,7 +140,8 @@ class SeatClient(asyncio.Protocol):
                     if not self.drops:
                         self.errors.append(f"handshake: {self.ws.handshake_exc}")
                     continue  # coming back: the proxy has no server up for it yet
-                self.send(self.join)
+                if self.ws.state is State.OPEN:
+                    self.send(self.join)
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 self.frame(bytes(event.data), now)
         self._flush()
@@ -278,8 +279,9 @@ async def start_server(library: Path, home: Path, tree: Path | None = None, work
     proc = await asyncio.create_subprocess_exec(
         sys.executable, *prefix, "-m", "cardcore", "serve", "--port", str(port), "--library", str(library),
         "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0", *new_flags(tree), *room,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
-        cwd=tree)
+        stdout=asyncio.subprocess.PIPE, env=env, cwd=tree,
+        stderr=open(os.environ["SERVE_LOAD_LOG"], "ab") if "SERVE_LOAD_LOG" in os.environ  # noqa: SIM115
+        else asyncio.subprocess.DEVNULL)  # SERVE_LOAD_LOG: a file for the servers' log lines
     assert proc.stdout is not None
     if not workers:
         line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()

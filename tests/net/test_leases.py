@@ -54,6 +54,13 @@ async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of
         made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "human"],
                                    "seed": 2})
         code = made["code"]
+        other_made = await host.request({"type": "create_table", "game": "casino",
+                                         "seats": ["human", "human"], "seed": 3})
+        others = []
+        for link in other_made["seats"]:
+            other_player = await Client.connect(server.port, f"/play/{other_made['code']}")
+            assert (await other_player.sit(other_made["code"], link))["type"] == "joined"
+            others.append(other_player)
         players = []
         for link in made["seats"]:
             player = await Client.connect(server.port, f"/play/{code}")
@@ -80,5 +87,13 @@ async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of
             await until(lambda: code not in server.tables, "the table dropped")
             assert other.load(table.match_id).get("decisions", 0) == last["turn"]  # the move not written
             taken.close()
+            writer_pid = server.writer.worker.pid
+            first = await others[0].update()  # the server's other table plays on, its writes intact
+            mover = others[first["to_play"]]
+            ask = await mover.update(lambda m: bool(m["actions"]))
+            await mover.send({"type": "act", "code": other_made["code"], "turn": ask["turn"],
+                              "action": ask["actions"][0]["action"]})
+            await mover.update(lambda m: m["turn"] == ask["turn"] + 1)
+            assert server.writer.problem is None and server.writer.worker.pid == writer_pid
         finally:
             other.close()

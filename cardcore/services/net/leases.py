@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any
 
 from cardcore.services.net import placement
@@ -45,37 +46,48 @@ class Leases:
         self.server = server
         #: This server's lease token (its claims' holder), once taken.
         self.token: str | None = None
-        self._task: asyncio.Task[None] | None = None
+        self._tasks: list[asyncio.Task[None]] = []
         #: Takes one table at a time (a tick and the connections to a table not held here).
         self._taking = asyncio.Lock()
 
     async def start(self) -> None:
         """The lease taken and this server's tables resumed (before it listens)."""
-        await self.tick()
-        self._task = asyncio.ensure_future(self._run())
+        await self.renew()
+        await self.look()
+        self._tasks = [asyncio.ensure_future(self._every(self.renew))]
+        if self.server.config.slots > 1:  # a lone server has no other's tables to take or give back
+            self._tasks.append(asyncio.ensure_future(self._every(self.look)))
 
     def close(self) -> None:
-        if self._task is not None:
-            self._task.cancel()
+        for task in self._tasks:
+            task.cancel()
 
-    async def _run(self) -> None:
-        """Renew; a lone server (one slot) has no other's tables to take or give back."""
+    @staticmethod
+    async def _every(step: Callable[[], Awaitable[None]]) -> None:
+        """``step`` every RENEW_EVERY: the renewals apart from the looks, so that taking over
+        many tables (seconds, under load) never lets this server's own lease expire."""
         while True:
             await asyncio.sleep(RENEW_EVERY)
             try:
-                await self.tick(look=self.server.config.slots > 1)
+                await step()
             except StoreError as exc:
-                log.warning("the lease was not renewed: %s", exc)
+                log.warning("the lease: %s", exc)
+            except Exception:  # noqa: BLE001 - a fault here must not end the renewals
+                log.exception("the lease's work failed")
 
-    async def tick(self, *, look: bool = True) -> None:
-        """Renew the lease; then (``look``) hand over the tables whose place is another live
-        server's, and take over the dead servers' tables whose place is this one."""
+    async def renew(self) -> None:
+        """The lease renewed, with the public tables this server lists."""
+        server, config = self.server, self.server.config
+        writer = self._writer()
+        listing = server.public_listing() if config.slots > 1 else []  # a lone server's lobby is its own
+        self.token = await writer.call(server.store.lease, config.slot, LEASE_TTL, listing)
+        writer.holder = self.token
+
+    async def look(self) -> None:
+        """Hand over the tables whose place is another live server's; take over the dead
+        servers' tables whose place is this one."""
         server, config = self.server, self.server.config
         writer, store = self._writer(), server.store
-        self.token = await writer.call(store.lease, config.slot, LEASE_TTL, server.public_listing())
-        writer.holder = self.token
-        if not look:
-            return
         live = await writer.call(store.live_leases)
         slots = {*live.values(), config.slot}
         for code, match_id, holder in await writer.call(store.held_tables):
