@@ -51,23 +51,29 @@ class Leases:
         self._taking = asyncio.Lock()
 
     async def start(self) -> None:
-        """The lease taken and this server's tables resumed (before it listens)."""
+        """The lease taken; a lone server's tables resumed before it listens. A server among
+        several looks at the tables as it starts listening, and every second after: its
+        tables' players, sent to it by the proxy meanwhile, take theirs at once (``fetch``)."""
         await self.renew()
-        await self.look()
         self._tasks = [asyncio.ensure_future(self._every(self.renew))]
-        if self.server.config.slots > 1:  # a lone server has no other's tables to take or give back
-            self._tasks.append(asyncio.ensure_future(self._every(self.look)))
+        if self.server.config.slots > 1:
+            self._tasks.append(asyncio.ensure_future(self._every(self.look, at_once=True)))
+        else:  # a lone server has no other's tables to take or give back
+            await self.look()
 
     def close(self) -> None:
         for task in self._tasks:
             task.cancel()
 
     @staticmethod
-    async def _every(step: Callable[[], Awaitable[None]]) -> None:
-        """``step`` every RENEW_EVERY: the renewals apart from the looks, so that taking over
-        many tables (seconds, under load) never lets this server's own lease expire."""
+    async def _every(step: Callable[[], Awaitable[None]], at_once: bool = False) -> None:
+        """``step`` every RENEW_EVERY (``at_once``: first now): the renewals apart from the
+        looks, so that taking over many tables (seconds, under load) never lets this
+        server's own lease expire."""
         while True:
-            await asyncio.sleep(RENEW_EVERY)
+            if not at_once:
+                await asyncio.sleep(RENEW_EVERY)
+            at_once = False
             try:
                 await step()
             except StoreError as exc:
@@ -80,7 +86,8 @@ class Leases:
         server, config = self.server, self.server.config
         writer = self._writer()
         listing = server.public_listing() if config.slots > 1 else []  # a lone server's lobby is its own
-        self.token = await writer.call(server.store.lease, config.slot, LEASE_TTL, listing)
+        # not behind the library thread's queue (a takeover's reads): one call's wait at most
+        self.token = await asyncio.to_thread(server.store.lease, config.slot, LEASE_TTL, listing)
         writer.holder = self.token
 
     async def look(self) -> None:
@@ -115,10 +122,10 @@ class Leases:
         """Table ``code``, asked for here and not held: taken over if its holder is dead
         (Moved while another live server holds it; nothing if there is no such table)."""
         writer, store = self._writer(), self.server.store
-        rows = [r for r in await writer.call(store.held_tables) if r[0] == code]
-        if not rows:
+        row = await writer.call(store.net_table, code)
+        if row is None:
             return
-        holder = rows[0][2]
+        holder = row[3]
         if holder is not None and holder != self.token and holder in await writer.call(store.live_leases):
             raise Moved(code)
         await self._take(code)
@@ -134,3 +141,4 @@ class Leases:
                 await self.server.resume(code, row[0], row[2])
             except MatchLocked:
                 raise Moved(code) from None
+            log.info("table %s: taken over", code)

@@ -39,7 +39,7 @@ def haproxy_config(listen: str, servers: Sequence[str]) -> str:
         "    timeout server 1h",
         "    timeout tunnel 1h",
         "    timeout http-request 5s",
-        "    timeout check 1s",
+        "    timeout check 2s",  # a server stalled this long is down: about as its lease expires
         "    retries 3",
         "    option redispatch",
         "    option http-no-delay",  # a frame goes at once (else up to 200 ms waiting for more)

@@ -262,8 +262,9 @@ class MatchStore(Protocol):
         """``net_tables`` with the holder claiming each table's match: (code, match id,
         holder or None), oldest first."""
 
-    def net_table(self, code: str) -> tuple[int, str, dict[str, Any]] | None:
-        """Table ``code``'s row: (match id, status, data), or None."""
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
+        """Table ``code``'s row and the holder claiming its match: (match id, status, data,
+        holder or None), or None."""
 
     def close(self) -> None: ...
 

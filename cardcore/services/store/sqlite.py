@@ -682,11 +682,13 @@ class SqliteStore:
             statuses).fetchall())
         return [(r[0], int(r[1]), r[2]) for r in rows]
 
-    def net_table(self, code: str) -> tuple[int, str, dict[str, Any]] | None:
-        """Table ``code``'s row: (match id, status, data), or None."""
-        row = self._read(lambda c: c.execute("SELECT match_id, status, data FROM net_tables WHERE code = ?",
-                                             (code,)).fetchone())
-        return None if row is None else (int(row[0]), row[1], json.loads(row[2]))
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
+        """Table ``code``'s row and its match's holder: (match id, status, data, holder or
+        None), or None."""
+        row = self._read(lambda c: c.execute(
+            "SELECT t.match_id, t.status, t.data, c.holder FROM net_tables t LEFT JOIN claims c "
+            "ON c.match_id = t.match_id WHERE t.code = ?", (code,)).fetchone())
+        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), row[3])
 
     # --- reading ------------------------------------------------------------------------
 
