@@ -4,12 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean browser catalogs
+.PHONY: play test lint bench clean browser haproxy catalogs
 
 play: $(STAMP)
 	$(BIN)/cardcore
 
-test: $(STAMP) browser
+test: $(STAMP) browser haproxy
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
@@ -41,6 +41,14 @@ browser:
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q chromium chromium-driver; } || \
 	  { echo "make test needs Debian's chromium and chromium-driver:" \
 	         "apt-get install -y chromium chromium-driver (as root)" >&2; exit 1; }
+
+# `cardcore serve --workers N` and its test (tests/net/test_workers.py) run Debian's HAProxy
+# in front of the servers: installed here when missing (as root), like chromium above.
+haproxy:
+	@command -v haproxy >/dev/null || test -x /usr/sbin/haproxy || \
+	  { [ "$$(id -u)" = 0 ] && apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy; } || \
+	  { echo "make test needs Debian's haproxy: apt-get install -y haproxy (as root)" >&2; exit 1; }
 
 clean:
 	rm -rf $(VENV)

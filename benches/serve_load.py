@@ -3,6 +3,7 @@
     python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--jitter 0]
                                  [--game casino] [--saturation-tables 50]
                                  [--saturation-seconds 20] [--server-tree DIR]
+                                 [--workers N] [--kill-after S]
 
 Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
 client answers ``--think`` seconds after an update asks it to play (``--jitter J``: a
@@ -26,6 +27,14 @@ on another core), its event loop's lag, the clients' CPU share. Prints one
 JSON object, with the machine's load average before and after (the machine may be
 shared: figures move with it). ``--server-tree DIR`` runs another checkout's server
 (PYTHONPATH set to it), for before/after comparisons under the same load.
+
+``--workers N``: ``cardcore serve --workers N``, N server processes behind HAProxy on one
+port (docs/hosting.md, "Several server processes"); every client connects through the
+proxy, to its table's ``/play/CODE``; the CPU and memory figures are the servers' together.
+``--kill-after S``: S seconds into phase 1, server 0 is killed outright (SIGKILL); its
+tables' clients come back by themselves with their seat tokens (through the proxy, to the
+next server of each table's chain): reported, how long until every one of its tables had
+an update again, and whether any move a client saw was lost (the records' check).
 """
 
 from __future__ import annotations
@@ -38,6 +47,7 @@ import os
 import random
 import re
 import signal
+import socket
 import sys
 import tempfile
 import time
@@ -49,6 +59,7 @@ import websockets
 from websockets.client import ClientProtocol
 from websockets.frames import Frame, Opcode
 from websockets.http11 import Response
+from websockets.protocol import State
 from websockets.uri import parse_uri
 
 CLK = os.sysconf("SC_CLK_TCK")
@@ -74,6 +85,7 @@ class TableRun:
         self.turn = 0                         # the last turn every client saw
         self.actions = 0
         self.rng = random.Random(code)
+        self.last_update = 0.0
 
     def pause(self) -> float:
         """How long a client thinks before it answers."""
@@ -82,6 +94,7 @@ class TableRun:
         return self.think * (1 + self.jitter * (2 * self.rng.random() - 1))
 
     def arrived(self, turn: int, now: float) -> None:
+        self.last_update = now
         count = self.seen.get(turn, 0) + 1
         self.seen[turn] = count
         if count == 4:
@@ -99,11 +112,18 @@ class SeatClient(asyncio.Protocol):
 
     def __init__(self, port: int, table: TableRun, key: str, field: str, stop: asyncio.Event,
                  errors: list[str]):
-        self.ws = ClientProtocol(parse_uri(f"ws://127.0.0.1:{port}/"), max_size=2**20)
+        self.port = port
         self.table, self.stop, self.errors = table, stop, errors
+        self.ws = self._protocol()
         self.join = {"v": 1, "type": "join", "code": table.code, field: key}
         self.transport: asyncio.Transport | None = None
         self.loop = asyncio.get_running_loop()
+        #: Connections lost and made again (the clients come back with their seat's token).
+        self.drops = 0
+
+    def _protocol(self) -> ClientProtocol:
+        return ClientProtocol(parse_uri(f"ws://127.0.0.1:{self.port}/play/{self.table.code}"),
+                              max_size=2**20)
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         assert isinstance(transport, asyncio.Transport)
@@ -117,16 +137,35 @@ class SeatClient(asyncio.Protocol):
         for event in self.ws.events_received():
             if isinstance(event, Response):
                 if self.ws.handshake_exc is not None:
-                    self.errors.append(f"handshake: {self.ws.handshake_exc}")
-                    continue
-                self.send(self.join)
+                    if not self.drops:
+                        self.errors.append(f"handshake: {self.ws.handshake_exc}")
+                    continue  # coming back: the proxy has no server up for it yet
+                if self.ws.state is State.OPEN:
+                    self.send(self.join)
             elif isinstance(event, Frame) and event.opcode is Opcode.TEXT:
                 self.frame(bytes(event.data), now)
         self._flush()
 
     def connection_lost(self, exc: Exception | None) -> None:
-        if not self.stop.is_set():
-            self.errors.append(f"table {self.table.code}: connection lost ({exc})")
+        if self.stop.is_set():
+            return
+        if "token" not in self.join:
+            self.errors.append(f"table {self.table.code}: connection lost before seated ({exc})")
+            return
+        self.drops += 1
+        self.loop.call_later(0.2, self.come_back)
+
+    def come_back(self) -> None:
+        """A new connection to the table, through the proxy, seated with the token."""
+        if self.stop.is_set():
+            return
+        self.ws = self._protocol()
+
+        def failed(task: asyncio.Task[Any]) -> None:
+            if task.exception() is not None:
+                self.loop.call_later(0.2, self.come_back)
+        self.loop.create_task(self.loop.create_connection(lambda: self, "127.0.0.1", self.port)) \
+            .add_done_callback(failed)
 
     def frame(self, raw: bytes, now: float) -> None:
         table = self.table
@@ -137,7 +176,9 @@ class SeatClient(asyncio.Protocol):
                 table.arrived(int(found.group(1)), now)
             return
         msg = orjson.loads(raw)
-        if msg["type"] == "update":
+        if msg["type"] == "joined":
+            self.join = {"v": 1, "type": "join", "code": table.code, "token": msg["token"]}
+        elif msg["type"] == "update":
             if not msg["hand_over"]:
                 table.arrived(msg["turn"], now)
             if msg["actions"]:
@@ -146,8 +187,8 @@ class SeatClient(asyncio.Protocol):
             self.errors.append(f"table {table.code}: {msg}")
 
     def act(self, update: dict[str, Any]) -> None:
-        if self.stop.is_set():
-            return
+        if self.stop.is_set() or self.ws.state is not State.OPEN:
+            return  # (coming back: the table's next update asks again)
         table = self.table
         action = table.rng.choice(update["actions"])["action"]
         table.sent[update["turn"] + 1] = time.perf_counter()
@@ -169,13 +210,15 @@ class SeatClient(asyncio.Protocol):
             self.transport.close()
 
 
-async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str], str]]:
+async def make_tables(port: int, n: int, game: str, per_connection: int = 20
+                      ) -> list[tuple[str, list[str], str]]:
     """``n`` tables of four human seats: (code, the seats' keys, what ``join`` calls them:
-    ``invite``, or ``secret`` at a server from before invites)."""
+    ``invite``, or ``secret`` at a server from before invites). Behind the proxy each
+    lobby connection goes to the next server: one table a connection spreads them."""
     made = []
-    for start in range(0, n, 20):  # one connection makes at most 20 tables
+    for start in range(0, n, per_connection):
         async with websockets.connect(f"ws://127.0.0.1:{port}/") as ws:
-            for _ in range(min(20, n - start)):
+            for _ in range(min(per_connection, n - start)):
                 await ws.send(json.dumps({"v": 1, "type": "create_table", "game": game,
                                           "options": {"target": TARGET}, "seats": ["human"] * 4}))
                 reply = json.loads(await ws.recv())
@@ -189,21 +232,77 @@ async def make_tables(port: int, n: int, game: str) -> list[tuple[str, list[str]
 PACKAGES = ("", "plugins/casino", "plugins/royal_casino", "plugins/canasta")
 
 
-async def start_server(library: Path, home: Path, tree: Path | None = None
-                       ) -> tuple[asyncio.subprocess.Process, int]:
+class Room:
+    """The server processes under test: one ``cardcore serve``, or ``--workers N`` of them
+    behind HAProxy (``proc`` is then the supervisor); ``pids``: the servers' own."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, port: int, pids: dict[int, int]) -> None:
+        self.proc, self.port, self.pids = proc, port, pids
+        self.lines: list[str] = []
+        self._reader: asyncio.Task[None] | None = None
+
+    def drain(self) -> None:
+        """Keep reading the supervisor's lines (its pipe must not fill)."""
+        async def read() -> None:
+            assert self.proc.stdout is not None
+            while line := (await self.proc.stdout.readline()).decode():
+                self.lines.append(line)
+                found = SERVER_LINE.match(line)
+                if found:
+                    self.pids[int(found[1])] = int(found[2])
+        self._reader = asyncio.ensure_future(read())
+
+    async def stop(self) -> str:
+        """SIGTERM; the lines it printed as it stopped."""
+        self.proc.send_signal(signal.SIGTERM)
+        if self._reader is None:
+            assert self.proc.stdout is not None
+            tail = (await asyncio.wait_for(self.proc.stdout.read(), 60)).decode()
+        else:
+            await asyncio.wait_for(self._reader, 60)
+            tail = "".join(self.lines)
+        await asyncio.wait_for(self.proc.wait(), 60)
+        return tail
+
+
+SERVER_LINE = re.compile(r"cardcore serve: server (\d+) \(pid (\d+)\)")
+
+
+async def start_server(library: Path, home: Path, tree: Path | None = None, workers: int = 0) -> Room:
     profile = os.environ.get("SERVE_LOAD_PROFILE")  # a file: the server runs under cProfile
     prefix = ["-m", "cProfile", "-o", profile] if profile else []
     env = {**os.environ, "CARDCORE_HOME": str(home)}
     if tree is not None:  # another checkout's server (before / after), this venv
         env["PYTHONPATH"] = os.pathsep.join(str(tree / p) for p in PACKAGES)
+    port = free_port() if workers else 0
+    room = ["--workers", str(workers)] if workers else []
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, *prefix, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
-        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0", *new_flags(tree),
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL, env=env,
-        cwd=tree)
+        sys.executable, *prefix, "-m", "cardcore", "serve", "--port", str(port), "--library", str(library),
+        "--rate", "1000", "--max-tables", "5000", "--bot-delay", "0", *new_flags(tree), *room,
+        stdout=asyncio.subprocess.PIPE, env=env, cwd=tree,
+        stderr=open(os.environ["SERVE_LOAD_LOG"], "ab") if "SERVE_LOAD_LOG" in os.environ  # noqa: SIM115
+        else asyncio.subprocess.DEVNULL)  # SERVE_LOAD_LOG: a file for the servers' log lines
     assert proc.stdout is not None
-    line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
-    return proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0])
+    if not workers:
+        line = (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()
+        return Room(proc, int(line.rsplit(":", 1)[1].strip().strip("/").split("/")[0].split(";")[0]),
+                    {0: proc.pid})
+    pids: dict[int, int] = {}
+    banner = f"cardcore serve: listening on ws://127.0.0.1:{port}/"
+    while not (line := (await asyncio.wait_for(proc.stdout.readline(), 60)).decode()).startswith(banner):
+        assert line, "cardcore serve --workers stopped"
+        found = SERVER_LINE.match(line)
+        if found:
+            pids[int(found[1])] = int(found[2])
+    started = Room(proc, port, pids)
+    started.drain()
+    return started
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
 
 
 def new_flags(tree: Path | None) -> list[str]:
@@ -245,13 +344,15 @@ def children_cpu_s(pid: int) -> float:
 
 
 async def run_phase(tables: int, seconds: float, think: float, game: str, workdir: Path,
-                    tree: Path | None = None, jitter: float = 0.0) -> dict[str, Any]:
+                    tree: Path | None = None, jitter: float = 0.0, workers: int = 0,
+                    kill_after: float | None = None) -> dict[str, Any]:
     library = workdir / "library.sqlite"
-    proc, port = await start_server(library, workdir / "home", tree)
-    base_rss = rss_mb(proc.pid)
+    room = await start_server(library, workdir / "home", tree, workers)
+    port = room.port
+    base_rss = sum(rss_mb(pid) for pid in room.pids.values())
     latencies: list[float] = []
     stop = asyncio.Event()
-    made = await make_tables(port, tables, game)
+    made = await make_tables(port, tables, game, 1 if workers else 20)
     runs = [TableRun(code, think, latencies, jitter) for code, _, _ in made]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
@@ -267,31 +368,38 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     gc.disable()  # the clients' own collector pauses are not the server's latency
     latencies.clear()
     actions0 = sum(r.actions for r in runs)
-    cpu0, t0, mine0 = cpu_s(proc.pid), time.perf_counter(), time.process_time()
-    helpers0 = children_cpu_s(proc.pid)
-    await asyncio.sleep(seconds)
-    (user, system), elapsed = cpu_s(proc.pid), time.perf_counter() - t0
-    helpers = children_cpu_s(proc.pid) - helpers0
-    user, system = user - cpu0[0], system - cpu0[1]
+    pids = dict(room.pids)
+    cpu0, t0, mine0 = {k: cpu_s(pid) for k, pid in pids.items()}, time.perf_counter(), time.process_time()
+    helpers0 = {k: children_cpu_s(pid) for k, pid in pids.items()}
+    killed = None
+    if kill_after is not None:
+        await asyncio.sleep(kill_after)
+        killed = await kill_one(room, runs, workers)
+        await asyncio.sleep(max(0.0, seconds - kill_after))
+    else:
+        await asyncio.sleep(seconds)
+    elapsed = time.perf_counter() - t0
+    alive = [k for k, pid in pids.items() if Path(f"/proc/{pid}").exists() and room.pids.get(k) == pid]
+    user = sum(cpu_s(pids[k])[0] - cpu0[k][0] for k in alive)
+    system = sum(cpu_s(pids[k])[1] - cpu0[k][1] for k in alive)
+    helpers = sum(children_cpu_s(pids[k]) - helpers0[k] for k in alive)
     cpu = user + system
     client_cpu = time.process_time() - mine0
     actions = sum(r.actions for r in runs) - actions0
-    rss = rss_mb(proc.pid)
+    rss = sum(rss_mb(room.pids[k]) for k in alive)
     stop.set()
     gc.enable()
     gc.unfreeze()
     await asyncio.sleep(think + 1.0)  # the last actions land
     for seat in clients:
         seat.close()
-    proc.send_signal(signal.SIGTERM)
-    assert proc.stdout is not None
-    tail = (await asyncio.wait_for(proc.stdout.read(), 60)).decode()
-    await asyncio.wait_for(proc.wait(), 60)
-    lag = json.loads(tail.rsplit("lag ms ", 1)[1].rsplit(")", 1)[0]) if "lag ms " in tail else None
+    tail = await room.stop()
+    lags = [json.loads(part.rsplit(")", 1)[0].split(")")[0]) for part in tail.split("lag ms ")[1:]]
     lost = check_records(library, {r.code: r.turn for r in runs})
     lat = sorted(latencies)
     return {
         "tables": tables, "clients": 4 * tables, "think_s": think, "jitter": jitter,
+        "servers": workers or 1, "behind_proxy": bool(workers),
         "seconds": round(elapsed, 1),
         "actions": actions, "actions_per_s": round(actions / elapsed, 1),
         "server_cpu_share": round(cpu / elapsed, 2), "clients_cpu_share": round(client_cpu / elapsed, 2),
@@ -302,11 +410,33 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
                                      "total": round(1000 * cpu / max(actions, 1), 3)},
         "latency_ms": {"n": len(lat), "p50": _ms(lat, 0.50), "p90": _ms(lat, 0.90),
                        "p99": _ms(lat, 0.99), "max": _ms(lat, 1.0)},
-        "server_loop_lag_ms": lag,
+        "server_loop_lag_ms": lags[0] if len(lags) == 1 else lags,
         "server_rss_mb": {"before_tables": round(base_rss, 1), "with_tables": round(rss, 1),
                           "per_table_kb": round((rss - base_rss) * 1024 / tables, 1)},
         "client_errors": [e[:200] for e in errors[:3]], "records": lost,
+        **({"killed": killed} if killed is not None else {}),
     }
+
+
+async def kill_one(room: Room, runs: list[TableRun], workers: int) -> dict[str, Any]:
+    """SIGKILL server 0 mid-load; until every table it held has updates again (its clients
+    came back, through the proxy, to another server): how long that took."""
+    from cardcore.services.net import placement
+
+    assert workers > 1, "--kill-after needs --workers 2 or more"
+    mine = [r for r in runs if placement.home(r.code, workers) == 0]
+    os.kill(room.pids[0], signal.SIGKILL)
+    at = time.perf_counter()
+    back: dict[str, float] = {}
+    while len(back) < len(mine) and time.perf_counter() - at < 60:
+        await asyncio.sleep(0.05)
+        for r in mine:
+            if r.code not in back and r.last_update > at:
+                back[r.code] = r.last_update - at
+    took = sorted(back.values())
+    return {"server": 0, "tables": len(mine), "back": len(back),
+            "first_update_after_s": {"p50": round(took[len(took) // 2], 2) if took else None,
+                                     "max": round(took[-1], 2) if took else None}}
 
 
 def _ms(values: list[float], q: float) -> float | None:
@@ -356,18 +486,21 @@ async def main() -> None:
     p.add_argument("--saturation-tables", type=int, default=50)
     p.add_argument("--saturation-seconds", type=float, default=20)
     p.add_argument("--server-tree", type=Path, help="run the server of another checkout (before/after)")
+    p.add_argument("--workers", type=int, default=0, help="N servers behind HAProxy (serve --workers)")
+    p.add_argument("--kill-after", type=float, help="kill -9 server 0 this many seconds into phase 1")
     args = p.parse_args()
     out: dict[str, Any] = {"game": args.game, "server_tree": str(args.server_tree or "this one"),
                            "load_before": load()}
     with tempfile.TemporaryDirectory(prefix="serve-load-") as tmp:
         (Path(tmp) / "a").mkdir()
         out["people"] = await run_phase(args.tables, args.seconds, args.think, args.game, Path(tmp) / "a",
-                                        args.server_tree, args.jitter)
+                                        args.server_tree, args.jitter, args.workers, args.kill_after)
         out["load_between"] = load()
         if args.saturation_tables:
             (Path(tmp) / "b").mkdir()
             out["saturation"] = await run_phase(args.saturation_tables, args.saturation_seconds, 0.0,
-                                                args.game, Path(tmp) / "b", args.server_tree)
+                                                args.game, Path(tmp) / "b", args.server_tree,
+                                                workers=args.workers)
     out["load_after"] = load()
     print(json.dumps(out, indent=1))
 

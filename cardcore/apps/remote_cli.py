@@ -111,7 +111,7 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
     from cardcore.apps.tui.remote import RemoteSession
     from cardcore.services.net.client import ClientError, Connection, not_seated
 
-    conn = await Connection.open(target.server, name)
+    conn = await Connection.open(target.server, name, table=target.code)
     try:
         try:
             session = await RemoteSession.join(registry, conn, target.code, target.secret, name,

@@ -18,6 +18,15 @@ if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serv
     from cardcore.services.plugins import Registry
 
 
+#: ``cardcore serve``'s parser, once made (``--workers`` passes its options on to each server).
+PARSER: argparse.ArgumentParser | None = None
+
+
+#: The options each server of ``--workers`` gets from the supervisor, not from the command line.
+SUPERVISOR_OWN = ("--workers", "--host", "--port", "--slot", "--slots", "--public-url", "--allow-remote",
+                  "--proxy-protocol")
+
+
 class ServeError(Exception):
     """A bad argument of ``cardcore serve``: one line, exit status 2."""
 
@@ -28,6 +37,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     port = number_type(int, 0, 65535, "a port number")
     seconds = number_type(float, 0, 86400, "seconds")
     q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
+    global PARSER
+    PARSER = q
     q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
     q.add_argument("--allow-remote", action="store_true",
@@ -85,16 +96,32 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
+    q.add_argument("--slot", type=number_type(int, 0, 25, "a slot, 0 to 25"), default=0, metavar="K",
+                   help="this server's place among --slots servers sharing the library (default 0)")
+    q.add_argument("--slots", type=number_type(int, 1, 26, "1 to 26 servers"), default=1, metavar="N",
+                   help="how many servers share the library behind one proxy (default 1; "
+                   "docs/hosting.md, Several server processes)")
+    q.add_argument("--proxy-protocol", action="store_true",
+                   help="each connection starts with a PROXY protocol header (HAProxy's send-proxy): "
+                   "the client's address is taken from it; only behind a proxy that sends it")
+    q.add_argument("--workers", type=number_type(int, 1, 26, "1 to 26 servers"), metavar="N",
+                   help="run N server processes on 127.0.0.1 and HAProxy in front of them on --port "
+                   "(docs/hosting.md, Several server processes)")
 
 
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
     """The server's settings from the arguments (ServeError: one line)."""
+    from cardcore.services.net.placement import check_slots
     from cardcore.services.net.server import ServerConfig
     from cardcore.services.net.tables import TableConfig
 
     if not is_loopback(args.host) and not args.allow_remote:
         raise ServeError(f"--host {args.host} can be reached from other machines: add --allow-remote "
                          "(and --tls-cert/--tls-key, or a TLS reverse proxy: docs/hosting.md)")
+    try:
+        check_slots(args.slot, args.slots)
+    except ValueError as exc:
+        raise ServeError(f"--slot/--slots: {exc}") from None
     if bool(args.tls_cert) != bool(args.tls_key):
         raise ServeError("--tls-cert and --tls-key go together")
     bot = registry.bots.get(args.standin)
@@ -114,7 +141,28 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
         max_tables_per_ip=args.max_tables_per_ip, max_handshakes_per_ip=args.max_handshakes_per_ip,
         max_handshakes=args.max_handshakes, open_timeout=args.open_timeout,
         guess_limit=args.guess_limit, guess_window=args.guess_window, guess_lockout=args.guess_lockout,
-        bot_processes=args.bot_processes, library_wait=args.library_wait)
+        bot_processes=args.bot_processes, library_wait=args.library_wait, slot=args.slot, slots=args.slots,
+        proxy_protocol=args.proxy_protocol)
+
+
+def passed_on(args: argparse.Namespace) -> list[str]:
+    """The options of ``cardcore serve`` given on its command line, as arguments again, but
+    for those the supervisor gives each server itself."""
+    assert PARSER is not None
+    out: list[str] = []
+    for action in PARSER._actions:
+        value = getattr(args, action.dest, None)
+        if not action.option_strings or action.option_strings[0] in SUPERVISOR_OWN or value is None \
+                or value == action.default:
+            continue
+        flag = action.option_strings[0]
+        if isinstance(action, argparse._StoreTrueAction):
+            out.append(flag)
+        elif isinstance(action, argparse._AppendAction):
+            out += [part for item in value for part in (flag, str(item))]
+        else:
+            out += [flag, str(value)]
+    return out
 
 
 def _tls(cert: str, key: str) -> ssl.SSLContext:
@@ -138,6 +186,10 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
 
     try:
         config = config_of(registry, args)
+        if args.workers:
+            from cardcore.apps import serve_workers
+
+            return serve_workers.run(args, passed_on(args))
         store = open_library(args.library, import_autosave=False)
     except (ServeError, StoreError) as exc:
         from cardcore.apps.args import UsageError

@@ -410,7 +410,7 @@ def test_the_committed_first_version_fixture_opens(tmp_path, registry):
     store = SqliteStore(path)
     assert store.notice is None
     # opened, it is migrated to the current version (net_tables added), its matches kept
-    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 6
+    assert store.conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION == 7
     assert store.net_tables() == []
     unfinished = store.list_unfinished()
     finished = store.finished()

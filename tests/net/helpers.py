@@ -35,8 +35,8 @@ class Client:
         self.closed: tuple[int | None, str] | None = None
 
     @classmethod
-    async def connect(cls, port: int, **kwargs: Any) -> Client:
-        ws = await asyncio.wait_for(websockets.connect(f"ws://127.0.0.1:{port}/",
+    async def connect(cls, port: int, path: str = "/", host: str = "127.0.0.1", **kwargs: Any) -> Client:
+        ws = await asyncio.wait_for(websockets.connect(f"ws://{host}:{port}{path}",
                                                        max_size=MAX_SERVER_MESSAGE_BYTES,
                                                        **kwargs), WAIT)
         return cls(ws)

@@ -19,7 +19,7 @@ from cardcore.engine.journal import Played
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.store.sqlite import SqliteStore
 from tests.net.helpers import Client
-from tests.net.test_restart import serve
+from tests.net.processes import serve
 
 TABLES = 24
 KILLS = 5

@@ -34,12 +34,24 @@ from tests.net.helpers import Client, running
     ["--max-tables-per-ip", "-1"],
     ["--max-handshakes", "many"],
     ["--open-timeout", "0"],
+    ["--slot", "2", "--slots", "2"],
+    ["--slots", "27"],
+    ["--workers", "0"],
 ])
 def test_bad_arguments_are_one_line_and_exit_2(args, capsys):
     assert main(["serve", *args]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and err.startswith("cardcore: error: ")
     assert "Traceback" not in err
+
+
+def test_workers_without_haproxy_is_one_line_that_says_how_to_get_it(capsys, monkeypatch):
+    from cardcore.apps import serve_workers
+
+    monkeypatch.setattr(serve_workers, "find_haproxy", lambda: None)
+    assert main(["serve", "--workers", "2"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "apt-get install haproxy" in err
 
 
 def test_a_port_in_use_is_one_line(capsys):

@@ -14,7 +14,7 @@ import dataclasses
 import json
 import random
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import pydantic
@@ -32,12 +32,15 @@ from cardcore.services.net.client import TIMEOUT, ClientError, Connection
 from cardcore.services.net.wire import RemoteAction, info_of_view, zone_from_json
 from cardcore.services.plugins import Registry
 
+#: Coming back after a dropped connection: the first wait, the longest, and for how long
+#: in all before the player is asked to join again (seconds).
+RECONNECT_FIRST, RECONNECT_MOST, RECONNECT_FOR = 0.2, 2.0, 120.0
+
 
 class RemoteSession:
     """One seat (or a spectator's place) at a table on a server."""
 
-    def __init__(self, registry: Registry, conn: Connection, code: str, updates: list[Any],
-                 *, own_connection: bool = True) -> None:
+    def __init__(self, registry: Registry, conn: Connection, code: str, updates: list[Any]) -> None:
         first = next(m for m in updates if isinstance(m, p.Update))
         game = registry.games.get(first.game)
         if game is None:
@@ -46,7 +49,6 @@ class RemoteSession:
         self._game: Game = game
         self.conn = conn
         self.code = code
-        self.own_connection = own_connection
         self.bot_speed: str | None = None
         self.log: list[LogEntry] = []
         self._u: p.Update = first
@@ -60,6 +62,11 @@ class RemoteSession:
         self._problem: str | None = None
         self._tasks: set[asyncio.Task[None]] = set()
         self._closed = False
+        #: The seat's token (None: watching) and the name sat under: coming back with them.
+        self._token: str | None = None
+        self._name: str | None = None
+        #: Coming back after the connection dropped (``_come_back``), while it runs.
+        self._back: asyncio.Task[None] | None = None
         self._take(first, first=True)
         for message in updates[updates.index(first) + 1:]:
             self._on_message(message)
@@ -69,36 +76,89 @@ class RemoteSession:
 
     @classmethod
     async def join(cls, registry: Registry, conn: Connection, code: str, secret: str | None,
-                   name: str | None = None, *, own_connection: bool = True,
-                   come_back: bool = False) -> RemoteSession:
+                   name: str | None = None, *, come_back: bool = False) -> RemoteSession:
         """Take the seat of ``secret`` at table ``code`` (a seat link's invite; the client
         comes back with the seat's token it keeps: ``Connection.join``; None: watch it, or,
         with ``come_back``, first take back a seat of it this client holds a token for).
         ClientError, one line, when the server refuses (a bad code or key, a seat taken)."""
-        got: list[Any] = []
-        first = asyncio.get_running_loop().create_future()
+        async def sit() -> p.Joined | None:
+            if secret is not None:
+                return await conn.join(code, secret, name)
+            back = await conn.come_back(code, name) if come_back else None
+            if back is None:
+                await conn.call(p.Watch(code=code))
+            return back
 
-        def catch(message: Any) -> None:
-            got.append(message)
-            if (message is None or isinstance(message, p.Update)) and not first.done():
-                first.set_result(None)
+        got, joined = await _arrive(conn, code, sit)
+        session = cls(registry, conn, code, got)
+        session._token, session._name = (joined.token if joined else None), name
+        return session
 
-        conn.subscribe(code, catch)
+    # --- coming back -------------------------------------------------------------------
+
+    def _dropped(self) -> None:
+        """The table's connection broke, or the server moved the table: come back by
+        ourselves, with the seat's token (docs/protocol.md, "Transport")."""
+        if self._closed or not self.conn.dropped or self._back is not None:
+            return
+        self._back = asyncio.get_running_loop().create_task(self._come_back())
+
+    async def _come_back(self) -> None:
+        """A new connection to the table (through the proxy, to whichever server holds it
+        now), seated with the token, tried again with growing waits for RECONNECT_FOR."""
+        loop = asyncio.get_running_loop()
+        deadline, wait = loop.time() + RECONNECT_FOR, RECONNECT_FIRST
         try:
-            if secret is None:
-                if not (come_back and await conn.come_back(code, name)):
-                    await conn.call(p.Watch(code=code))
-            else:
-                await conn.join(code, secret, name)
-            await asyncio.wait_for(first, TIMEOUT)
-        except TimeoutError:
-            raise ClientError("closed", _("table {code}: no update came from the server")
-                              .format(code=code)) from None
+            while not self._closed and loop.time() < deadline:
+                await asyncio.sleep(wait)
+                wait = min(RECONNECT_MOST, 2 * wait)
+                with contextlib.suppress(ClientError):
+                    if await self._rejoin():
+                        return
+            if not self._closed:
+                reason = self.conn.closed_reason
+                self._problem = _("not connected to the server ({reason}): join again with your link "
+                                  "to take the seat back").format(reason=reason)
+                self._say(_("Could not come back to the table: {reason}.").format(reason=reason), error=True)
+                self._told(False)
         finally:
-            conn.subscribe(code, None)
-        if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
-            raise ClientError("closed", conn.closed_reason or _("the server closed the connection"))
-        return cls(registry, conn, code, got, own_connection=own_connection)
+            self._back = None
+
+    async def _rejoin(self) -> bool:
+        """One try: seated again (or watching) on a new connection; False: given up (the
+        seat's token no longer works); ClientError: try again."""
+        conn = await Connection.open(self.conn.url, self._name, table=self.code)
+        token = self._token
+
+        async def sit() -> p.Joined | None:
+            if token is None:
+                await conn.call(p.Watch(code=self.code))
+                return None
+            joined: p.Joined = await conn.call(p.Join(code=self.code, token=token, name=self._name))
+            return joined
+
+        try:
+            got, _joined = await _arrive(conn, self.code, sit)
+        except ClientError as exc:
+            await conn.close()
+            if exc.code in ("bad_secret", "no_table"):  # re-issued, or the table is gone
+                self._closed_for(str(exc))
+                return False
+            raise
+        if self._closed:
+            await conn.close()
+            return True
+        self.conn, self._problem, self._pending = conn, None, False
+        conn.subscribe(self.code, self._on_message)
+        self._say(_("Back at the table."))
+        for message in got:
+            self._on_message(message)
+        return True
+
+    def _closed_for(self, why: str) -> None:
+        self._problem = _("no longer at the table: {reason}").format(reason=why)
+        self._say(_("You are no longer at the table: {reason}.").format(reason=why), error=True)
+        self._told(False)
 
     # --- the game and who sits where ---------------------------------------------------
 
@@ -333,31 +393,30 @@ class RemoteSession:
 
     def close(self) -> None:
         """Leave the table: the seat is held by the server (a bot plays it after the grace
-        period); the connection goes when it is this session's own."""
+        period); the table's connection goes."""
         if self._closed:
             return
         self._closed = True
         self._listener = None
+        if self._back is not None:
+            self._back.cancel()
         self.conn.subscribe(self.code, None)
         with contextlib.suppress(RuntimeError):  # no running loop: the app is gone
             loop = asyncio.get_running_loop()
-            task = loop.create_task(self.conn.close() if self.own_connection else self._leave())
+            task = loop.create_task(self.conn.close())
             self._tasks.add(task)
             task.add_done_callback(self._tasks.discard)
-
-    async def _leave(self) -> None:
-        with contextlib.suppress(ClientError):
-            await self.conn.call(p.Leave(code=self.code))
 
     # --- what the server sends -----------------------------------------------------------
 
     def _on_message(self, message: Any) -> None:
         moved = False
         if message is None:
-            self._problem = _("not connected to the server ({reason}): join again with your link "
-                              "to take the seat back").format(reason=self.conn.closed_reason)
+            reason = self.conn.closed_reason
+            self._problem = _("not connected to the server ({reason}): coming back").format(reason=reason)
             self._pending = False
-            self._say(_("Lost the server: {reason}.").format(reason=self.conn.closed_reason), error=True)
+            self._say(_("Lost the server: {reason}; coming back.").format(reason=reason), error=True)
+            self._dropped()
         elif isinstance(message, p.Update):
             moved = self._take(message)
         elif isinstance(message, p.ChatLine):
@@ -376,6 +435,9 @@ class RemoteSession:
         elif isinstance(message, p.ErrorMessage):
             self._pending = False
             self._say(_("The server said no: {reason}").format(reason=message.message), error=True)
+        self._told(moved)
+
+    def _told(self, moved: bool) -> None:
         if self._listener is not None and not self._closed:
             self._listener(moved)
 
@@ -436,3 +498,29 @@ class RemoteSession:
 
     def _say(self, text: str, error: bool = False) -> None:
         self._events.append(Note.make(text=text, error=error))
+
+
+async def _arrive(conn: Connection, code: str, sit: Callable[[], Awaitable[p.Joined | None]]
+                  ) -> tuple[list[Any], p.Joined | None]:
+    """``sit()`` (a join or a watch) on the table's connection, and what the server sent
+    about the table up to its first update; ClientError, one line, when it refuses."""
+    got: list[Any] = []
+    first = asyncio.get_running_loop().create_future()
+
+    def catch(message: Any) -> None:
+        got.append(message)
+        if (message is None or isinstance(message, p.Update)) and not first.done():
+            first.set_result(None)
+
+    conn.subscribe(code, catch)
+    try:
+        joined = await sit()
+        await asyncio.wait_for(first, TIMEOUT)
+    except TimeoutError:
+        raise ClientError("closed", _("table {code}: no update came from the server")
+                          .format(code=code)) from None
+    finally:
+        conn.subscribe(code, None)
+    if got[-1] is None or not any(isinstance(m, p.Update) for m in got):
+        raise ClientError("closed", conn.closed_reason or _("the server closed the connection"))
+    return got, joined

@@ -25,6 +25,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from cardcore.services.net import protocol as p
 from cardcore.services.net.invites import canonical
+from cardcore.services.net.placement import play_url
 from cardcore.services.net.seat_book import SeatBook
 
 #: The server a bare table code is looked for on (``cardcore serve``'s default address).
@@ -154,35 +155,45 @@ def _short(text: str) -> str:
 
 
 class Connection:
-    """One WebSocket to the server, in the running asyncio loop."""
+    """One WebSocket to the server, in the running asyncio loop: a lobby connection, or one
+    table's (``Connection.open``'s ``table``: docs/protocol.md, "Transport")."""
 
-    def __init__(self, ws: ClientConnection, url: str) -> None:
+    def __init__(self, ws: ClientConnection, url: str, table: str | None = None) -> None:
         self.ws = ws
+        #: The server's address (the seat tokens are kept under it), and the table this
+        #: connection is for (None: the lobby).
         self.url = url
+        self.table = table
         self.welcome: p.Welcome | None = None
-        #: Why the connection is gone (None while it is open).
+        #: Why the connection is gone (None while it is open), and the server's close code
+        #: (None: none came, the connection broke or was closed here).
         self.closed_reason: str | None = None
+        self.close_code: int | None = None
         self._ids = itertools.count(1)
         self._waiting: dict[int, asyncio.Future[Any]] = {}
         #: Requests sent without waiting (``act``, ``chat``): their id -> table code, so
         #: an error about one goes to its table.
         self._sent_for: dict[int, str] = {}
         self._handlers: dict[str, Handler] = {}
+        self._closed_here = False
         self._sends: set[asyncio.Task[None]] = set()
         self._reader = asyncio.get_running_loop().create_task(self._read())
 
     @classmethod
-    async def open(cls, url: str, name: str | None = None, *, timeout: float = TIMEOUT) -> Connection:
-        """Connect and say hello (ClientError, one line, when the server cannot be reached
-        or is not a cardcore server)."""
+    async def open(cls, url: str, name: str | None = None, *, table: str | None = None,
+                   timeout: float = TIMEOUT) -> Connection:
+        """Connect (to ``table``'s play address, ``/play/CODE``; None: the lobby) and say
+        hello (ClientError, one line, when the server cannot be reached or is not a
+        cardcore server)."""
         url = server_url(url)
+        address = play_url(url, table) if table else url
         try:
-            ws = await connect(url, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
+            ws = await connect(address, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
                                ping_interval=20)
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
-            raise ClientError("unreachable", f"cannot reach the server at {url} "
+            raise ClientError("unreachable", f"cannot reach the server at {address} "
                               f"({_reason(exc)})") from None
-        conn = cls(ws, url)
+        conn = cls(ws, url, table)
         try:
             welcome = await conn.call(p.Hello(name=name), timeout=timeout)
         except ClientError:
@@ -286,11 +297,12 @@ class Connection:
                 self._dispatch(frame)
         except websockets.exceptions.ConnectionClosed as exc:
             reason = f"the server closed the connection ({_reason(exc)})"
+            self.close_code = exc.rcvd.code if exc.rcvd is not None else None
         except OSError as exc:
             reason = f"the connection to the server broke ({_reason(exc)})"
         else:
             close = self.ws.close_reason or ""
-            code = self.ws.close_code
+            code = self.close_code = self.ws.close_code
             if code not in (None, 1000):
                 reason = f"the server closed the connection ({code}{': ' + close if close else ''})"
         self._closed(reason)
@@ -329,8 +341,17 @@ class Connection:
         for handler in list(self._handlers.values()):
             handler(None)
 
+    @property
+    def dropped(self) -> bool:
+        """Gone, and worth coming back on: not closed here, nor for what the client did
+        (a policy close: flooding, bad keys; a frame too big). A server that stops (1001),
+        a table moved to another server (1012, 1013), a connection broken or killed."""
+        return self.closed_reason is not None and not self._closed_here and \
+            self.close_code not in (1000, 1008, 1009)
+
     async def close(self) -> None:
         """Close the connection (the tables it sat at see the seat drop)."""
+        self._closed_here = True
         self._closed("the connection was closed here")
         with contextlib.suppress(Exception):
             await self.ws.close()

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.services.store import StoreError, StoreUnavailable, commits
-from cardcore.services.store.commits import BUSY_TIMEOUT_MS, HEADER, OK, Commit
+from cardcore.services.store.commits import BUSY_TIMEOUT_MS, HEADER, LOST, OK, Commit
 
 #: How long a stopping server waits for the process to finish what it was handed (s).
 STOP_WAIT = 10.0
@@ -27,10 +27,11 @@ STOP_WAIT = 10.0
 
 class CommitWorker:
     """The writer process of the library at ``library``. Each batch handed over is answered
-    once, in order, by ``answered(None)`` (written) or ``answered(error)``: a failure
-    answers for that batch and every one handed over after it (the process is ended)."""
+    once, in order, by ``answered(None, lost)`` (written, but for the matches ``lost``: another
+    server claims them) or ``answered(error, [])``: a failure answers for that batch and
+    every one handed over after it (the process is ended)."""
 
-    def __init__(self, library: Path, answered: Callable[[StoreError | None], None],
+    def __init__(self, library: Path, answered: Callable[[StoreError | None, list[int]], None],
                  wait: float = BUSY_TIMEOUT_MS / 1000):
         self.library = library
         self._answered = answered
@@ -43,10 +44,10 @@ class CommitWorker:
         #: In ``_read`` (whose answers may hand over more: it is not entered again meanwhile).
         self._reading = False
 
-    def submit(self, commits: Iterable[Commit], tables: Iterable[tuple[str, int, str, dict[str, Any]]]
-               ) -> None:
-        """Hand a batch to the process (started if none runs)."""
-        batch = ([tuple(c) for c in commits], list(tables))  # plain data: the process imports no class
+    def submit(self, commits: Iterable[Commit], tables: Iterable[tuple[str, int, str, dict[str, Any]]],
+               holder: str | None = None) -> None:
+        """Hand a batch to the process (started if none runs), fenced by ``holder``."""
+        batch = ([tuple(c) for c in commits], list(tables), holder)  # plain data: no class
         payload = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
         self._waiting += 1
         try:
@@ -109,16 +110,17 @@ class CommitWorker:
             return
         *lines, self._answers = (self._answers + data).split(b"\n")
         for line in lines:
-            if line != OK.strip():
+            word, _, rest = line.decode(errors="replace").partition(" ")
+            if line != OK.strip() and word != LOST:
                 self._fail(StoreUnavailable(line.removeprefix(b"error ").decode(errors="replace")))
                 return
             self._waiting -= 1
-            self._answered(None)
+            self._answered(None, [int(m) for m in rest.split()])
 
     def _fail(self, error: StoreError) -> None:
         """Every batch waiting failed: the process is ended, and one answer says so."""
         self._stop()
-        self._answered(error)
+        self._answered(error, [])
 
     def _stop(self, wait: float = 0.0) -> None:
         """End the process (after ``wait`` seconds for what it holds); nothing waits after."""

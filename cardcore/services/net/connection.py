@@ -36,6 +36,8 @@ MAX_UNSENT_BYTES = 4 * 1024 * 1024
 OPEN_TIMEOUT = 5.0
 #: After a close frame, how long the other side has to close before the socket is dropped.
 CLOSE_TIMEOUT = 10.0
+#: The longest PROXY protocol (v1) header, its line end included.
+PROXY_HEADER_MAX = 107
 #: A connection silent this long is pinged; one silent for twice this is closed (seconds).
 PING_INTERVAL = 20.0
 
@@ -80,9 +82,12 @@ class Connection(asyncio.Protocol):
 
     def __init__(self, host: Host, *, max_size: int, logger: logging.Logger,
                  extensions: Sequence[ServerExtensionFactory] | None = None,
-                 open_timeout: float = OPEN_TIMEOUT):
+                 open_timeout: float = OPEN_TIMEOUT, proxied: bool = False):
         self.host = host
         self.open_timeout = open_timeout
+        #: The PROXY protocol header a proxy sends first (``proxied``: HAProxy's
+        #: ``send-proxy``), read so far; None once read, or when none is expected.
+        self._header: bytes | None = b"" if proxied else None
         self.ws = ServerProtocol(max_size=max_size, extensions=extensions, logger=logger)
         self.transport: asyncio.Transport | None = None
         #: Where the client is, as the server's limits per address count it (``source_of``).
@@ -102,14 +107,50 @@ class Connection(asyncio.Protocol):
         self.transport = transport
         peer = transport.get_extra_info("peername")
         self.address = source_of(str(peer[0]) if isinstance(peer, tuple) and peer else str(peer or ""))
+        if self._header is not None:  # who the client is comes first, from the proxy
+            self._deadline(self.open_timeout)
+            return
+        self._opening()
+
+    def _opening(self) -> bool:
+        """The socket counted among those not let in yet (else closed at once: False)."""
+        assert self.transport is not None
         if not self.host.opening(self):
             self.closing = True
-            transport.abort()  # the descriptor goes now; connection_lost follows
-            return
+            self.transport.abort()  # the descriptor goes now; connection_lost follows
+            return False
         self._deadline(self.open_timeout)
+        return True
+
+    def _proxy_header(self, data: bytes) -> bytes | None:
+        """The PROXY protocol's first line (v1: ``PROXY TCP4 SRC DST SPORT DPORT``): the
+        client's own address; what follows it, or None while it is not whole (a socket
+        without one is dropped)."""
+        assert self._header is not None and self.transport is not None
+        head = self._header + data
+        end = head.find(b"\r\n")
+        if end < 0:
+            if len(head) > PROXY_HEADER_MAX:
+                self.transport.abort()
+            else:
+                self._header = head
+            return None
+        self._header = None
+        fields = head[:end].split(b" ")
+        if fields[0] != b"PROXY":
+            self.transport.abort()
+            return None
+        if fields[1] in (b"TCP4", b"TCP6") and len(fields) == 6:
+            self.address = source_of(fields[2].decode(errors="replace"))
+        return head[end + 2:] if self._opening() else None
 
     def data_received(self, data: bytes) -> None:
         self.heard = time.monotonic()
+        if self._header is not None:
+            rest = self._proxy_header(data)
+            if not rest:
+                return
+            data = rest
         ws = self.ws
         ws.receive_data(data)
         events = ws.events_received()

@@ -132,6 +132,11 @@ class Writer:
         #: Transactions written, and the last write error (None while writes work).
         self.batches = 0
         self.problem: str | None = None
+        #: The server's holder token that fences its writes (None: not fenced), and what to
+        #: do with the matches a batch left out because another server claims them now
+        #: (called before the frames waiting for that batch go).
+        self.holder: str | None = None
+        self.on_lost: Callable[[list[int]], None] | None = None
 
     def commit(self, match_id: int, events: list[MatchEvent], snapshot: dict[str, Any]) -> None:
         """Queue an action's events and the snapshot after it (written soon, in order)."""
@@ -232,12 +237,16 @@ class Writer:
         self._snapshots, self._tables, self._since = {}, {}, None
         self._flight.append(_Batch(matches, tables, locks, self.queued))
         self._idle.clear()
-        self.worker.submit([commit_of(*match) for match in matches], tables)  # the process only writes
+        self.worker.submit([commit_of(*match) for match in matches], tables,  # the process only writes
+                           self.holder)
 
-    def _answered(self, exc: StoreError | None) -> None:
-        """The oldest batch in flight is written (None), or it failed, and every one after it."""
+    def _answered(self, exc: StoreError | None, lost: list[int]) -> None:
+        """The oldest batch in flight is written (None; but for the matches ``lost``), or it
+        failed, and every one after it."""
         if exc is None:
             batch = self._flight.popleft()
+            if lost and self.on_lost is not None:
+                self.on_lost(lost)  # their tables go before anything of the batch is shown
             self.batches += 1
             if self.problem is not None:
                 log.warning("the match library is written again")

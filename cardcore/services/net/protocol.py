@@ -60,6 +60,8 @@ ErrorCode = Literal[
     "server_error",    # the game's code failed; the table is as it was
     "not_over",        # a rematch asked for before the match is over
     "no_league",       # no league with that name on this server
+    "wrong_connection",  # a table's message on a lobby connection (of a server among several)
+                         # or another table's connection; the lobby's on a table's
 ]
 ERROR_CODES: tuple[str, ...] = typing.get_args(ErrorCode)
 

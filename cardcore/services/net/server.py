@@ -17,7 +17,6 @@ import logging
 import random
 import secrets
 import ssl
-import string
 import time
 from collections import deque
 from dataclasses import dataclass, field
@@ -39,8 +38,10 @@ from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
 from cardcore.services.net.guesses import Guesses
 from cardcore.services.net.league_desk import LeagueDesk
+from cardcore.services.net.leases import Leases, Moved
 from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.persist import Gate, Writer
+from cardcore.services.net.placement import HEALTH, new_code, table_of
 from cardcore.services.net.protocol import (
     CLOSE_POLICY,
     MAX_MESSAGE_BYTES,
@@ -62,7 +63,7 @@ from cardcore.services.net.protocol import (
 from cardcore.services.net.seats import Seat, hash_secret, new_seats, new_secret
 from cardcore.services.net.tables import Table, TableConfig, TableError, WriterKeeper
 from cardcore.services.plugins import Registry
-from cardcore.services.store import MatchStore, StoreError, checks
+from cardcore.services.store import MatchLocked, MatchStore, StoreError, checks
 from cardcore.services.store.commits import BUSY_TIMEOUT_MS
 from cardcore.services.table_service import TableService
 
@@ -82,6 +83,11 @@ MAX_LISTED = 200
 MAX_CODE_DRAWS = 10
 #: How long a table that could not be made waits for its writes before it is taken out.
 DISCARD_WAIT = 10.0
+#: The close code of a table's connections when the table moves to another server (their
+#: clients come back: docs/protocol.md, "Transport").
+CLOSE_MOVED = CloseCode.SERVICE_RESTART
+#: Messages a connection to a table not held here may send while the table is fetched.
+MAX_EARLY = 40
 #: The event loop's lag is sampled this often (seconds; 20 a second cost an idle server 0.4% of a core).
 LAG_TICK = 0.05
 
@@ -140,6 +146,13 @@ class ServerConfig:
     guess_limit: int = 30
     guess_window: float = 60.0
     guess_lockout: float = 300.0
+    #: This server's place among the card room's servers, and how many there are
+    #: (``placement``: the tables it makes and holds; a lone server is slot 0 of 1).
+    slot: int = 0
+    slots: int = 1
+    #: Behind a proxy that sends the PROXY protocol (HAProxy's ``send-proxy``): each
+    #: connection's address is the client's, as the proxy says, for the limits per address.
+    proxy_protocol: bool = False
 
 
 class TokenBucket:
@@ -167,7 +180,7 @@ class Client(Connection):
         config = server.config
         super().__init__(server, max_size=MAX_MESSAGE_BYTES, logger=ws_log,
                          extensions=enable_server_permessage_deflate(None) if config.compression else None,
-                         open_timeout=config.open_timeout)
+                         open_timeout=config.open_timeout, proxied=config.proxy_protocol)
         self.name: str | None = None
         self.tables: set[str] = set()
         #: The codes of the tables this connection made (listed for it even when private).
@@ -175,6 +188,11 @@ class Client(Connection):
         self.bucket = TokenBucket(config.rate, config.burst)
         self.strikes = 0
         self.bad_secrets = 0
+        #: The table this connection is for (its path, ``/play/KQX-482``); None: a lobby
+        #: connection (docs/protocol.md, "Transport").
+        self.table: str | None = None
+        #: What it sent while its table was being fetched (``Server._fetch``), or None.
+        self.early: list[str | None] | None = None
         #: What it is sent waits for the library to hold what it shows (``persist.Gate``).
         self.gate = Gate(server._writer(), super().send, self._overflow)
 
@@ -225,12 +243,15 @@ class Server:
                                self.config.guess_lockout)
         #: The leagues of the library (docs/leagues.md).
         self.leagues = LeagueDesk(store)
+        #: The lease on this server's tables (several servers on one library).
+        self.leases = Leases(self)
 
     # --- starting and stopping ------------------------------------------------------------
 
     async def start(self) -> None:
         self.writer = Writer(self.store, self.config.library_wait)
-        await self._resume_tables()
+        self.writer.on_lost = self._lost
+        await self.leases.start()
         await self.leagues.settle_finished(self.writer)
         config = self.config
         loop = asyncio.get_running_loop()
@@ -281,6 +302,7 @@ class Server:
         return [t.code for t in gone]
 
     async def close(self) -> None:
+        self.leases.close()
         for task in (self._lag_task, self._sweep_task, self._keepalive_task):
             if task is not None:
                 task.cancel()
@@ -305,20 +327,45 @@ class Server:
         self.leagues.close()
         self.bot_work.close()
 
-    async def _resume_tables(self) -> None:
-        """Every table of the library that is not over, where its last commit left it."""
-        writer = self._writer()
-        for code, match_id, _status, data in await writer.call(self.store.net_tables):
-            try:
-                table = await self._resume_table(code, match_id, data)
-            except (StoreError, KeyError, TypeError, ValueError) as exc:  # a RecordError is a ValueError
-                log.warning("table %s (match %d) is not resumed: %s", code, match_id, exc)
-                self.skipped.append(code)
-                continue
-            self.tables[code] = table
-            table.start_grace()
-            table.schedule()
-            self.resumed.append(code)
+    async def resume(self, code: str, match_id: int, data: dict[str, Any]) -> None:
+        """A table of the library that is not over, where its last commit left it (at the
+        start, or taken over from a dead server: ``leases``). MatchLocked when another live
+        server holds it; one that cannot be resumed is logged and skipped."""
+        try:
+            table = await self._resume_table(code, match_id, data)
+        except MatchLocked:
+            raise
+        except (StoreError, KeyError, TypeError, ValueError) as exc:  # a RecordError is a ValueError
+            log.warning("table %s (match %d) is not resumed: %s", code, match_id, exc)
+            self.skipped.append(code)
+            return
+        self.tables[code] = table
+        table.start_grace()
+        table.schedule()
+        self.resumed.append(code)
+
+    def hand_over(self, table: Table, reason: str) -> None:
+        """Let table go (another server holds it now, or will): its connections are closed
+        (1012: their clients come back, through the proxy, to the server that holds it) and
+        its match let go once its last writes are in."""
+        self._forget(table)
+        for client in list(self.clients):
+            if table.code in client.tables or client.table == table.code:
+                client.close(CLOSE_MOVED, reason)
+        table.close()
+        table.let_go()
+        log.info("table %s: handed over (%s)", table.code, reason)
+
+    def _lost(self, match_ids: list[int]) -> None:
+        """Another server claims these matches (this one stalled past its lease): their
+        tables go, nothing of them shown."""
+        for table in [t for t in self.tables.values() if t.match_id in match_ids]:
+            self.hand_over(table, f"table {table.code} is held by another server now: come back")
+
+    def public_listing(self) -> list[dict[str, Any]]:
+        """The public tables not over, as the lobby lists them (the newest first)."""
+        tables = [t for t in self.tables.values() if t.public and not t.match.over]
+        return [t.info() for t in reversed(tables[-MAX_LISTED:])]
 
     async def _resume_table(self, code: str, match_id: int, data: dict[str, Any]) -> Table:
         writer = self._writer()
@@ -433,6 +480,9 @@ class Server:
         assert isinstance(conn, Client)
         if self._listener is None or not self._listener.is_serving():
             return conn.ws.reject(HTTPStatus.SERVICE_UNAVAILABLE, "cardcore: the server is stopping\n")
+        if request.path == HEALTH and "Upgrade" not in request.headers:  # the proxy's check
+            return conn.ws.reject(HTTPStatus.OK, "ok\n")
+        conn.table = table_of(request.path)
         limit = self.config.max_connections_per_ip
         held = self.per_ip.get(conn.address, 0)
         if limit and held >= limit:
@@ -444,7 +494,25 @@ class Server:
             self._handshake_over(conn)
             self.per_ip[conn.address] = held + 1
             self.clients.add(conn)
+            if conn.table is not None and conn.table not in self.tables:
+                conn.early = []
+                _background(self._fetch(conn, conn.table))
         return refused
+
+    async def _fetch(self, conn: Client, code: str) -> None:
+        """A connection to a table not held here: taken over if its holder is dead
+        (``leases``), the connection closed (1013: try again) while another server holds it;
+        then the messages it sent meanwhile."""
+        try:
+            await self.leases.fetch(code)
+        except Moved:
+            conn.close(CloseCode.TRY_AGAIN_LATER, f"table {code} is held by another server just now")
+        except StoreError as exc:
+            log.warning("table %s: not fetched: %s", code, exc)
+        early, conn.early = conn.early or [], None
+        for raw in early:
+            if conn.open:
+                self.received(conn, raw)
 
     def _check_origin(self, conn: Connection, request: Request) -> Response | None:
         """Browsers only from a configured origin (``--origin``, the public URL), or from a
@@ -471,6 +539,10 @@ class Server:
 
     def received(self, conn: Connection, raw: str | None) -> None:
         assert isinstance(conn, Client)
+        if conn.early is not None:  # its table is being fetched
+            if len(conn.early) < MAX_EARLY:
+                conn.early.append(raw)
+            return
         if not conn.bucket.take():
             conn.strikes += 1
             if conn.strikes >= MAX_STRIKES:
@@ -510,11 +582,12 @@ class Server:
                              f"try again in {left:.0f} s")
 
     def _dispatch(self, conn: Client, message: Any) -> None:
+        self._check_connection(conn, message)
         if isinstance(message, Hello):
             conn.name = message.name
             conn.send(self._reply(message, self._welcome()))
         elif isinstance(message, ListTables):
-            conn.send(self._reply(message, {"type": "tables", "tables": self._listing(conn)}))
+            _background(self._list(conn, message))
         elif isinstance(message, CreateTable):
             _background(self._create(conn, message))
         elif isinstance(message, Join):
@@ -543,6 +616,22 @@ class Server:
             self._table_for(message.code).leave(conn)
             conn.send(self._reply(message, {"type": "left", "code": message.code}))
 
+    def _check_connection(self, conn: Client, message: Any) -> None:
+        """Table messages on the table's own connection (``/play/CODE``), the lobby's on a
+        lobby connection; a lone server (one slot) still takes table messages on a lobby
+        connection, as before play connections (docs/protocol.md, "Transport")."""
+        code = getattr(message, "code", None)
+        if conn.table is None:
+            if code is not None and self.config.slots > 1:
+                raise TableError("wrong_connection", f"play table {code} on a connection of its own: "
+                                 f"/play/{code} on this server (a newer cardcore does)")
+        elif isinstance(message, (ListTables, CreateTable)):
+            raise TableError("wrong_connection", f"this connection is table {conn.table}'s: "
+                             f"{message.type} goes on a lobby connection")
+        elif code is not None and code != conn.table:
+            raise TableError("wrong_connection", f"this connection is table {conn.table}'s, not "
+                             f"{code}'s: connect to /play/{code}")
+
     def _table_for(self, code: str) -> Table:
         table = self.tables.get(code)
         if table is None:
@@ -562,10 +651,19 @@ class Server:
         return {"type": "welcome", "server": f"cardcore {__version__}",
                 "protocol": protocol.PROTOCOL_VERSION, "games": games}
 
-    def _listing(self, conn: Client) -> list[dict[str, Any]]:
-        """The public tables, and the private ones this connection made or is at."""
+    async def _list(self, conn: Client, message: ListTables) -> None:
+        """The public tables, and the private ones this connection made or is at; then the
+        other servers' public tables, as they listed them at their last renewal (a second
+        ago at most: ``leases``)."""
         tables = [t for t in self.tables.values() if t.public or t.code in conn.made or t.code in conn.tables]
-        return [t.info() for t in reversed(tables[-MAX_LISTED:])]
+        here = [t.info() for t in reversed(tables[-MAX_LISTED:])]
+        if self.config.slots > 1:
+            codes = {t["code"] for t in here}
+            try:
+                here += [t for t in await self.leases.elsewhere() if t["code"] not in codes]
+            except StoreError as exc:
+                log.warning("the other servers' tables are not listed: %s", exc)
+        conn.send(self._reply(message, {"type": "tables", "tables": here[:MAX_LISTED]}))
 
     # --- new tables ------------------------------------------------------------------------
 
@@ -685,9 +783,9 @@ class Server:
             raise TableError("bad_game", str(exc)) from None
 
     def _new_code(self) -> str:
-        """A table code, ``ABC-123`` (17.5 million); whether it is free is the caller's."""
-        rng = self.code_rng
-        return f"{''.join(rng.choice(string.ascii_uppercase) for _ in range(3))}-{rng.randrange(1000):03d}"
+        """A table code of this server's slot, ``ABC-123`` (17.5 million over all slots);
+        whether it is free is the caller's."""
+        return new_code(self.config.slot, self.config.slots, self.code_rng)
 
     def _links(self, code: str, secret: str) -> dict[str, str]:
         config = self.config

@@ -184,7 +184,7 @@ class Table:
         leaves it), its match stays in the library, unfinished, and its lock is released."""
         self.close()
         self.save_row("abandoned")
-        self._release()
+        self.let_go()
 
     def join(self, peer: Peer, *, invite: str | None = None, token: str | None = None,
              name: str | None = None, request_id: int | None = None) -> int:
@@ -385,7 +385,7 @@ class Table:
         if match.over or len(self.service.standin_turns) != standins:
             self.save_row()  # before anything is sent: what is shown waits for the row too
         if match.over:  # and for the lock let go (a league's match added): before the end is sent
-            self._release()
+            self.let_go()
         if match.hand_no != before.hand_no or match.over:
             before.hand_over = True
             before.state = match.finished_hand  # type: ignore[assignment]
@@ -447,7 +447,8 @@ class Table:
             lock, self.lock = self.lock, None
             lock.close()
 
-    def _release(self) -> None:
+    def let_go(self) -> None:
+        """The match let go once its last writes are in (it is over, or handed over)."""
         if self.lock is not None:
             lock, self.lock = self.lock, None
             self.writer.close_later(lock)

@@ -223,8 +223,11 @@ class MatchStore(Protocol):
         arguments), in one transaction: a server's group commit."""
 
     def write_commits(self, commits: Iterable[Commit],
-                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
-        """``commit_many`` of commits made ready beforehand (``commit_of``)."""
+                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = (),
+                      holder: str | None = None) -> list[int]:
+        """``commit_many`` of commits made ready beforehand (``commit_of``). ``holder`` (a
+        server's lease token) fences them: a match another holder claims (its table taken
+        over) is not written, nor its table's row; the ids of those left out."""
 
     def put_table(self, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
         """Add or replace the row of a server's table ``code`` (``data``: its seats, as JSON)."""
@@ -237,6 +240,31 @@ class MatchStore(Protocol):
                    ) -> list[tuple[str, int, str, dict[str, Any]]]:
         """A server's tables with one of ``statuses``: (code, match id, status, data), oldest
         first."""
+
+    # --- servers sharing the library (docs/hosting.md, "Several server processes") ------
+
+    def lease(self, slot: int, ttl: float, listing: list[dict[str, Any]] | None = None) -> str:
+        """Take or renew this store's lease as the server of ``slot`` for ``ttl`` seconds,
+        with the public tables it lists (``listings``); its token, the holder that this
+        store's claims name. A holder whose lease expired (or whose process died) claims
+        nothing: another server may take its matches (``open(claim=True)``), and from then
+        on the fence (``write_commits``) keeps the old holder's writes out."""
+
+    def live_leases(self) -> dict[str, int]:
+        """The live leases: holder token -> slot."""
+
+    def listings(self) -> dict[str, list[dict[str, Any]]]:
+        """The public tables each live lease lists (holder token -> tables), as each server
+        last renewed."""
+
+    def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
+                    ) -> list[tuple[str, int, str | None]]:
+        """``net_tables`` with the holder claiming each table's match: (code, match id,
+        holder or None), oldest first."""
+
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
+        """Table ``code``'s row and the holder claiming its match: (match id, status, data,
+        holder or None), or None."""
 
     def close(self) -> None: ...
 

@@ -12,9 +12,10 @@ interpreter with the loop, so a commit (and a checkpoint of the write-ahead log)
 beside the loop's work instead of taking turns with it.
 
 On stdin each batch is its length (4 bytes, little-endian) and the pickle of
-``(commits, tables)``, the commits as plain tuples (``Commit`` fields) and the tables as
-``put_table``'s arguments. The process ends at the end of its input, after the batch it
-was writing: a server killed outright loses no batch it handed over.
+``(commits, tables, holder)``, the commits as plain tuples (``Commit`` fields), the tables as
+``put_table``'s arguments, and the server's holder token that fences them (``write``).
+The process ends at the end of its input, after the batch it was writing: a server killed
+outright loses no batch it handed over.
 """
 
 from __future__ import annotations
@@ -39,8 +40,10 @@ APPLICATION_ID = 0x63646372
 BUSY_TIMEOUT_MS = 10_000
 #: The length prefix of a batch handed to the writer process, in bytes.
 HEADER = 4
-#: The writer process's answer to a batch it wrote.
+#: The writer process's answer to a batch it wrote; to one it wrote but for the matches
+#: another server claimed since (``LOST`` and their ids).
 OK = b"ok\n"
+LOST = "lost"
 
 
 class Commit(NamedTuple):
@@ -123,12 +126,29 @@ def snapshot_columns(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int
 
 
 def write(cur: sqlite3.Cursor, commits: Iterable[Commit],
-          tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
-    """Commits and table rows, inside the transaction of ``cur``."""
+          tables: Iterable[tuple[str, int, str, dict[str, Any]]] = (), holder: str | None = None
+          ) -> list[int]:
+    """Commits and table rows, inside the transaction of ``cur``. ``holder`` (a server's):
+    fenced, a match another holder has claimed since (its table taken over) is not written;
+    the ids of the matches left out."""
+    lost: list[int] = []
     for commit in commits:
-        write_commit(cur, commit)
+        if holder is None or _holds(cur, commit.match_id, holder):
+            write_commit(cur, commit)
+        else:
+            lost.append(commit.match_id)
     for table in tables:
-        put_table(cur, *table)
+        if holder is None or _holds(cur, table[1], holder):
+            put_table(cur, *table)
+        else:
+            lost.append(table[1])
+    return lost
+
+
+def _holds(cur: sqlite3.Cursor, match_id: int, holder: str) -> bool:
+    """No other holder claims the match (a match let go may still get its last row)."""
+    row = cur.execute("SELECT holder FROM claims WHERE match_id = ?", (match_id,)).fetchone()
+    return row is None or row[0] == holder
 
 
 def write_commit(cur: sqlite3.Cursor, commit: Commit) -> None:
@@ -202,22 +222,23 @@ def serve(path: str, wait_ms: int, source: BinaryIO, answers: BinaryIO) -> None:
             answer = _answer(conn, payload, wait_ms)
             answers.write(answer)
             answers.flush()
-            if answer != OK:
+            if answer.startswith(b"error"):  # (a batch with matches fenced out is written)
                 return
     finally:
         conn.close()
 
 
 def _answer(conn: sqlite3.Connection, payload: bytes, wait_ms: int) -> bytes:
-    """Write one batch: ``ok``, or ``error`` and why in one line (the server retries it)."""
+    """Write one batch: ``ok``; ``lost`` and the ids of the matches fenced out (the rest is
+    written); or ``error`` and why in one line (the server retries it)."""
     try:
-        commits, tables = pickle.loads(payload)
+        commits, tables, holder = pickle.loads(payload)
         with transaction(conn, wait_ms) as cur:
-            write(cur, [Commit(*c) for c in commits], tables)
+            lost = write(cur, [Commit(*c) for c in commits], tables, holder)
     except Exception as exc:  # a process boundary: the server must hear of every failure
         why = str(exc) if isinstance(exc, MissingMatch | sqlite3.Error) else f"{type(exc).__name__}: {exc}"
         return b"error " + " ".join(why.split()).encode()[:1000] + b"\n"
-    return OK
+    return f"{LOST} {' '.join(map(str, sorted(set(lost))))}\n".encode() if lost else OK
 
 
 def main() -> None:

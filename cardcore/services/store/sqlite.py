@@ -1,6 +1,6 @@
 """The match library as one SQLite file in the user data dir (stdlib ``sqlite3``).
 
-Layout (schema version 6, ``PRAGMA user_version``; ``application_id`` marks the file ours):
+Layout (schema version 7, ``PRAGMA user_version``; ``application_id`` marks the file ours):
 
 - ``matches``: one row a match: game, options, seed, seats, names, sides' names, the totals,
   started / last played, finished and winner, and the last snapshot (zlib JSON, keys in the
@@ -20,6 +20,8 @@ Layout (schema version 6, ``PRAGMA user_version``; ``application_id`` marks the 
 - ``claims`` (version 4): the matches a server holds, one row a match naming its holder.
 - the leagues (version 5): ``store/league_tables.py``.
 - ``matches.people`` (version 6): each seat's person key (``cardcore.engine.people``).
+- ``leases`` (version 7): a server's lease, one row a server process: its holder token,
+  its slot among the card room's servers, when it expires, the public tables it lists.
 
 One transaction a committed action (``BEGIN IMMEDIATE``: writers queue behind a busy timeout
 rather than fail); WAL, so readers (``cardcore stats`` in another terminal) never block play.
@@ -30,7 +32,11 @@ thousand tables hold no thousand descriptors: the row names a holder, one per op
 alive while ``<library>.locks/holder-<token>.lock`` is flocked (one descriptor a process;
 the kernel drops it too, so a killed server's claims are dead at once). Either kind of
 hold refuses the other: a claim is written while the match's own lock file is flocked, and
-a local table that has flocked it reads the claims before it plays.
+a local table that has flocked it reads the claims before it plays. A server also renews a
+lease (``lease``: a row of ``leases``, a few seconds ahead) under the same token: its claims
+are alive while its file is flocked *and* its lease has not expired, so a server that
+stalls loses its tables too, and every commit it writes is fenced by its claims
+(``commits.write``: a match claimed by another holder since is not written).
 """
 
 from __future__ import annotations
@@ -86,7 +92,7 @@ try:
 except ImportError:  # pragma: no cover - Windows: matches are not locked between processes
     fcntl = None  # type: ignore[assignment]
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 LIBRARY_NAME = "library.sqlite"
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
@@ -139,6 +145,13 @@ CREATE TABLE claims (
     match_id INTEGER PRIMARY KEY,
     holder   TEXT    NOT NULL)"""
 
+LEASES = """
+CREATE TABLE leases (
+    holder   TEXT    PRIMARY KEY,
+    slot     INTEGER NOT NULL,
+    expires  REAL    NOT NULL,
+    listing  TEXT    NOT NULL DEFAULT '[]')"""
+
 Step = str | Callable[[sqlite3.Cursor], None]
 
 #: What a library of version N needs to become version N + 1 (statements, or functions of
@@ -156,6 +169,7 @@ MIGRATIONS: dict[int, tuple[Step, ...]] = {
     3: (CLAIMS.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent: it is new
     4: LEAGUE_MIGRATION,  # the leagues (docs/leagues.md)
     5: (PEOPLE,),
+    6: (LEASES.replace("CREATE TABLE", "CREATE TABLE IF NOT EXISTS"),),  # idempotent, as 3's
 }
 SCHEMA: tuple[str, ...] = (
     "CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
@@ -175,6 +189,7 @@ SCHEMA: tuple[str, ...] = (
     CLAIMS,
     *LEAGUE_TABLES,
     PEOPLE,
+    LEASES,
 )
 #: The tables of a library of the first version (a later one adds what MIGRATIONS says).
 TABLES = {"meta", "matches", "events", "chunks", "scores"}
@@ -482,10 +497,12 @@ class SqliteStore:
         self.write_commits([commit_of(*match) for match in matches], tables)
 
     def write_commits(self, commits: Iterable[Commit],
-                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = ()) -> None:
-        """``commit_many`` of commits made ready beforehand (``commit_of``)."""
+                      tables: Iterable[tuple[str, int, str, dict[str, Any]]] = (),
+                      holder: str | None = None) -> list[int]:
+        """``commit_many`` of commits made ready beforehand (``commit_of``); ``holder``: fenced
+        (``commits.write``), the matches not written returned."""
         with self._transaction() as cur:
-            write(cur, commits, tables)
+            return write(cur, commits, tables, holder)
 
     # --- a server's tables (net_tables) -----------------------------------------------
 
@@ -583,12 +600,17 @@ class SqliteStore:
         return self.locks_dir / f"holder-{token}.lock"
 
     def _alive(self, token: str) -> bool:
-        """The holder's file is flocked (by this store, or a live process)."""
+        """The holder's file is flocked (by this store, or a live process) and its lease, if
+        it took one, has not expired (a server that stalls loses its claims too)."""
         if self._holder_lock is not None and self._holder_lock[0] == token:
             return True
         if not all(c in "0123456789abcdef" for c in token):  # pragma: no cover
             return False
-        return _flocked(self._holder_path(token), drop_if_free=True)  # a dead holder's token never returns
+        if not _flocked(self._holder_path(token), drop_if_free=True):  # a dead holder's token never returns
+            return False
+        row = self._read(lambda c: c.execute("SELECT expires FROM leases WHERE holder = ?",
+                                             (token,)).fetchone())
+        return row is None or float(row[0]) > time.time()
 
     def _claimed_by(self, match_id: int) -> str | None:
         """The live holder that claims the match, if any."""
@@ -617,6 +639,56 @@ class SqliteStore:
         with self._transaction() as cur:
             cur.execute("DELETE FROM claims WHERE match_id = ? AND holder = ?",
                         (match_id, self._holder_lock[0]))
+
+    # --- leases: a server's claims, renewed (docs/hosting.md, "Several server processes") --
+
+    def lease(self, slot: int, ttl: float, listing: list[dict[str, Any]] | None = None) -> str:
+        """This store's lease as the server of ``slot``, renewed for ``ttl`` seconds, with the
+        public tables it lists; its token (the holder its claims name). Leases dead for a
+        minute are cleared away."""
+        token = self._holder()
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO leases (holder, slot, expires, listing) VALUES (?, ?, ?, ?) "
+                        "ON CONFLICT (holder) DO UPDATE SET slot = excluded.slot, "
+                        "expires = excluded.expires, listing = excluded.listing",
+                        (token, slot, now + ttl, _json(listing or [])))
+            old = cur.execute("SELECT holder FROM leases WHERE expires < ?", (now - 60,)).fetchall()
+            for (holder,) in old:
+                if not _flocked(self._holder_path(holder), drop_if_free=True):
+                    cur.execute("DELETE FROM leases WHERE holder = ?", (holder,))
+        return token
+
+    def live_leases(self) -> dict[str, int]:
+        """The leases alive (this store's too, once it took one): holder token -> slot."""
+        rows = self._read(lambda c: c.execute("SELECT holder, slot FROM leases WHERE expires > ?",
+                                              (time.time(),)).fetchall())
+        return {str(h): int(slot) for h, slot in rows if self._alive(str(h))}
+
+    def listings(self) -> dict[str, list[dict[str, Any]]]:
+        """The public tables each live lease lists (by holder), as it last renewed."""
+        rows = self._read(lambda c: c.execute("SELECT holder, listing FROM leases WHERE expires > ?",
+                                              (time.time(),)).fetchall())
+        return {str(holder): json.loads(listing) for holder, listing in rows if self._alive(str(holder))}
+
+    def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
+                    ) -> list[tuple[str, int, str | None]]:
+        """``net_tables``'s codes and matches with the holder that claims each table's match
+        (None: none; alive or not: ``live_leases`` says), oldest first."""
+        marks = ", ".join("?" * len(statuses))
+        rows = self._read(lambda c: c.execute(
+            "SELECT t.code, t.match_id, c.holder FROM net_tables t LEFT JOIN claims c "
+            f"ON c.match_id = t.match_id WHERE t.status IN ({marks}) ORDER BY t.created, t.code",
+            statuses).fetchall())
+        return [(r[0], int(r[1]), r[2]) for r in rows]
+
+    def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
+        """Table ``code``'s row and its match's holder: (match id, status, data, holder or
+        None), or None."""
+        row = self._read(lambda c: c.execute(
+            "SELECT t.match_id, t.status, t.data, c.holder FROM net_tables t LEFT JOIN claims c "
+            "ON c.match_id = t.match_id WHERE t.code = ?", (code,)).fetchone())
+        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), row[3])
 
     # --- reading ------------------------------------------------------------------------
 

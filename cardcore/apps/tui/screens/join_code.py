@@ -59,7 +59,7 @@ def own_connection_joiner(registry: Registry) -> Joiner:
     the server is remembered for the next time."""
 
     async def join(target: Target, name: str | None) -> RemoteSession:
-        conn = await Connection.open(target.server, name)
+        conn = await Connection.open(target.server, name, table=target.code)
         try:
             session = await RemoteSession.join(registry, conn, target.code, target.secret, name,
                                                come_back=True)

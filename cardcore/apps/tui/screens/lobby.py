@@ -299,12 +299,16 @@ class LobbyScreen(Screen[None]):
 
     async def seat_session(self, code: str, secret: str | None, come_back: bool = False) -> RemoteSession:
         """The session at ``code``'s seat of ``secret`` (None: watching, or with
-        ``come_back`` a seat held here before), on the lobby's connection, under the name
-        typed (ValueError when it is not a name)."""
+        ``come_back`` a seat held here before), on a connection of the table's own, under
+        the name typed (ValueError when it is not a name)."""
         name = self.name_typed and check_name(self.name_typed)
-        assert self.conn is not None
-        session = await RemoteSession.join(self.app.registry, self.conn, code, secret, name,
-                                           own_connection=False, come_back=come_back)
+        conn = await Connection.open(self.server, name, table=code)
+        try:
+            session = await RemoteSession.join(self.app.registry, conn, code, secret, name,
+                                               come_back=come_back)
+        except BaseException:
+            await conn.close()
+            raise
         if session.seat is not None:
             remember_name(self.app, name)
         return session
@@ -341,8 +345,12 @@ class LobbyScreen(Screen[None]):
         created = self.created.get(code)
         if self.conn is None or created is None:
             return _("not connected to the server")
-        try:
-            invite: p.Invite = await self.conn.call(p.Reissue(code=code, seat=seat, owner=created.owner))
+        try:  # a table's message: on a connection of that table's
+            conn = await Connection.open(self.server, table=code)
+            try:
+                invite: p.Invite = await conn.call(p.Reissue(code=code, seat=seat, owner=created.owner))
+            finally:
+                await conn.close()
         except ClientError as exc:
             return str(exc)
         created.seats = [p.SeatLink(seat=seat, invite=invite.invite, link=invite.link,
