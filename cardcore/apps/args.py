@@ -1,11 +1,15 @@
 """What every command-line module shares: the usage error (one line, exit status 2), the
-parser that raises it, and argparse types for numbers in a range."""
+parser that raises it (with ``--lang`` on every command), the language chosen at start, and
+argparse types for numbers in a range."""
 
 from __future__ import annotations
 
 import argparse
 from collections.abc import Callable, Iterable
+from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
+
+from cardcore.language import N_, _, from_environment, known
 
 
 class UsageError(Exception):
@@ -13,8 +17,49 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """Every command's parser: a bad argument is a UsageError; ``--lang`` is taken anywhere
+    (``chosen_language`` reads it before the parser is built, so the help is in it too)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
+                          help=_("the language to show: en or id (default: CARDCORE_LANG, else "
+                                 "the system's locale)"))
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
+    """The language a command line asks for: ``--lang CODE`` (or ``--lang=CODE``) before any
+    ``--``, else ``CARDCORE_LANG``, else the system locale (``language.from_environment``).
+    An unknown code is ``language.UnknownLanguage``."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return known(argv[i + 1])
+        if arg.startswith("--lang="):
+            return known(arg.partition("=")[2])
+    return from_environment(environ)
+
+
+#: argparse's own words (its gettext calls), so that its help and errors are translated:
+#: ``speak_argparse`` points argparse's ``_`` at the core's catalog.
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),    N_("not allowed with argument %s"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected at least one argument"), N_("one of the arguments %s is required"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse's own words (``usage:``, ``options``, its errors) in the language in use."""
+    from cardcore.language import CORE
+
+    argparse._ = CORE.gettext  # type: ignore[attr-defined]  # argparse calls its module's _
 
 
 def number_type(convert: Callable[[str], Any], low: float, high: float, noun: str) -> Callable[[str], Any]:
@@ -24,9 +69,10 @@ def number_type(convert: Callable[[str], Any], low: float, high: float, noun: st
         try:
             value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"wants {noun}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(_("wants {noun}, not {text!r}").format(noun=_(noun), text=text)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+            raise argparse.ArgumentTypeError(_("must be between {low} and {high}, not {value}").format(
+                low=low, high=high, value=value))
         return value
 
     return parse

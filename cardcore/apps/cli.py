@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from cardcore.apps.args import Parser, UsageError, number_type, output_width
+from cardcore.apps.args import Parser, UsageError, chosen_language, number_type, output_width, speak_argparse
 from cardcore.services.plugins import PluginLoadInterrupted
 
 if TYPE_CHECKING:
@@ -79,6 +79,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        start_language(argv)
+    except ValueError as exc:  # an unknown language: said in English, the one known to all
+        return _fail(str(exc), 2)
     try:
         args = build_parser().parse_args(argv)
         status = _dispatch(args)
@@ -97,6 +102,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # stdout on a full disk or /dev/full
         _silence_stdout()
         return _fail(f"cannot write the output ({exc.strerror or exc})", 2)
+
+
+def start_language(argv: Sequence[str]) -> None:
+    """The process's language, once, before anything is shown: ``--lang``, ``CARDCORE_LANG``,
+    the system locale (docs/languages.md); argparse's own words follow it."""
+    import os
+
+    from cardcore import language
+
+    language.set_language(chosen_language(argv, os.environ))
+    if language.current() != language.ENGLISH:
+        speak_argparse()
 
 
 def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
