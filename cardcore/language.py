@@ -13,6 +13,7 @@ program that stays in English never opens one.
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -126,6 +127,60 @@ class Domain:
         return found
 
 
+def number(value: float, digits: int = 0, *, grouping: bool = True) -> str:
+    """``value`` as the language in use writes numbers (``1,234.5`` in English, ``1.234,5`` in
+    Indonesian), ``digits`` after the point. English is Python's own formatting, so it needs no
+    Babel; another language loads Babel on its first number."""
+    language = current()
+    if language == ENGLISH:
+        return f"{value:{',' if grouping else ''}.{digits}f}"
+    from babel.numbers import format_decimal
+
+    pattern = ("#,##0" if grouping else "0") + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=language, decimal_quantization=True)
+
+
+def percent(share: float) -> str:
+    """A share (0.25) as a whole percentage in the language in use: ``25%``."""
+    language = current()
+    if language == ENGLISH:
+        return f"{share:.0%}"
+    from babel.numbers import format_percent
+
+    return format_percent(share, locale=language)
+
+
+def day(moment: float) -> str:
+    """A time's local day: ``2026-12-01`` in English (as the records write it), else in the
+    language's own words (``1 Des 2026``)."""
+    import time
+
+    language = current()
+    if language == ENGLISH:
+        return time.strftime("%Y-%m-%d", time.localtime(moment))
+    from babel.dates import format_date
+
+    return format_date(_local(moment), "medium", locale=language)
+
+
+def day_and_time(moment: float) -> str:
+    """A time's local day and minute: ``2026-12-01 14:05`` in English, else the language's
+    own (``1 Des 2026 14.05``)."""
+    import time
+
+    language = current()
+    if language == ENGLISH:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(moment))
+    from babel.dates import format_date, format_time
+
+    local = _local(moment)
+    return f"{format_date(local, 'medium', locale=language)} {format_time(local, 'short', locale=language)}"
+
+
+def _local(moment: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(moment)
+
+
 def N_(message: str) -> str:
     """Mark ``message`` for extraction where it is written; it is translated where shown."""
     return message
@@ -134,3 +189,5 @@ def N_(message: str) -> str:
 #: The core's own messages (the command line, the front end, the server's texts).
 CORE = Domain("cardcore", "cardcore")
 _ = CORE.gettext
+ngettext = CORE.ngettext
+pgettext = CORE.pgettext

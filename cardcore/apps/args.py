@@ -5,8 +5,7 @@ argparse types for numbers in a range."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
 from cardcore.language import N_, _, from_environment, known
@@ -50,7 +49,8 @@ ARGPARSE_WORDS = (
     N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
     N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
     N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("argument %(argument_name)s: %(message)s"),
-    N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),    N_("not allowed with argument %s"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),
+    N_("not allowed with argument %s"), N_("ambiguous option: %(option)s could match %(matches)s"),
     N_("expected at least one argument"), N_("one of the arguments %s is required"),
 )
 
@@ -69,7 +69,8 @@ def number_type(convert: Callable[[str], Any], low: float, high: float, noun: st
         try:
             value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(_("wants {noun}, not {text!r}").format(noun=_(noun), text=text)) from None
+            raise argparse.ArgumentTypeError(_("wants {noun}, not {text!r}").format(
+                noun=_(noun), text=text)) from None
         if not low <= value <= high:
             raise argparse.ArgumentTypeError(_("must be between {low} and {high}, not {value}").format(
                 low=low, high=high, value=value))
