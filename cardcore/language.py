@@ -14,11 +14,14 @@ program that stays in English never opens one.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from gettext import NullTranslations, translation
 from importlib.resources import files
+from typing import TypeVar
+
+T = TypeVar("T")
 
 #: The source language: messages as written in the code, no catalog needed.
 ENGLISH = "en"
@@ -58,12 +61,31 @@ def speaking(code: str) -> Iterator[None]:
         _context_language.reset(token)
 
 
+def in_english(words: Callable[[], T]) -> T:
+    """``words()`` said in English, whatever the language in use: what records, saves and the
+    library keep (a move's log label, the sheet's variant). Cheaper than ``speaking``: it is
+    on every move's way."""
+    token = _context_language.set(ENGLISH)
+    try:
+        return words()
+    finally:
+        _context_language.reset(token)
+
+
 def known(code: str) -> str:
     """``code`` if cardcore speaks it (``id``, ``id_ID``, ``id-ID.UTF-8`` all mean ``id``)."""
     short = normal(code)
     if short not in LANGUAGES:
         raise UnknownLanguage(code)
     return short
+
+
+def spoken(tag: str | None) -> str:
+    """The language cardcore speaks to someone who asked for ``tag`` (a client's hello, a
+    browser's choice): itself when known, else English (never an error: a client may speak
+    a language this server has no catalogs for)."""
+    short = normal(tag) if tag else ENGLISH
+    return short if short in LANGUAGES else ENGLISH
 
 
 def normal(code: str) -> str:

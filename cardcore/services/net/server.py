@@ -34,6 +34,7 @@ from cardcore.engine.faults import describe
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
+from cardcore.language import ENGLISH, spoken
 from cardcore.services.net import protocol
 from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
@@ -169,6 +170,8 @@ class Client(Connection):
                          extensions=enable_server_permessage_deflate(None) if config.compression else None,
                          open_timeout=config.open_timeout)
         self.name: str | None = None
+        #: The language its hello asked for, as this server speaks it (``language.spoken``).
+        self.language = ENGLISH
         self.tables: set[str] = set()
         #: The codes of the tables this connection made (listed for it even when private).
         self.made: set[str] = set()
@@ -512,6 +515,7 @@ class Server:
     def _dispatch(self, conn: Client, message: Any) -> None:
         if isinstance(message, Hello):
             conn.name = message.name
+            conn.language = spoken(message.language)
             conn.send(self._reply(message, self._welcome()))
         elif isinstance(message, ListTables):
             conn.send(self._reply(message, {"type": "tables", "tables": self._listing(conn)}))
