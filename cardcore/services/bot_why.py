@@ -91,7 +91,8 @@ def reason_of(choice: Choice, bot: Bot, seat: int, turn: int, hand: int,
 
 def explain(reason: Reason, name: str, asker: int | None) -> Why:
     """``reason`` as ``asker`` (a seat; None: a spectator) may read it, ``name`` the bot's seat's."""
-    text = _("{name} chose {move}").format(name=name, move=reason.label)  # a label is a command ("Discard 5♣")
+    # a label is a command ("Discard 5♣")
+    text = _("{name} chose {move}").format(name=name, move=reason.label)
     estimates: list[dict[str, Any]] = []
     if reason.value is not None:
         text += _(": it expected about {points} for its side").format(points=_points(reason.value))
