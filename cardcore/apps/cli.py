@@ -118,11 +118,12 @@ def start_language(argv: Sequence[str]) -> None:
         speak_argparse()
 
 
-def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
+def _fail(message: str, status: int, prefix: str | None = None) -> int:
     """One line on stderr, whatever the message held (a name or a path in it is shown as
-    text: no escape sequence reaches the terminal)."""
+    text: no escape sequence reaches the terminal); ``prefix``: ``cardcore: error: ``."""
     from cardcore.engine.names import shown
 
+    prefix = "cardcore: " + _("error: ") if prefix is None else prefix
     print(prefix + shown(" ".join(message.split())), file=sys.stderr)
     return status
 
