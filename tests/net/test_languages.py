@@ -49,7 +49,7 @@ async def test_each_client_reads_the_table_in_its_language_and_the_record_keeps_
         assert (await spectator.request({"type": "watch", "code": code}))["type"] == "watching"
         line = await until_bot_moved(player, code, 0, 2)
         assert line["text"].endswith("[id]")
-        mine = player.received[-1]
+        mine = [m for m in player.received if m["type"] == "update"][-1]  # its turn: its actions
         seen = await spectator.update(lambda u: u["turn"] == mine["turn"])
         assert mine["type"] == "update" and {z["title"][-4:] for z in mine["zones"]} == {"[id]"}
         assert {z["title"][-4:] for z in seen["zones"]} == {"[en]"}  # German: this server speaks English
