@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from cardcore.language import N_, _
+from cardcore.language import N_, _, known
 
 if TYPE_CHECKING:  # websockets, asyncio and the protocol load only when join or web runs
     from cardcore.services.net.client import Target
@@ -154,5 +154,6 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
     if not is_loopback(args.host) and args.public_url is None:
         raise UsageError(_("--host {host}: give --public-url, the address browsers use (only "
                            "pages from there may open a game)").format(host=args.host))
+    language = getattr(args, "lang", None) or os.environ.get("CARDCORE_LANG")  # chosen, not the locale
     return serve(WebConfig(server, args.host, args.port, args.public_url, tuple(args.origin),
-                           args.max_apps, args.max_apps_per_client))
+                           args.max_apps, args.max_apps_per_client, known(language) if language else None))

@@ -16,7 +16,7 @@ CHECKED = sorted([*APPS.glob("*.py"), *(APPS / "tui").rglob("*.py")])
 #: A maintainer's tool, not a player's: its help stays English.
 NOT_SHOWN = {"cardcore/apps/catalogs.py"}
 #: Files still to mark (the front end's, issue 27's i18n-tui work): emptied as they are.
-NOT_YET = {str(p.relative_to(ROOT)) for p in (APPS / "tui").rglob("*.py")}
+NOT_YET = {str(p.relative_to(ROOT)) for p in (APPS / "tui").rglob("*.py")} - {"cardcore/apps/tui/web.py"}
 
 
 def test_every_shown_string_is_marked() -> None:
