@@ -74,6 +74,8 @@ def in_english(words: Callable[[], T]) -> T:
 
 def known(code: str) -> str:
     """``code`` if cardcore speaks it (``id``, ``id_ID``, ``id-ID.UTF-8`` all mean ``id``)."""
+    if code in LANGUAGES:  # the usual case, on a server's every update
+        return code
     short = normal(code)
     if short not in LANGUAGES:
         raise UnknownLanguage(code)

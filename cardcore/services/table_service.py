@@ -79,6 +79,8 @@ class LogEntry:
     def said(self) -> str:
         """The line in the language in use: English as kept (the record's label), another as
         the move was said in it, else English (a line read back from a record)."""
+        if not self.texts:
+            return self.text
         language = current()
         return self.text if language == ENGLISH else self.texts.get(language, self.text)
 
@@ -87,6 +89,10 @@ class LogEntry:
         if self.bot and self.turn is not None:
             out["turn"] = self.turn
         return out
+
+
+#: A log line said in English alone (shared: a line's ``texts`` are never changed).
+_SAID_IN_ENGLISH: dict[str, str] = {}
 
 
 def log_text(name: str, label: str) -> str:
@@ -300,7 +306,7 @@ class TableService:
         self.last_bot = LastBotMove(action, seat, before if match.hand_no == hand else None) if bot else None
         if bot:
             self._remember(seat, turn, hand, before, why)
-        self._kept(events, bot=bot, texts=self._said(before, seat, action))
+        self._kept(events, bot=bot, texts=self._said(before, seat, action) if self.languages else None)
         return events
 
     def _said(self, before: GameState, seat: int, action: Action) -> dict[str, str]:
@@ -397,7 +403,7 @@ class TableService:
                 by_bot = bot or self.is_bot(seat)
                 turn = self.match.decisions - 1 if by_bot else None
                 self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label), by_bot,
-                                         turn=turn, texts=texts or {}))
+                                         turn=turn, texts=texts or _SAID_IN_ENGLISH))
                 texts = None  # the move's own line: any later one was no choice of the seat
             elif isinstance(event, HandEnd):
                 self._undo.clear()

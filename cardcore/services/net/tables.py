@@ -535,13 +535,17 @@ class Table:
         end = len(self.service.log)
         moment = _Moment(self, shown, end)
         after = self.after()
+        speakers: dict[str, list[Peer]] = {}
         for peer in peers:
-            language = peer.language
+            speakers.setdefault(peer.language, []).append(peer)
+        for language, group in speakers.items():
             if language != ENGLISH:
                 self.service.languages.add(language)  # its next moves are said in it too
-            start = self._cursor.get(peer, end)
-            self._cursor[peer] = end
-            peer.send(moment.update(self.seat_of(peer), start, language), after)
+            with speaking(language):
+                for peer in group:
+                    start = self._cursor.get(peer, end)
+                    self._cursor[peer] = end
+                    peer.send(moment.update(self.seat_of(peer), start, language), after)
 
     def _here(self, seat: int | None) -> bool:
         """The seat's player is here to play it (its update carries its actions)."""
@@ -598,7 +602,8 @@ class Table:
 class _Moment:
     """One moment's updates, in each connection's language: the shared part built once per
     language, a seat's own part once per (seat, language), the log lines once per (position
-    read to, language), each frame once (docs/languages.md, "At a server")."""
+    read to, language), each frame once (docs/languages.md, "At a server"). Each is built
+    while its language is the one in use."""
 
     def __init__(self, table: Table, shown: Shown, end: int):
         self.table, self.shown, self.end = table, shown, end
@@ -610,35 +615,36 @@ class _Moment:
         self.built: dict[tuple[int | None, int, str], bytes] = {}
 
     def update(self, seat: int | None, start: int, language: str) -> bytes:
+        """``seat``'s frame with the log from ``start``, said in ``language`` (the language
+        in use: ``Table._send`` speaks it)."""
         key = (seat, start, language)
         found = self.built.get(key)
         if found is None:
-            with speaking(language):
-                common, mine = self._common(language), self._mine(seat, language)
-                found = self.built[key] = views.update(seat, common, mine, self._log(start, language))
+            common = self.common.get(language) or self._common(language)
+            mine = self.mine.get((seat, language)) or self._mine(seat, language)
+            log = self.logs.get((start, language)) or self._log(start, language)
+            found = self.built[key] = views.update(seat, common, mine, log)
         return found
 
     def _common(self, language: str) -> views.Common:
-        if language not in self.common:
-            table, shown = self.table, self.shown
-            self.common[language] = views.shared(
-                table.code, table.match, shown.state, seats=self.seats, hand_no=shown.hand_no,
-                dealer=shown.dealer, hand_over=shown.hand_over, sheet=table._sheet(language),
-                chosen_seed=table.chosen_seed, league=table.league)
-        return self.common[language]
+        table, shown = self.table, self.shown
+        made = self.common[language] = views.shared(
+            table.code, table.match, shown.state, seats=self.seats, hand_no=shown.hand_no,
+            dealer=shown.dealer, hand_over=shown.hand_over, sheet=table._sheet(language),
+            chosen_seed=table.chosen_seed, league=table.league)
+        return made
 
     def _mine(self, seat: int | None, language: str) -> bytes:
-        if (seat, language) not in self.mine:
-            shown = self.shown
-            fields = views.own(shown.state, seat, hand_over=shown.hand_over,
-                               may_act=self.playing and self.table._here(seat))
-            self.mine[seat, language] = views.inner(fields)
-        return self.mine[seat, language]
+        shown = self.shown
+        fields = views.own(shown.state, seat, hand_over=shown.hand_over,
+                           may_act=self.playing and self.table._here(seat))
+        made = self.mine[seat, language] = views.inner(fields)
+        return made
 
     def _log(self, start: int, language: str) -> bytes:
-        if (start, language) not in self.logs:
-            self.logs[start, language] = frame([e.to_json() for e in self.table.service.log[start:self.end]])
-        return self.logs[start, language]
+        lines = self.table.service.log[start:self.end]
+        made = self.logs[start, language] = frame([e.to_json() for e in lines])
+        return made
 
 
 def _frame(message: dict[str, Any]) -> bytes:
