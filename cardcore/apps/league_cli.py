@@ -271,7 +271,8 @@ def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], 
         name=name, game=_game_name(registry, game, options), season=season, entries=_entries(entries)), width)
     columns = _columns(width, any(t.drawn for t in teams))
     name_width = width - 3 - sum(w + 1 for _h, w in columns)
-    out.append(f"{'':3}{_('partnership'):<{name_width}}" + "".join(f" {_(h):>{w}}" for h, w in columns))
+    heading = _("partnership")
+    out.append(f"{'':3}{heading:<{name_width}}" + "".join(f" {_(h):>{w}}" for h, w in columns))
     for place, row in enumerate(teams, start=1):
         cells = _cells(row)
         lines = textwrap.wrap(row.name, name_width) or [""]
