@@ -167,13 +167,13 @@ class Results:
         bots = self.tournament.bots
         pairs = self.tournament.pairs()
         wins = {(a, b): 0.5 for a in bots for b in bots if a != b}
-        for (p, _), r in sorted(self.done.items()):
+        for (p, _deal), r in sorted(self.done.items()):
             a, b = pairs[p]
             ma, mb = r["margin"][a], r["margin"][b]
             wins[(a, b)] += 1.0 if ma > mb else 0.5 if ma == mb else 0.0
             wins[(b, a)] += 1.0 if mb > ma else 0.5 if ma == mb else 0.0
         strength = dict.fromkeys(bots, 1.0)
-        for _ in range(200):
+        for _round in range(200):
             new = {}
             for i in bots:
                 w = sum(wins[(i, j)] for j in bots if j != i)
