@@ -8,7 +8,7 @@ import argparse
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
 
-from cardcore.language import N_, _, from_environment, known
+from cardcore.language import N_, _, from_environment, known, normal, spoken
 
 
 class UsageError(Exception):
@@ -29,10 +29,21 @@ class Parser(argparse.ArgumentParser):
         raise UsageError(message)
 
 
-def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
-    """The language a command line asks for: ``--lang CODE`` (or ``--lang=CODE``) before any
-    ``--``, else ``CARDCORE_LANG``, else the system locale (``language.from_environment``).
-    An unknown code is ``language.UnknownLanguage``."""
+def chosen_language(argv: Sequence[str], environ: Mapping[str, str], remembered: str | None = None) -> str:
+    """The language a command shows: the player's choice for this run (``explicit_language``),
+    else ``remembered`` (the front end's setting, when it speaks it), else the system locale.
+    An unknown ``--lang`` or ``CARDCORE_LANG`` is ``language.UnknownLanguage``."""
+    explicit = explicit_language(argv, environ)
+    if explicit is not None:
+        return explicit
+    if remembered and spoken(remembered) == normal(remembered):
+        return normal(remembered)
+    return from_environment(environ)
+
+
+def explicit_language(argv: Sequence[str], environ: Mapping[str, str]) -> str | None:
+    """``--lang CODE`` (or ``--lang=CODE``) before any ``--``, else ``CARDCORE_LANG``: a
+    language chosen for this run; None when neither says one."""
     for i, arg in enumerate(argv):
         if arg == "--":
             break
@@ -40,7 +51,8 @@ def chosen_language(argv: Sequence[str], environ: Mapping[str, str]) -> str:
             return known(argv[i + 1])
         if arg.startswith("--lang="):
             return known(arg.partition("=")[2])
-    return from_environment(environ)
+    chosen = environ.get("CARDCORE_LANG")
+    return known(chosen) if chosen else None
 
 
 #: argparse's own words (its gettext calls), so that its help and errors are translated:

@@ -108,7 +108,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def start_language(argv: Sequence[str]) -> None:
     """The process's language, once, before anything is shown: ``--lang``, ``CARDCORE_LANG``,
-    the system locale (docs/languages.md); argparse's own words follow it."""
+    the system locale (docs/languages.md); argparse's own words follow it. The front end's
+    remembered language, when it keeps one, is ``chosen_language``'s ``remembered``."""
     import os
 
     from cardcore import language

@@ -8,7 +8,7 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
-from cardcore.language import N_, _, known
+from cardcore.language import N_, _
 
 if TYPE_CHECKING:  # websockets, asyncio and the protocol load only when join or web runs
     from cardcore.services.net.client import Target
@@ -133,7 +133,7 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
 def web(registry: Registry, args: argparse.Namespace) -> int:
     """``cardcore web``: textual-serve runs ``cardcore join --server URL --remote-only`` for
     each browser page (docs/hosting.md, Playing in a browser)."""
-    from cardcore.apps.args import UsageError
+    from cardcore.apps.args import UsageError, explicit_language
     from cardcore.apps.tui.web import WebConfig, serve
     from cardcore.services.net.client import ClientError, server_url
     from cardcore.services.net.origins import is_loopback, origin_of
@@ -154,6 +154,6 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
     if not is_loopback(args.host) and args.public_url is None:
         raise UsageError(_("--host {host}: give --public-url, the address browsers use (only "
                            "pages from there may open a game)").format(host=args.host))
-    language = getattr(args, "lang", None) or os.environ.get("CARDCORE_LANG")  # chosen, not the locale
+    language = explicit_language(["--lang", args.lang] if getattr(args, "lang", None) else [], os.environ)
     return serve(WebConfig(server, args.host, args.port, args.public_url, tuple(args.origin),
-                           args.max_apps, args.max_apps_per_client, known(language) if language else None))
+                           args.max_apps, args.max_apps_per_client, language))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardcore import language
-from cardcore.apps.args import chosen_language
+from cardcore.apps.args import chosen_language, explicit_language
 from cardcore.apps.cli import main
 
 
@@ -26,6 +26,17 @@ def english_after():
 ])
 def test_lang_then_cardcore_lang_then_the_locale(argv, environ, expected):
     assert chosen_language(argv, environ) == expected
+
+
+@pytest.mark.parametrize(("argv", "environ", "remembered", "expected"), [
+    ([], {"LANG": "en_GB.UTF-8"}, "id", "id"),
+    (["--lang", "en"], {}, "id", "en"),
+    ([], {"CARDCORE_LANG": "en"}, "id", "en"),
+    ([], {"LANG": "id_ID"}, "fr", "id"),
+])
+def test_a_remembered_language_comes_after_the_runs_own_choice(argv, environ, remembered, expected):
+    assert chosen_language(argv, environ, remembered) == expected
+    assert explicit_language(argv, environ) in (None, expected)
 
 
 @pytest.mark.parametrize(("argv", "environ"), [
