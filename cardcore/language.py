@@ -13,13 +13,14 @@ program that stays in English never opens one.
 
 from __future__ import annotations
 
-import datetime
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from gettext import NullTranslations, translation
-from importlib.resources import files
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+if TYPE_CHECKING:
+    import datetime
 
 T = TypeVar("T")
 
@@ -145,6 +146,8 @@ class Domain:
     def catalog(self, language: str) -> NullTranslations:
         found = self._catalogs.get(language)
         if found is None:
+            from importlib.resources import files  # with the first catalog: it costs a start
+
             localedir = files(self.package) / "locale"
             found = translation(self.name, str(localedir), [language], fallback=True)
             self._catalogs[language] = found
@@ -202,6 +205,8 @@ def day_and_time(moment: float) -> str:
 
 
 def _local(moment: float) -> datetime.datetime:
+    import datetime
+
     return datetime.datetime.fromtimestamp(moment)
 
 

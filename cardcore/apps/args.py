@@ -16,17 +16,36 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
-    """Every command's parser: a bad argument is a UsageError; ``--lang`` is taken anywhere
-    (``chosen_language`` reads it before the parser is built, so the help is in it too)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
-                          help=_("the language to show: en or id (default: CARDCORE_LANG, else "
-                                 "the system's locale)"))
+    """Every command's parser: a bad argument is a UsageError."""
 
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` in the help. It is taken anywhere on the command line, before the parser
+    is built (``explicit_language``), and taken out (``without_lang``): one option on every
+    command, not one added to each of the parsers every start builds."""
+    parser.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
+                        help=_("the language to show, on any command: en or id (default: "
+                               "CARDCORE_LANG, else the system's locale)"))
+
+
+def without_lang(argv: Sequence[str]) -> list[str]:
+    """``argv`` without its ``--lang CODE`` and ``--lang=CODE`` (those before any ``--``)."""
+    out: list[str] = []
+    skip, ended = False, False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif ended or arg == "--":
+            ended = True
+            out.append(arg)
+        elif arg == "--lang":
+            skip = True
+        elif not arg.startswith("--lang="):
+            out.append(arg)
+    return out
 
 
 def chosen_language(argv: Sequence[str], environ: Mapping[str, str], remembered: str | None = None) -> str:

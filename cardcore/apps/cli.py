@@ -16,7 +16,16 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from cardcore.apps.args import Parser, UsageError, chosen_language, number_type, output_width, speak_argparse
+from cardcore.apps.args import (
+    Parser,
+    UsageError,
+    add_lang,
+    chosen_language,
+    number_type,
+    output_width,
+    speak_argparse,
+    without_lang,
+)
 from cardcore.language import N_, _, number, percent
 from cardcore.services.plugins import PluginLoadInterrupted
 
@@ -30,6 +39,7 @@ _count = number_type(int, 1, 1_000_000, N_("a whole number"))
 
 def build_parser() -> argparse.ArgumentParser:
     p = Parser(prog="cardcore", description=_("Card games at a terminal table."))
+    add_lang(p)
     sub = p.add_subparsers(dest="command", parser_class=Parser)
 
     def match_flags(q: argparse.ArgumentParser) -> None:
@@ -87,7 +97,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except ValueError as exc:  # an unknown language: said in English, the one known to all
         return _fail(str(exc), 2)
     try:
-        args = build_parser().parse_args(argv)
+        args = build_parser().parse_args(without_lang(argv))
+        if getattr(args, "lang", None):  # an abbreviation (--la id) argparse took: from now on
+            from cardcore.language import known, set_language
+
+            set_language(known(args.lang))
         status = _dispatch(args)
         sys.stdout.flush()
         return status

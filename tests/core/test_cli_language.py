@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from cardcore import language
-from cardcore.apps.args import chosen_language, explicit_language
+from cardcore.apps.args import chosen_language, explicit_language, without_lang
 from cardcore.apps.cli import main
 
 
@@ -48,6 +48,15 @@ def test_an_unknown_language_is_one_line_and_status_2(argv, environ, monkeypatch
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "unknown language" in err and "id (Bahasa Indonesia)" in err
+
+
+@pytest.mark.parametrize(("argv", "left"), [
+    (["--lang", "id", "history", "--limit", "3"], ["history", "--limit", "3"]),
+    (["history", "--lang=id", "casino"], ["history", "casino"]),
+    (["join", "--", "--lang", "id"], ["join", "--", "--lang", "id"]),
+])
+def test_lang_is_taken_out_wherever_it_is(argv, left):
+    assert without_lang(argv) == left
 
 
 def test_help_errors_and_figures_come_in_indonesian(capsys, monkeypatch):
