@@ -140,3 +140,24 @@ def test_a_hello_with_a_bad_language_is_refused(tag):
 @pytest.mark.parametrize(("tag", "spoken"), [("id", "id"), ("id-ID", "id"), ("de", "en"), (None, "en")])
 def test_the_server_speaks_a_known_language_else_english(tag, spoken):
     assert language.spoken(tag) == spoken
+
+
+@pytest.mark.asyncio
+async def test_a_server_from_before_languages_is_greeted_again_without_one(tmp_path, monkeypatch):
+    from cardcore.services.net.client import Connection
+
+    decode, refused = p.decode, []
+
+    def old_servers(raw, *args, **kwargs):  # as a server of protocol 1 before the field
+        if kwargs.get("sent_by", "client") == "client" and b'"language"' in (raw if isinstance(raw, bytes)
+                                                                            else raw.encode()):
+            refused.append(raw)
+            raise p.ProtocolError("bad_field", "language: Extra inputs are not permitted")
+        return decode(raw, *args, **kwargs)
+
+    monkeypatch.setattr(p, "decode", old_servers)
+    async with running(tmp_path / "library.sqlite") as server:
+        with language.speaking("id"):
+            conn = await asyncio.wait_for(Connection.open(f"ws://127.0.0.1:{server.port}/", "Ann"), 10)
+        assert conn.welcome is not None and len(refused) == 1
+        await conn.close()

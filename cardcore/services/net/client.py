@@ -230,7 +230,7 @@ class Connection:
                 url=url, reason=_reason(exc))) from None
         conn = cls(ws, url)
         try:
-            welcome = await conn.call(hello(name), timeout=timeout)
+            welcome = await conn._hello(name, timeout)
         except ClientError:
             await conn.close()
             raise
@@ -240,6 +240,17 @@ class Connection:
                 url=url, answer=welcome.type))
         conn.welcome = welcome
         return conn
+
+    async def _hello(self, name: str | None, timeout: float) -> Any:
+        """The hello and its answer. A server from before languages refuses the field
+        (``bad_field``): said again without it, the texts then come in English."""
+        message = hello(name)
+        try:
+            return await self.call(message, timeout=timeout)
+        except ClientError as exc:
+            if exc.code != "bad_field" or message.language is None:
+                raise
+            return await self.call(message.model_copy(update={"language": None}), timeout=timeout)
 
     async def call(self, message: p._Request, *, timeout: float = TIMEOUT) -> Any:
         """Send a request and wait for its answer; an ``error`` answer is ClientError."""
