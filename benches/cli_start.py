@@ -9,7 +9,9 @@ interpreter) with PYTHONPATH set to a tree's packages, and an empty match librar
 launcher's first frame (headless, benches/tui_start.py's child); ``textual``: the floor under
 it, an app of one line's first frame (Textual's own import and start). A round runs every command
 once, one after the other, and with ``--base`` the old tree's run and this tree's run of a
-command back to back, so the load of a shared machine falls on both alike. One warm-up round
+command back to back, so the load of a shared machine falls on both alike. A command may carry its
+arguments: ``--commands="--help,--lang id --help"`` times the help read from the Indonesian
+catalog (a tree from before ``--lang`` has none: leave it out with ``--base``). One warm-up round
 (compiling the trees' .pyc files) is not counted.
 
 Prints a table on stderr and one JSON line on stdout: {"runs", "load" (the 1-minute load

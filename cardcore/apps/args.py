@@ -1,11 +1,14 @@
 """What every command-line module shares: the usage error (one line, exit status 2), the
-parser that raises it, and argparse types for numbers in a range."""
+parser that raises it (with ``--lang`` on every command), the language chosen at start, and
+argparse types for numbers in a range."""
 
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any, NoReturn
+
+from cardcore.language import N_, _, from_environment, known, normal, spoken
 
 
 class UsageError(Exception):
@@ -13,8 +16,81 @@ class UsageError(Exception):
 
 
 class Parser(argparse.ArgumentParser):
+    """Every command's parser: a bad argument is a UsageError."""
+
     def error(self, message: str) -> NoReturn:
         raise UsageError(message)
+
+
+def add_lang(parser: argparse.ArgumentParser) -> None:
+    """``--lang`` in the help. It is taken anywhere on the command line, before the parser
+    is built (``explicit_language``), and taken out (``without_lang``): one option on every
+    command, not one added to each of the parsers every start builds."""
+    parser.add_argument("--lang", metavar="CODE", default=argparse.SUPPRESS,
+                        help=_("the language to show, on any command: en or id (default: "
+                               "CARDCORE_LANG, else the system's locale)"))
+
+
+def without_lang(argv: Sequence[str]) -> list[str]:
+    """``argv`` without its ``--lang CODE`` and ``--lang=CODE`` (those before any ``--``)."""
+    out: list[str] = []
+    skip, ended = False, False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif ended or arg == "--":
+            ended = True
+            out.append(arg)
+        elif arg == "--lang":
+            skip = True
+        elif not arg.startswith("--lang="):
+            out.append(arg)
+    return out
+
+
+def chosen_language(argv: Sequence[str], environ: Mapping[str, str], remembered: str | None = None) -> str:
+    """The language a command shows: the player's choice for this run (``explicit_language``),
+    else ``remembered`` (the front end's setting, when it speaks it), else the system locale.
+    An unknown ``--lang`` or ``CARDCORE_LANG`` is ``language.UnknownLanguage``."""
+    explicit = explicit_language(argv, environ)
+    if explicit is not None:
+        return explicit
+    if remembered and spoken(remembered) == normal(remembered):
+        return normal(remembered)
+    return from_environment(environ)
+
+
+def explicit_language(argv: Sequence[str], environ: Mapping[str, str]) -> str | None:
+    """``--lang CODE`` (or ``--lang=CODE``) before any ``--``, else ``CARDCORE_LANG``: a
+    language chosen for this run; None when neither says one."""
+    for i, arg in enumerate(argv):
+        if arg == "--":
+            break
+        if arg == "--lang" and i + 1 < len(argv):
+            return known(argv[i + 1])
+        if arg.startswith("--lang="):
+            return known(arg.partition("=")[2])
+    chosen = environ.get("CARDCORE_LANG")
+    return known(chosen) if chosen else None
+
+
+#: argparse's own words (its gettext calls), so that its help and errors are translated:
+#: ``speak_argparse`` points argparse's ``_`` at the core's catalog.
+ARGPARSE_WORDS = (
+    N_("usage: "), N_("positional arguments"), N_("options"), N_("show this help message and exit"),
+    N_("the following arguments are required: %s"), N_("unrecognized arguments: %s"),
+    N_("invalid choice: %(value)r (choose from %(choices)s)"), N_("argument %(argument_name)s: %(message)s"),
+    N_("expected one argument"), N_("invalid %(type)s value: %(value)r"),
+    N_("not allowed with argument %s"), N_("ambiguous option: %(option)s could match %(matches)s"),
+    N_("expected at least one argument"), N_("one of the arguments %s is required"),
+)
+
+
+def speak_argparse() -> None:
+    """argparse's own words (``usage:``, ``options``, its errors) in the language in use."""
+    from cardcore.language import CORE
+
+    argparse._ = CORE.gettext  # type: ignore[attr-defined]  # argparse calls its module's _
 
 
 def number_type(convert: Callable[[str], Any], low: float, high: float, noun: str) -> Callable[[str], Any]:
@@ -24,9 +100,11 @@ def number_type(convert: Callable[[str], Any], low: float, high: float, noun: st
         try:
             value = convert(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"wants {noun}, not {text!r}") from None
+            raise argparse.ArgumentTypeError(_("wants {noun}, not {text!r}").format(
+                noun=_(noun), text=text)) from None
         if not low <= value <= high:
-            raise argparse.ArgumentTypeError(f"must be between {low} and {high}, not {value}")
+            raise argparse.ArgumentTypeError(_("must be between {low} and {high}, not {value}").format(
+                low=low, high=high, value=value))
         return value
 
     return parse

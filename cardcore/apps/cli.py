@@ -16,7 +16,18 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from cardcore.apps.args import Parser, UsageError, number_type, output_width
+from cardcore.apps.args import (
+    Parser,
+    UsageError,
+    add_lang,
+    chosen_language,
+    explicit_language,
+    number_type,
+    output_width,
+    speak_argparse,
+    without_lang,
+)
+from cardcore.language import N_, _, number, percent
 from cardcore.services.plugins import PluginLoadInterrupted
 
 if TYPE_CHECKING:
@@ -24,32 +35,34 @@ if TYPE_CHECKING:
     from cardcore.services.plugins import Registry
 
 #: A count on the command line: a whole number from 1 to a million.
-_count = number_type(int, 1, 1_000_000, "a whole number")
+_count = number_type(int, 1, 1_000_000, N_("a whole number"))
 
 
 def build_parser() -> argparse.ArgumentParser:
-    p = Parser(prog="cardcore", description="Card games at a terminal table.")
+    p = Parser(prog="cardcore", description=_("Card games at a terminal table."))
+    add_lang(p)
     sub = p.add_subparsers(dest="command", parser_class=Parser)
 
     def match_flags(q: argparse.ArgumentParser) -> None:
         q.add_argument("game")
         q.add_argument("--players", type=_count)
-        q.add_argument("--seats", help="comma-separated: human or a bot id per seat")
+        q.add_argument("--seats", help=_("comma-separated: human or a bot id per seat"))
         q.add_argument("--target", type=int)
         q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
         q.add_argument("--seed", type=int)
 
-    q = sub.add_parser("play", help="start a match in the TUI")
+    q = sub.add_parser("play", help=_("start a match in the TUI"))
     match_flags(q)
     q.add_argument("--names", metavar="NAME,NAME,...",
-                   help="comma-separated: each seat's name (a human's is kept as a profile)")
-    q = sub.add_parser("resume", help="continue a match from the library (the most recent), or a save file")
+                   help=_("comma-separated: each seat's name (a human's is kept as a profile)"))
+    q = sub.add_parser("resume",
+                       help=_("continue a match from the library (the most recent), or a save file"))
     q.add_argument("file", nargs="?", metavar="ID | FILE")
-    sub.add_parser("plugins", help="installed games, bots, plugins and load errors")
-    q = sub.add_parser("rules", help="the rules as the engine plays them")
+    sub.add_parser("plugins", help=_("installed games, bots, plugins and load errors"))
+    q = sub.add_parser("rules", help=_("the rules as the engine plays them"))
     q.add_argument("game")
     q.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
-    q = sub.add_parser("simulate", help="bots play whole matches")
+    q = sub.add_parser("simulate", help=_("bots play whole matches"))
     match_flags(q)
     q.add_argument("--matches", type=_count, required=True)
     q.add_argument("--record", metavar="FILE")
@@ -57,12 +70,12 @@ def build_parser() -> argparse.ArgumentParser:
     from cardcore.apps.tournament_cli import add_parser
 
     add_parser(sub, _count)
-    q = sub.add_parser("replay", help="step through a record (a file, or a library match's id) in the TUI")
+    q = sub.add_parser("replay", help=_("step through a record (a file, or a library match's id) in the TUI"))
     q.add_argument("file", metavar="FILE | ID")
     q.add_argument("--match", type=_count, metavar="N",
-                   help="a record of several matches (simulate --record): the Nth (1: the first)")
-    q = sub.add_parser("new-game", help="write a new game plugin package, ready to play, to start from")
-    q.add_argument("name", help="the game's id: lower-case letters, digits and _")
+                   help=_("a record of several matches (simulate --record): the Nth (1: the first)"))
+    q = sub.add_parser("new-game", help=_("write a new game plugin package, ready to play, to start from"))
+    q.add_argument("name", help=_("the game's id: lower-case letters, digits and _"))
     from cardcore.apps.library_cli import add_commands
 
     add_commands(sub)
@@ -79,8 +92,17 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
     try:
-        args = build_parser().parse_args(argv)
+        start_language(argv)
+    except ValueError as exc:  # an unknown language: said in English, the one known to all
+        return _fail(str(exc), 2)
+    try:
+        args = build_parser().parse_args(without_lang(argv))
+        if getattr(args, "lang", None):  # an abbreviation (--la id) argparse took: from now on
+            from cardcore.language import known, set_language
+
+            set_language(known(args.lang))
         status = _dispatch(args)
         sys.stdout.flush()
         return status
@@ -96,14 +118,34 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 141
     except OSError as exc:  # stdout on a full disk or /dev/full
         _silence_stdout()
-        return _fail(f"cannot write the output ({exc.strerror or exc})", 2)
+        return _fail(_("cannot write the output ({reason})").format(reason=exc.strerror or exc), 2)
 
 
-def _fail(message: str, status: int, prefix: str = "cardcore: error: ") -> int:
+def start_language(argv: Sequence[str]) -> None:
+    """The process's language, once, before anything is shown: ``--lang``, ``CARDCORE_LANG``,
+    the launcher's remembered language, the system locale (docs/languages.md); argparse's
+    own words follow it. The settings file is read (with pydantic) only when there is one."""
+    import os
+
+    from cardcore import language
+
+    remembered = None
+    if explicit_language(argv, os.environ) is None:
+        from cardcore.services import settings
+
+        if settings.settings_path().exists():
+            remembered = settings.remembered_language()
+    language.set_language(chosen_language(argv, os.environ, remembered))
+    if language.current() != language.ENGLISH:
+        speak_argparse()
+
+
+def _fail(message: str, status: int, prefix: str | None = None) -> int:
     """One line on stderr, whatever the message held (a name or a path in it is shown as
-    text: no escape sequence reaches the terminal)."""
+    text: no escape sequence reaches the terminal); ``prefix``: ``cardcore: error: ``."""
     from cardcore.engine.names import shown
 
+    prefix = "cardcore: " + _("error: ") if prefix is None else prefix
     print(prefix + shown(" ".join(message.split())), file=sys.stderr)
     return status
 
@@ -170,7 +212,8 @@ def _new_game(name: str) -> int:
     from cardcore.apps.newgame import NewGameError, new_game
 
     try:
-        print(f"wrote {new_game(name)}: pip install it, then cardcore play {name}")
+        print(_("wrote {path}: pip install it, then cardcore play {name}").format(
+            path=new_game(name), name=name))
     except NewGameError as exc:
         raise UsageError(str(exc)) from None
     return 0
@@ -226,13 +269,14 @@ def _replay(registry: Registry, args: argparse.Namespace) -> None:
     matches = split_matches(read_record_lines(path))
     n = len(matches)
     if args.match is not None and args.match > n:
-        held = "one match" if n == 1 else f"{n} matches (--match 1 to {n})"
-        raise UsageError(f"{args.file} holds {held}, not a match {args.match}")
+        held = _("one match") if n == 1 else _("{n} matches (--match 1 to {n})").format(n=n)
+        raise UsageError(_("{file} holds {held}, not a match {n}").format(
+            file=args.file, held=held, n=args.match))
     index = (args.match or 1) - 1
     _game(registry, start_of(matches[index][0][1]).game)
     if args.match is None and n > 1:
-        print(f"cardcore: {args.file} holds {n} matches: the first is shown; `--match N` picks "
-              "another (or m in the replay)", file=sys.stderr)
+        print("cardcore: " + _("{file} holds {n} matches: the first is shown; `--match N` picks "
+                               "another (or m in the replay)").format(file=args.file, n=n), file=sys.stderr)
     run_replay(path, index)
 
 
@@ -255,10 +299,11 @@ def _open_record(name: str) -> IO[str]:
 
     try:
         if os.path.lexists(name) and not stat.S_ISREG(os.stat(name).st_mode):
-            raise UsageError(f"--record {name}: not a regular file")
+            raise UsageError(_("--record {name}: not a regular file").format(name=name))
         return open(name, "w", encoding="utf-8", newline="\n")
     except OSError as exc:
-        raise UsageError(f"cannot write {name}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {name}: {reason}").format(
+            name=name, reason=exc.strerror or exc)) from None
 
 
 # --- shared argument handling ----------------------------------------------------------
@@ -266,7 +311,7 @@ def _open_record(name: str) -> IO[str]:
 
 def _game(registry: Registry, game_id: object) -> Any:
     if not isinstance(game_id, str):
-        raise UsageError(f"not a game id: {json.dumps(game_id)[:40]}")
+        raise UsageError(_("not a game id: {value}").format(value=json.dumps(game_id)[:40]))
     try:
         return registry.game(game_id)
     except KeyError as exc:
@@ -279,13 +324,14 @@ MAX_OPTION_CHARS = 1000
 
 def parse_value(text: str) -> Any:
     if len(text) > MAX_OPTION_CHARS:
-        raise UsageError(f"option value too long ({len(text)} characters; at most {MAX_OPTION_CHARS})")
+        raise UsageError(_("option value too long ({n} characters; at most {most})").format(
+            n=len(text), most=MAX_OPTION_CHARS))
     try:
         return json.loads(text)
     except json.JSONDecodeError:
         return text
     except RecursionError:
-        raise UsageError("option value nested too deeply") from None
+        raise UsageError(_("option value nested too deeply")) from None
 
 
 def _option_values(pairs: list[str]) -> dict[str, Any]:
@@ -293,7 +339,7 @@ def _option_values(pairs: list[str]) -> dict[str, Any]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key:
-            raise UsageError(f"--option wants KEY=VALUE, got {pair!r}")
+            raise UsageError(_("--option wants KEY=VALUE, got {pair!r}").format(pair=pair))
         values[key.strip()] = parse_value(value.strip())
     return values
 
@@ -322,11 +368,13 @@ def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bo
         default = ["greedy"] * players
         seats = ["human", *default[1:]] if humans_allowed else default
     elif len(seats) != players:
-        raise UsageError(f"--seats names {len(seats)} seats for {players} players")
+        raise UsageError(_("--seats names {n} seats for {players} players").format(
+            n=len(seats), players=players))
     seed = args.seed if args.seed is not None else int(time.time())
     names = [n.strip() for n in args.names.split(",")] if getattr(args, "names", None) else None
     if names is not None and len(names) != players:
-        raise UsageError(f"--names names {len(names)} seats for {players} players")
+        raise UsageError(_("--names names {n} seats for {players} players").format(
+            n=len(names), players=players))
     try:
         return MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
                              names=names, humans_allowed=humans_allowed).check(registry)
@@ -338,26 +386,28 @@ def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bo
 
 
 def print_plugins(registry: Registry) -> None:
-    print("Games:")
+    print(_("Games:"))
     for gid, game in sorted(registry.games.items()):
         plugin, dist, version = registry.origin[gid]
         players = "/".join(map(str, game.player_counts))
-        print(f"  {gid:<14} {game.name:<16} players {players:<7} plugin {plugin} "
-              f"({dist or '-'} {version or ''})".rstrip())
+        print(_("  {id:<14} {name:<16} players {players:<7} plugin {plugin} ({dist} {version})").format(
+            id=gid, name=game.name, players=players, plugin=plugin, dist=dist or "-", version=version or "")
+              .rstrip())
     from cardcore.engine.bots.builtin import by_strength
 
-    print("Bots (weakest first):")
+    print(_("Bots (weakest first):"))
     for bid in by_strength(registry.bots):
         bot = registry.bots[bid]
         plugin, dist, version = registry.origin["bot:" + bid]
-        games = ", ".join(bot.games) if bot.games else "any game"
-        print(f"  {bid:<14} {games:<24} plugin {plugin}")
+        games = ", ".join(bot.games) if bot.games else _("any game")
+        print(_("  {id:<14} {games:<24} plugin {plugin}").format(id=bid, games=games, plugin=plugin))
         if bot.description:
             print(f"  {'':<14} {bot.description}")
     if registry.errors:
-        print("Load errors:")
+        print(_("Load errors:"))
         for err in registry.errors:
-            print(f"  {err.plugin} ({err.distribution or 'unknown distribution'}): {err.error}")
+            where = err.distribution or _("unknown distribution")
+            print(f"  {err.plugin} ({where}): {err.error}")
 
 
 # --- simulate ------------------------------------------------------------------------
@@ -381,11 +431,12 @@ def simulate(registry: Registry, args: argparse.Namespace) -> None:
                                    on_event=RecordWriter(record) if record else None, pm=registry.pm)
             except OSError as exc:
                 if record is not None and exc.filename is None:
-                    raise UsageError(f"cannot write {args.record}: {exc.strerror or exc}") from None
+                    raise UsageError(_("cannot write {name}: {reason}").format(
+                        name=args.record, reason=exc.strerror or exc)) from None
                 raise
             except Exception as exc:  # a plugin's game or bot failed: name it, one line
-                raise UsageError(f"match {m} (seed {seed + m}): "
-                                 f"{describe(exc, registry.plugin_of_packages())}") from None
+                raise UsageError(_("match {n} (seed {seed}): {failure}").format(
+                    n=m, seed=seed + m, failure=describe(exc, registry.plugin_of_packages()))) from None
             stats.add(match)
             if args.json:
                 print(json.dumps({"match": m, "game": game.id, "seed": seed + m,
@@ -433,27 +484,31 @@ class _Stats:
             self.bot_wins[bot] = self.bot_wins.get(bot, 0) + 1
 
     def summary(self, game: Any, setup: Setup, matches: int) -> str:
-        lines = [f"{game.name}: {matches} matches, seed {setup.seed}, "
-                 f"seats {','.join(setup.seats)} (rotated), target {setup.options.target}"]
+        lines = [_("{game}: {matches} matches, seed {seed}, seats {seats} (rotated), target {target}").format(
+            game=game.name, matches=matches, seed=setup.seed, seats=",".join(setup.seats),
+            target=setup.options.target)]
         for side in range(self.n_sides):
             mean = self.hand_points[side] / max(self.hands, 1)
-            lines.append(f"  side {side}: {self.wins[side]} wins, mean hand score {mean:.2f}")
+            lines.append(_("  side {side}: {wins} wins, mean hand score {mean}").format(
+                side=side, wins=self.wins[side], mean=number(mean, 2, grouping=False)))
         if self.undecided:
-            lines.append(f"  undecided: {self.undecided}")
-        lines.append("  wins by bot: " + ", ".join(f"{b} {w}" for b, w in sorted(self.bot_wins.items())))
-        lines.append(f"  hands per match: {self.hands / matches:.2f}")
+            lines.append(_("  undecided: {n}").format(n=self.undecided))
+        bots = ", ".join(f"{b} {w}" for b, w in sorted(self.bot_wins.items()))
+        lines.append(_("  wins by bot: {bots}").format(bots=bots))
+        lines.append(_("  hands per match: {n}").format(n=number(self.hands / matches, 2, grouping=False)))
         if self.endings:
-            shares = (f"{end} {n / self.hands:.0%}" for end, n in sorted(self.endings.items()))
-            lines.append("  hands ending by: " + ", ".join(shares))
+            shares = ", ".join(f"{end} {percent(n / self.hands)}" for end, n in sorted(self.endings.items()))
+            lines.append(_("  hands ending by: {shares}").format(shares=shares))
         rate = self.decisions / self.seconds if self.seconds else 0.0
-        lines.append(f"  decisions: {self.decisions} in {self.seconds:.2f} s ({rate:,.0f}/s)")
+        lines.append(_("  decisions: {n} in {seconds} s ({rate}/s)").format(
+            n=self.decisions, seconds=number(self.seconds, 2, grouping=False), rate=number(rate)))
         return "\n".join(lines)
 
 
 def _progress(done: int, total: int) -> None:
     if not sys.stderr.isatty():
         if done == total:
-            print(f"{done}/{total} matches", file=sys.stderr)
+            print(_("{done}/{total} matches").format(done=done, total=total), file=sys.stderr)
         return
     width = 30
     filled = width * done // total

@@ -18,6 +18,7 @@ from typing import IO, TYPE_CHECKING, Any
 
 from cardcore.apps.args import UsageError, fit, output_width
 from cardcore.apps.library_cli import say
+from cardcore.language import N_, _, day, ngettext, number
 
 if TYPE_CHECKING:  # the leagues, the store and the ratings load when `league` runs
     from cardcore.services.league import Entry, League
@@ -27,43 +28,43 @@ if TYPE_CHECKING:  # the leagues, the store and the ratings load when `league` r
 
 
 def add_parser(sub: Any) -> None:
-    q = sub.add_parser("league", help="leagues of team matches: standings, ratings, forfeits, CSV")
-    q.add_argument("--library", metavar="FILE", help="the match library (a server's: its --library)")
+    q = sub.add_parser("league", help=_("leagues of team matches: standings, ratings, forfeits, CSV"))
+    q.add_argument("--library", metavar="FILE", help=_("the match library (a server's: its --library)"))
     leagues = q.add_subparsers(dest="league_command", parser_class=type(q), required=True)
-    new = leagues.add_parser("new", help="a new league of fixed partnerships")
+    new = leagues.add_parser("new", help=_("a new league of fixed partnerships"))
     new.add_argument("name")
     new.add_argument("--game", required=True)
     new.add_argument("--option", action="append", default=[], metavar="KEY=VALUE")
     new.add_argument("--season", default=str(datetime.date.today().year))
     new.add_argument("--pair", action="append", default=[], required=True, metavar="[NAME=]A,B",
-                     help="a partnership: its two players (and its name); one --pair each")
-    leagues.add_parser("list", help="the leagues in the library")
-    show = leagues.add_parser("show", help="the standings, the players' ratings and the entries")
+                     help=_("a partnership: its two players (and its name); one --pair each"))
+    leagues.add_parser("list", help=_("the leagues in the library"))
+    show = leagues.add_parser("show", help=_("the standings, the players' ratings and the entries"))
     show.add_argument("name")
-    add = leagues.add_parser("add", help="a finished library match between two of the partnerships")
+    add = leagues.add_parser("add", help=_("a finished library match between two of the partnerships"))
     add.add_argument("name")
     add.add_argument("match", type=int, metavar="MATCH_ID")
     add.add_argument("--as", dest="assign", metavar="FIRST,SECOND",
-                     help="the partnerships of the match's first and second side, named by hand")
-    ff = leagues.add_parser("forfeit", help="a partnership forfeited a match")
+                     help=_("the partnerships of the match's first and second side, named by hand"))
+    ff = leagues.add_parser("forfeit", help=_("a partnership forfeited a match"))
     ff.add_argument("name")
-    ff.add_argument("--by", required=True, metavar="PARTNERSHIP", help="the partnership that forfeited")
-    ff.add_argument("--to", required=True, metavar="PARTNERSHIP", help="the partnership the win goes to")
-    ff.add_argument("--date", help="YYYY-MM-DD (default: today)")
-    fix = leagues.add_parser("correct", help="override an entry's result or partnerships, with a reason")
+    ff.add_argument("--by", required=True, metavar="PARTNERSHIP", help=_("the partnership that forfeited"))
+    ff.add_argument("--to", required=True, metavar="PARTNERSHIP", help=_("the partnership the win goes to"))
+    ff.add_argument("--date", help=_("YYYY-MM-DD (default: today)"))
+    fix = leagues.add_parser("correct", help=_("override an entry's result or partnerships, with a reason"))
     fix.add_argument("name")
     fix.add_argument("entry", type=int, metavar="ENTRY")
     fix.add_argument("--reason", required=True)
-    fix.add_argument("--winner", metavar="PARTNERSHIP", help="the winner (none: nobody won)")
-    fix.add_argument("--points", metavar="A,B", help="the first and second partnership's points")
-    fix.add_argument("--as", dest="assign", metavar="FIRST,SECOND", help="the partnerships, re-assigned")
-    rm = leagues.add_parser("remove", help="take an entry out of the league")
+    fix.add_argument("--winner", metavar="PARTNERSHIP", help=_("the winner (none: nobody won)"))
+    fix.add_argument("--points", metavar="A,B", help=_("the first and second partnership's points"))
+    fix.add_argument("--as", dest="assign", metavar="FIRST,SECOND", help=_("the partnerships, re-assigned"))
+    rm = leagues.add_parser("remove", help=_("take an entry out of the league"))
     rm.add_argument("name")
     rm.add_argument("entry", type=int, metavar="ENTRY")
-    out = leagues.add_parser("export", help="the standings (or --entries) as CSV")
+    out = leagues.add_parser("export", help=_("the standings (or --entries) as CSV"))
     out.add_argument("name")
-    out.add_argument("--entries", action="store_true", help="one row an entry instead")
-    out.add_argument("--output", "-o", metavar="FILE", help="default: stdout")
+    out.add_argument("--entries", action="store_true", help=_("one row an entry instead"))
+    out.add_argument("--output", "-o", metavar="FILE", help=_("default: stdout"))
 
 
 #: ``cli.parse_options``: a game's options from ``--option KEY=VALUE`` pairs (UsageError).
@@ -91,14 +92,16 @@ def _run(registry: Registry, book: LeagueBook, args: argparse.Namespace,
     what = args.league_command
     if what == "new":
         league = _new(registry, book, args, parse_options)
-        say(f"league {league.name}: {len(league.partnerships)} partnerships, "
-            f"{_game_name(registry, league.game, league.options)}, season {league.season}")
+        say(_("league {name}: {n} partnerships, {game}, season {season}").format(
+            name=league.name, n=len(league.partnerships),
+            game=_game_name(registry, league.game, league.options),
+            season=league.season))
     elif what == "list":
         leagues = book.leagues()
-        none = "No league yet: `cardcore league new NAME --game GAME --pair A,B ...`"
-        say("\n".join(f"{lg.name}  {_game_name(registry, lg.game, lg.options)}  season {lg.season}  "
-                      f"{len(lg.partnerships)} partnerships, {_entries(len(book.entries(lg)))}"
-                      for lg in leagues) or none)
+        none = _("No league yet: `cardcore league new NAME --game GAME --pair A,B ...`")
+        say("\n".join(_("{name}  {game}  season {season}  {n} partnerships, {entries}").format(
+            name=lg.name, game=_game_name(registry, lg.game, lg.options), season=lg.season,
+            n=len(lg.partnerships), entries=_entries(len(book.entries(lg)))) for lg in leagues) or none)
     elif what == "show":
         league = book.get(args.name)
         say(format_standings(registry, standings(league, book.entries(league)), output_width()))
@@ -117,26 +120,30 @@ def _change(book: LeagueBook, args: argparse.Namespace) -> None:
     what = args.league_command
     if what == "add":
         entry = book.add_match(league, args.match, _pair(args.assign) if args.assign else None)
-        say(f"league {league.name}: entry {entry.id}: {entry_text(league, entry)}")
+        say(_("league {name}: entry {id}: {text}").format(name=league.name, id=entry.id,
+                                                          text=entry_text(league, entry)))
     elif what == "forfeit":
         entry = book.forfeit(league, args.by, args.to, _date(args.date))
-        say(f"league {league.name}: entry {entry.id}: {entry_text(league, entry)}")
+        say(_("league {name}: entry {id}: {text}").format(name=league.name, id=entry.id,
+                                                          text=entry_text(league, entry)))
     elif what == "correct":
         points = KEEP if args.points is None else _points(args.points)
         winner = KEEP if args.winner is None else (None if args.winner.lower() == "none" else args.winner)
         teams = KEEP if args.assign is None else _pair(args.assign)
         entry = book.correct(league, args.entry, args.reason, winner=winner, points=points, teams=teams)
-        say(f"league {league.name}: entry {entry.id} corrected: {entry_text(league, entry)}")
+        say(_("league {name}: entry {id} corrected: {text}").format(name=league.name, id=entry.id,
+                                                                    text=entry_text(league, entry)))
     elif what == "remove":
         entry = book.remove(league, args.entry)
-        say(f"league {league.name}: entry {entry.id} removed ({entry_text(league, entry)})")
+        say(_("league {name}: entry {id} removed ({text})").format(name=league.name, id=entry.id,
+                                                                   text=entry_text(league, entry)))
 
 
 def _new(registry: Registry, book: LeagueBook, args: argparse.Namespace,
          parse_options: OptionsParser) -> League:
     game = registry.game(args.game)  # KeyError: one line
     if not game.partnerships or 4 not in game.player_counts:
-        raise UsageError(f"{game.id} is not played by two partnerships of two")
+        raise UsageError(_("{game} is not played by two partnerships of two").format(game=game.id))
     options = parse_options(game, args.option).model_dump(mode="json")
     pairs: list[tuple[str | None, list[str]]] = []
     for text in args.pair:
@@ -148,7 +155,7 @@ def _new(registry: Registry, book: LeagueBook, args: argparse.Namespace,
 def _pair(text: str) -> tuple[str, str]:
     parts = [p.strip() for p in text.split(",")]
     if len(parts) != 2 or not all(parts):
-        raise UsageError(f"--as wants two partnerships, FIRST,SECOND, not {text!r}")
+        raise UsageError(_("--as wants two partnerships, FIRST,SECOND, not {text!r}").format(text=text))
     return parts[0], parts[1]
 
 
@@ -156,7 +163,7 @@ def _points(text: str) -> tuple[int, int]:
     try:
         first, second = (int(p) for p in text.split(","))
     except ValueError:
-        raise UsageError(f"--points wants two whole numbers, A,B, not {text!r}") from None
+        raise UsageError(_("--points wants two whole numbers, A,B, not {text!r}").format(text=text)) from None
     return first, second
 
 
@@ -166,7 +173,7 @@ def _date(text: str | None) -> float:
     try:
         day = datetime.date.fromisoformat(text)
     except ValueError:
-        raise UsageError(f"--date wants YYYY-MM-DD, not {text!r}") from None
+        raise UsageError(_("--date wants YYYY-MM-DD, not {text!r}").format(text=text)) from None
     return time.mktime((day.year, day.month, day.day, 12, 0, 0, 0, 0, -1))
 
 
@@ -179,7 +186,8 @@ def _output(path: str | None) -> Iterator[IO[str]]:
         with open(path, "w", encoding="utf-8", newline="") as f:
             yield f
     except OSError as exc:
-        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot write {name}: {reason}").format(
+            name=path, reason=exc.strerror or exc)) from None
 
 
 # --- text ------------------------------------------------------------------------------
@@ -200,19 +208,22 @@ def entry_text(league: League, e: Entry) -> str:
     """One entry in words: "match 12, 2026-12-01: Ann & Bob 120 - 80 Cat & Dan, won by Ann & Bob"."""
     names = [league.partnerships[n].name for n in e.teams]
     if e.forfeit:
-        text = f"forfeit, {_day(e.played)}: {names[1]} forfeited to {names[0]}"
+        text = _("forfeit, {day}: {loser} forfeited to {winner}").format(
+            day=day(e.played), loser=names[1], winner=names[0])
     else:
-        won = f"won by {names[e.winner]}" if e.winner is not None else "nobody won"
-        text = (f"match {e.match_id}, {_day(e.played)}: {names[0]} {e.points[0]} - {e.points[1]} "
-                f"{names[1]}, {won}")
-    return text + (f" (corrected: {e.note})" if e.note else "")
+        won = _("won by {name}").format(name=names[e.winner]) if e.winner is not None else _("nobody won")
+        text = _("match {id}, {day}: {first} {a} - {b} {second}, {won}").format(
+            id=e.match_id, day=day(e.played), first=names[0], a=e.points[0], b=e.points[1],
+            second=names[1], won=won)
+    return text + (_(" (corrected: {note})").format(note=e.note) if e.note else "")
 
 
 #: The table's columns: heading, width, and the order they go in when the width is short
-#: (the highest first); the partnership's column takes the rest, wrapped.
+#: (the highest first); the partnership's column takes the rest, wrapped. A heading is
+#: shown translated (a column is as wide as its heading there, at least).
 COLUMNS: tuple[tuple[str, int, int], ...] = (
-    ("played", 6, 9), ("won", 4, 10), ("lost", 4, 8), ("drawn", 5, 2), ("forfeits", 8, 3),
-    ("for", 7, 6), ("against", 7, 5), ("rating", 6, 7), ("±", 4, 1),
+    (N_("played"), 6, 9), (N_("won"), 4, 10), (N_("lost"), 4, 8), (N_("drawn"), 5, 2),
+    (N_("forfeits"), 8, 3), (N_("for"), 7, 6), (N_("against"), 7, 5), (N_("rating"), 6, 7), ("±", 4, 1),
 )
 #: The partnership's column is at least this wide.
 MIN_NAME = 12
@@ -221,16 +232,17 @@ MIN_NAME = 12
 def _cells(row: TeamRow) -> dict[str, str]:
     return {"played": str(row.played), "won": str(row.won), "lost": str(row.lost), "drawn": str(row.drawn),
             "forfeits": str(row.forfeits), "for": str(row.points_for), "against": str(row.points_against),
-            "rating": f"{row.rating.mu:.1f}", "±": f"{row.rating.sigma:.1f}"}
+            "rating": number(row.rating.mu, 1, grouping=False),
+            "±": number(row.rating.sigma, 1, grouping=False)}
 
 
 def _columns(width: int, drawn: bool) -> list[tuple[str, int]]:
     """The columns that fit in ``width`` beside a partnership's column of MIN_NAME + the
     place column, the least wanted dropped first ("drawn" only when a match was drawn)."""
-    kept = [c for c in COLUMNS if drawn or c[0] != "drawn"]
-    while kept and 3 + MIN_NAME + sum(w + 1 for _, w, _ in kept) > width:
+    kept = [(h, max(w, len(_(h))), rank) for h, w, rank in COLUMNS if drawn or h != "drawn"]
+    while kept and 3 + MIN_NAME + sum(c[1] + 1 for c in kept) > width:
         kept.remove(min(kept, key=lambda c: c[2]))
-    return [(h, w) for h, w, _ in kept]
+    return [(h, w) for h, w, _rank in kept]
 
 
 def format_standings(registry: Registry, s: Standings, width: int) -> str:
@@ -238,15 +250,15 @@ def format_standings(registry: Registry, s: Standings, width: int) -> str:
     league = s.league
     out = table_lines(registry, (league.name, league.game, league.options, league.season), len(s.entries),
                       s.teams, s.players, width)
-    none = "No entries yet: `cardcore league add NAME MATCH_ID`"
-    out.extend(textwrap.wrap("Entries" if s.entries else none, width))
+    none = _("No entries yet: `cardcore league add NAME MATCH_ID`")
+    out.extend(textwrap.wrap(_("Entries") if s.entries else none, width))
     for e in s.entries:
         out.extend(textwrap.wrap(f"{e.id:>3}  {entry_text(league, e)}", width, subsequent_indent="     "))
     return "\n".join(out)
 
 
 def _entries(n: int) -> str:
-    return "1 entry" if n == 1 else f"{n} entries"
+    return ngettext("1 entry", "{n} entries", n).format(n=n)
 
 
 def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], entries: int,
@@ -255,20 +267,22 @@ def table_lines(registry: Registry, head: tuple[str, str, dict[str, Any], str], 
     ratings in lines of at most ``width``: the one layout of standings, here and from a
     server (``cardcore.apps.tui.screens.server_leagues``)."""
     name, game, options, season = head
-    out = textwrap.wrap(f"{name} · {_game_name(registry, game, options)} · season {season} · "
-                        f"{_entries(entries)}", width)
+    out = textwrap.wrap(_("{name} · {game} · season {season} · {entries}").format(
+        name=name, game=_game_name(registry, game, options), season=season, entries=_entries(entries)), width)
     columns = _columns(width, any(t.drawn for t in teams))
-    name_width = width - 3 - sum(w + 1 for _, w in columns)
-    out.append(f"{'':3}{'partnership':<{name_width}}" + "".join(f" {h:>{w}}" for h, w in columns))
+    name_width = width - 3 - sum(w + 1 for _h, w in columns)
+    heading = _("partnership")
+    out.append(f"{'':3}{heading:<{name_width}}" + "".join(f" {_(h):>{w}}" for h, w in columns))
     for place, row in enumerate(teams, start=1):
         cells = _cells(row)
         lines = textwrap.wrap(row.name, name_width) or [""]
         out.append(f"{place:>2} {lines[0]:<{name_width}}" + "".join(f" {cells[h]:>{w}}" for h, w in columns))
         out.extend(f"{'':3}{more}" for more in lines[1:])
-    out.append("Players")
+    out.append(_("Players"))
     for p in players:
-        where = f" ({p.partnership})" if p.partnership else " (stood in)"
-        parts = [f"{p.name}{where}: played {p.played},", f"won {p.won},", p.rating.words()]
+        where = f" ({p.partnership})" if p.partnership else _(" (stood in)")
+        parts = [_("{name}{where}: played {n},").format(name=p.name, where=where, n=p.played),
+                 _("won {n},").format(n=p.won), p.rating.words()]
         out.extend(fit(parts, width, lead="  ", indent=4))
     return out
 

@@ -8,12 +8,12 @@ import functools
 import os
 import sys
 import tempfile
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardcore.apps.args import fit, output_width
+from cardcore.language import _, day_and_time
 
 if TYPE_CHECKING:  # the store (and pydantic) load when a command opens the library
     from cardcore.services.plugins import Registry
@@ -22,19 +22,20 @@ if TYPE_CHECKING:  # the store (and pydantic) load when a command opens the libr
 
 def add_commands(sub: Any) -> None:
     """The library's subcommands (``sub``: the parser's subparsers)."""
-    q = sub.add_parser("history", help="matches in the library, finished or not")
+    q = sub.add_parser("history", help=_("matches in the library, finished or not"))
     q.add_argument("game", nargs="?")
-    q.add_argument("--unfinished", action="store_true", help="only matches that can be resumed")
+    q.add_argument("--unfinished", action="store_true", help=_("only matches that can be resumed"))
     q.add_argument("--limit", type=int, default=50)
-    q = sub.add_parser("export", help="write a match's record (JSON Lines) to stdout")
+    q = sub.add_parser("export", help=_("write a match's record (JSON Lines) to stdout"))
     q.add_argument("id", type=int)
-    q = sub.add_parser("import", help="add a record's matches to the library (checked through the engine)")
+    q = sub.add_parser("import", help=_("add a record's matches to the library (checked through the engine)"))
     q.add_argument("file")
     q.add_argument("--again", action="store_true",
-                   help="import a match the library already holds as a second copy")
-    q = sub.add_parser("delete", help="remove a match from the library")
+                   help=_("import a match the library already holds as a second copy"))
+    q = sub.add_parser("delete", help=_("remove a match from the library"))
     q.add_argument("id", type=int)
-    q = sub.add_parser("stats", help="wins, scores and counts per person and partnership, from the library")
+    q = sub.add_parser("stats",
+                       help=_("wins, scores and counts per person and partnership, from the library"))
     q.add_argument("game", nargs="?")
 
 
@@ -75,7 +76,8 @@ def run(load: Callable[[], Registry], args: argparse.Namespace) -> None:
         elif args.command == "delete":
             summary = store.get(args.id)
             store.delete(args.id)
-            say(f"deleted match {args.id} ({summary.game}, {summary.players()})")
+            say(_("deleted match {id} ({game}, {players})").format(id=args.id, game=summary.game,
+                                                                   players=summary.players()))
         elif args.command == "stats":
             say(format_stats(registry(), store, args.game, output_width()))
     finally:
@@ -97,11 +99,12 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
     plan: list[tuple[str, list[Any], dict[str, Any] | None, str | None]] = []
     seen: dict[str, str] = {}
     for i, numbered in enumerate(matches, start=1):
-        label = f"{path} (match {i} of {len(matches)})" if len(matches) > 1 else path
-        events = [event for _, event in numbered]
+        label = _("{path} (match {i} of {n})").format(
+            path=path, i=i, n=len(matches)) if len(matches) > 1 else path
+        events = [event for _n, event in numbered]
         digest = record_digest(events)
         same = None if again else (seen.get(digest) or _held_as(store, events))
-        seen.setdefault(digest, f"is the same as its match {i}")
+        seen.setdefault(digest, _("is the same as its match {i}").format(i=i))
         if same is not None:
             plan.append((label, events, None, same))
             continue
@@ -109,24 +112,28 @@ def import_file(store: MatchStore, registry: Registry, path: str, again: bool = 
         try:
             snapshot = rebuild(game, numbered).snapshot()
         except RecordError as exc:
-            raise RecordError(f"{label}: refused: {exc}") from None
+            raise RecordError(_("{label}: refused: {reason}").format(label=label, reason=exc)) from None
         plan.append((label, events, snapshot, None))
     added = []
     for label, events, after, same in plan:
         if same is not None:
-            say(f"{label} {same}: not imported again (`--again` imports a second copy)")
+            say(_("{label} {same}: not imported again (`--again` imports a second copy)").format(
+                label=label, same=same))
             continue
         match_id = store.import_record(events, after)
         added.append(match_id)
         summary = store.get(match_id)
-        state = "finished" if summary.finished else f"unfinished: `cardcore resume {match_id}`"
-        say(f"imported {label} as match {match_id} ({summary.game}, {state})")
+        state = _("finished") if summary.finished else _("unfinished: `cardcore resume {id}`").format(
+            id=match_id)
+        say(_("imported {label} as match {id} ({game}, {state})").format(
+            label=label, id=match_id, game=summary.game,
+                                                                          state=state))
     return added
 
 
 def _held_as(store: MatchStore, events: list[Any]) -> str | None:
     found = store.find_record(events)
-    return None if found is None else f"is already in the library as match {found}"
+    return None if found is None else _("is already in the library as match {id}").format(id=found)
 
 
 # --- resume and replay by id ---------------------------------------------------------------
@@ -145,19 +152,20 @@ def resume_target(registry: Registry, arg: str | None) -> int | Path:
         if arg is None:
             found = store.list_unfinished(limit=1)
             if not found:
-                raise StoreError("no unfinished match in the library to resume")
+                raise StoreError(_("no unfinished match in the library to resume"))
             match_id = found[0].id
         else:
             match_id = int(arg)
         summary = store.get(match_id)
         if summary.locked:
-            raise StoreError(f"match {match_id} is being played in another cardcore; "
-                             "finish or close it there first")
+            raise StoreError(_("match {id} is being played in another cardcore; finish or close it there "
+                               "first").format(id=match_id))
         game = registry.game(summary.game)
         try:
             Match.from_snapshot(game, store.load(match_id))
         except ValueError as exc:
-            raise StoreError(f"match {match_id} cannot continue ({exc})") from None
+            raise StoreError(_("match {id} cannot continue ({reason})").format(
+                id=match_id, reason=exc)) from None
         return match_id
     finally:
         store.close()
@@ -181,10 +189,6 @@ def replay_path(arg: str) -> str:
 # --- listing --------------------------------------------------------------------------------
 
 
-def _when(t: float) -> str:
-    return time.strftime("%Y-%m-%d %H:%M", time.localtime(t))
-
-
 #: Where a history line's continuation starts (under the game's date).
 INDENT = 7
 
@@ -199,12 +203,13 @@ def describe(m: MatchSummary, width: int | None = None) -> list[str]:
     width = width if width is not None else output_width()
     totals = "-".join(map(str, m.totals)) if m.totals else "0"
     if m.finished:
-        state = ("won by " + m.side_names[m.winner]
-                 if m.winner is not None and m.winner < len(m.side_names) else "no winner")
+        state = (_("won by {name}").format(name=m.side_names[m.winner])
+                 if m.winner is not None and m.winner < len(m.side_names) else _("no winner"))
     else:
-        where = " (at a server table)" if m.source == "server" else " (open elsewhere)" if m.locked else ""
-        state = f"hand {m.hand}{where}"
-    head = shown(f"{m.id:>5}  {_when(m.last_played)}  {m.game:<13} {totals:<11} {state:<28}")
+        where = (_(" (at a server table)") if m.source == "server"
+                 else _(" (open elsewhere)") if m.locked else "")
+        state = _("hand {n}{where}").format(n=m.hand, where=where)
+    head = shown(f"{m.id:>5}  {day_and_time(m.last_played)}  {m.game:<13} {totals:<11} {state:<28}")
     players = shown(m.players())
     if cell_len(head) + 1 + cell_len(players) <= width:
         return [f"{head} {players}"]
@@ -216,14 +221,15 @@ def describe(m: MatchSummary, width: int | None = None) -> list[str]:
 def history(store: MatchStore, game: str | None, unfinished: bool, limit: int) -> None:
     width = output_width()
     open_ = [m for m in store.list_unfinished(limit=limit, here_only=False) if game in (None, m.game)]
-    heading = f"Unfinished ({len(open_)}): `cardcore resume ID` (a server's tables: `cardcore serve`)"
+    heading = _("Unfinished ({n}): `cardcore resume ID` (a server's tables: `cardcore serve`)").format(
+        n=len(open_))
     say("\n".join(fit(heading.split(" "), width, indent=2)))
     for m in open_:
         say("\n".join(describe(m, width)))
     if unfinished:
         return
     done = store.finished(game, limit=limit)
-    heading = f"Finished ({len(done)} most recent): `cardcore replay ID`, `cardcore export ID`"
+    heading = _("Finished ({n} most recent): `cardcore replay ID`, `cardcore export ID`").format(n=len(done))
     say("\n".join(fit(heading.split(" "), width, indent=2)))
     for m in done:
         say("\n".join(describe(m, width)))

@@ -14,6 +14,7 @@ from pathlib import Path
 from string import Template
 
 from cardcore.apps import catalogs
+from cardcore.language import _
 from cardcore.services.plugins import GAME_ID
 
 TEMPLATES = Path(__file__).with_name("templates")
@@ -26,11 +27,12 @@ class NewGameError(ValueError):
 def check_name(name: str, where: Path) -> Path:
     """The directory to write, or NewGameError saying what is wrong with ``name``."""
     if not GAME_ID.fullmatch(name) or keyword.iskeyword(name):
-        raise NewGameError(f"new-game: {name!r} is not a game id (lower-case letters, digits and _, "
-                           "starting with a letter)")
+        raise NewGameError(_("new-game: {name!r} is not a game id (lower-case letters, digits and _, "
+                             "starting with a letter)").format(name=name))
     target = where / name
     if target.exists():
-        raise NewGameError(f"new-game: {target} already exists; pick another name or remove it")
+        raise NewGameError(_("new-game: {target} already exists; pick another name or remove it").format(
+            target=target))
     return target
 
 

@@ -8,6 +8,8 @@ import argparse
 import os
 from typing import TYPE_CHECKING, Any
 
+from cardcore.language import N_, _
+
 if TYPE_CHECKING:  # websockets, asyncio and the protocol load only when join or web runs
     from cardcore.services.net.client import Target
     from cardcore.services.plugins import Registry
@@ -16,33 +18,34 @@ if TYPE_CHECKING:  # websockets, asyncio and the protocol load only when join or
 def add_parsers(sub: Any) -> None:
     from cardcore.apps.args import number_type
 
-    q = sub.add_parser("join", help="sit at a table on a server (cardcore serve): a code and a "
-                       "seat's invite, or a seat link; a code alone watches; with --server alone, "
-                       "the server's tables")
+    q = sub.add_parser("join", help=_("sit at a table on a server (cardcore serve): a code and a "
+                                      "seat's invite, or a seat link; a code alone watches; with --server "
+                                      "alone, the server's tables"))
     q.add_argument("target", nargs="*", metavar="CODE [INVITE] | LINK",
-                   help="KQX-482 (watch it), KQX-482 maple river stone tiger (the seat's invite), "
-                   "cardcore://HOST:PORT/KQX-482#INVITE, or a web link")
-    q.add_argument("--secret", help="the seat's invite (without it: watch the table); or in the "
-                   "environment's CARDCORE_SECRET, out of sight of `ps`")
-    q.add_argument("--name", help="your name at the table")
-    q.add_argument("--server", metavar="ws://HOST:PORT", help="the server (default ws://127.0.0.1:8765)")
+                   help=_("KQX-482 (watch it), KQX-482 maple river stone tiger (the seat's invite), "
+                          "cardcore://HOST:PORT/KQX-482#INVITE, or a web link"))
+    q.add_argument("--secret", help=_("the seat's invite (without it: watch the table); or in the "
+                                      "environment's CARDCORE_SECRET, out of sight of `ps`"))
+    q.add_argument("--name", help=_("your name at the table"))
+    q.add_argument("--server", metavar="ws://HOST:PORT", help=_("the server (default ws://127.0.0.1:8765)"))
     # the browser front end's app (cardcore web): the server's tables, nothing of this machine
     q.add_argument("--remote-only", action="store_true", help=argparse.SUPPRESS)
-    q = sub.add_parser("web", help="serve the table to browsers (textual-serve), playing on a server")
-    q.add_argument("--server", required=True, metavar="ws://HOST:PORT", help="the cardcore serve to play on")
-    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=int, default=8000, help="port (default 8000)")
+    q = sub.add_parser("web", help=_("serve the table to browsers (textual-serve), playing on a server"))
+    q.add_argument("--server", required=True, metavar="ws://HOST:PORT",
+                   help=_("the cardcore serve to play on"))
+    q.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
+    q.add_argument("--port", type=int, default=8000, help=_("port (default 8000)"))
     q.add_argument("--allow-remote", action="store_true",
-                   help="allow listening on an address other machines can reach")
+                   help=_("allow listening on an address other machines can reach"))
     q.add_argument("--public-url", metavar="URL",
-                   help="the address browsers use, behind a reverse proxy (https://cards.example.org)")
+                   help=_("the address browsers use, behind a reverse proxy (https://cards.example.org)"))
     q.add_argument("--origin", action="append", default=[], metavar="URL",
-                   help="a page origin whose WebSocket is let in besides the public URL's (repeatable)")
-    limit = number_type(int, 0, 1_000_000, "a whole number")
+                   help=_("a page origin whose WebSocket is let in besides the public URL's (repeatable)"))
+    limit = number_type(int, 0, 1_000_000, N_("a whole number"))
     q.add_argument("--max-apps", type=limit, default=20, metavar="N",
-                   help="app processes at once, one per open page (default 20; 0: no limit)")
+                   help=_("app processes at once, one per open page (default 20; 0: no limit)"))
     q.add_argument("--max-apps-per-client", type=limit, default=4, metavar="N",
-                   help="app processes one client address may hold (default 4; 0: no limit)")
+                   help=_("app processes one client address may hold (default 4; 0: no limit)"))
 
 
 def check_name(name: str | None) -> str | None:
@@ -59,7 +62,8 @@ def check_name(name: str | None) -> str | None:
         return p.Hello(name=name.strip()).name
     except pydantic.ValidationError as exc:
         reason = complaints.message(exc.errors(include_url=False)[0])
-        raise ValueError(f"--name: 1 to {MAX_NAME_CHARS} printable characters ({reason})") from None
+        raise ValueError(_("--name: 1 to {most} printable characters ({reason})").format(
+            most=MAX_NAME_CHARS, reason=reason)) from None
 
 
 def join(registry: Registry, args: argparse.Namespace) -> int:
@@ -75,7 +79,7 @@ def join(registry: Registry, args: argparse.Namespace) -> int:
         name = check_name(args.name)
         if typed is None:
             if not args.server:
-                raise ValueError("join wants a table code or a link (or --server for the server's tables)")
+                raise ValueError(_("join wants a table code or a link (or --server for the server's tables)"))
             server = server_url(args.server)
             if not args.remote_only:
                 asyncio.run(_probe(server))
@@ -117,7 +121,8 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
             session = await RemoteSession.join(registry, conn, target.code, target.secret, name,
                                                come_back=True)
         except ClientError as exc:
-            why = not_seated(target.code, exc) if target.secret else f"table {target.code}: {exc}"
+            why = not_seated(target.code, exc) if target.secret else _("table {code}: {reason}").format(
+                code=target.code, reason=exc)
             raise ClientError(exc.code, why) from None
         app = CardcoreApp(registry, start=JoinTable(session))
         await app.run_async()
@@ -128,7 +133,7 @@ async def _join(registry: Registry, target: Target, name: str | None) -> None:
 def web(registry: Registry, args: argparse.Namespace) -> int:
     """``cardcore web``: textual-serve runs ``cardcore join --server URL --remote-only`` for
     each browser page (docs/hosting.md, Playing in a browser)."""
-    from cardcore.apps.args import UsageError
+    from cardcore.apps.args import UsageError, explicit_language
     from cardcore.apps.tui.web import WebConfig, serve
     from cardcore.services.net.client import ClientError, server_url
     from cardcore.services.net.origins import is_loopback, origin_of
@@ -138,15 +143,17 @@ def web(registry: Registry, args: argparse.Namespace) -> int:
     except ClientError as exc:
         raise UsageError(str(exc)) from None
     if not 1 <= args.port <= 65535:
-        raise UsageError(f"--port: a port is 1 to 65535, not {args.port}")
+        raise UsageError(_("--port: a port is 1 to 65535, not {port}").format(port=args.port))
     if not is_loopback(args.host) and not args.allow_remote:
-        raise UsageError(f"--host {args.host} can be reached from other machines: add --allow-remote "
-                         "(and put it behind a TLS reverse proxy: docs/tui.md)")
+        raise UsageError(_("--host {host} can be reached from other machines: add --allow-remote "
+                           "(and put it behind a TLS reverse proxy: docs/tui.md)").format(host=args.host))
     for flag, url in [("--public-url", args.public_url), *(("--origin", o) for o in args.origin)]:
         if url is not None and (not url.startswith(("http://", "https://")) or origin_of(url) is None):
-            raise UsageError(f"{flag} wants http(s)://HOST[:PORT], not {url[:60]!r}")
+            raise UsageError(_("{flag} wants http(s)://HOST[:PORT], not {url!r}").format(
+                flag=flag, url=url[:60]))
     if not is_loopback(args.host) and args.public_url is None:
-        raise UsageError(f"--host {args.host}: give --public-url, the address browsers use (only "
-                         "pages from there may open a game)")
+        raise UsageError(_("--host {host}: give --public-url, the address browsers use (only "
+                           "pages from there may open a game)").format(host=args.host))
+    language = explicit_language(["--lang", args.lang] if getattr(args, "lang", None) else [], os.environ)
     return serve(WebConfig(server, args.host, args.port, args.public_url, tuple(args.origin),
-                           args.max_apps, args.max_apps_per_client))
+                           args.max_apps, args.max_apps_per_client, language))

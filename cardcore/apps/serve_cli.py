@@ -9,6 +9,7 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from cardcore.language import N_, _
 from cardcore.services.net.origins import is_loopback, origin_of
 
 if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serve` runs
@@ -34,79 +35,79 @@ class ServeError(Exception):
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     from cardcore.apps.args import number_type
 
-    port = number_type(int, 0, 65535, "a port number")
-    seconds = number_type(float, 0, 86400, "seconds")
-    q = sub.add_parser("serve", help="hold tables that people join over the network (docs/hosting.md)")
+    port = number_type(int, 0, 65535, N_("a port number"))
+    seconds = number_type(float, 0, 86400, N_("seconds"))
+    q = sub.add_parser("serve", help=_("hold tables that people join over the network (docs/hosting.md)"))
     global PARSER
     PARSER = q
-    q.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
-    q.add_argument("--port", type=port, default=8765, help="port (default 8765; 0: any free port)")
+    q.add_argument("--host", default="127.0.0.1", help=_("address to listen on (default 127.0.0.1)"))
+    q.add_argument("--port", type=port, default=8765, help=_("port (default 8765; 0: any free port)"))
     q.add_argument("--allow-remote", action="store_true",
-                   help="allow listening on an address other machines can reach")
-    q.add_argument("--tls-cert", metavar="FILE", help="certificate chain (PEM): serve wss://")
-    q.add_argument("--tls-key", metavar="FILE", help="the certificate's private key (PEM)")
+                   help=_("allow listening on an address other machines can reach"))
+    q.add_argument("--tls-cert", metavar="FILE", help=_("certificate chain (PEM): serve wss://"))
+    q.add_argument("--tls-key", metavar="FILE", help=_("the certificate's private key (PEM)"))
     q.add_argument("--origin", action="append", default=[], metavar="URL",
-                   help="a browser origin allowed (repeatable); besides it only the public URL's, and "
-                   "loopback names when listening on loopback")
-    q.add_argument("--public-url", metavar="URL", help="the address players use, for links "
-                   "(behind a reverse proxy: wss://cards.example.org/play)")
-    q.add_argument("--web-url", metavar="URL", help="the browser front end's address, for web links")
+                   help=_("a browser origin allowed (repeatable); besides it only the public URL's, and "
+                   "loopback names when listening on loopback"))
+    q.add_argument("--public-url", metavar="URL", help=_("the address players use, for links "
+                   "(behind a reverse proxy: wss://cards.example.org/play)"))
+    q.add_argument("--web-url", metavar="URL", help=_("the browser front end's address, for web links"))
     q.add_argument("--grace", type=seconds, default=60.0,
-                   help="seconds a dropped seat is held before a bot plays it (default 60)")
-    q.add_argument("--standin", default="greedy", help="the bot that plays for an absent player")
-    q.add_argument("--bot-delay", type=seconds, default=0.6, help="seconds before each bot move")
-    whole = number_type(int, 0, 1_000_000, "a whole number")
-    q.add_argument("--max-tables", type=count, default=1000, help="tables the server holds at once "
-                   "(default 1000)")
+                   help=_("seconds a dropped seat is held before a bot plays it (default 60)"))
+    q.add_argument("--standin", default="greedy", help=_("the bot that plays for an absent player"))
+    q.add_argument("--bot-delay", type=seconds, default=0.6, help=_("seconds before each bot move"))
+    whole = number_type(int, 0, 1_000_000, N_("a whole number"))
+    q.add_argument("--max-tables", type=count, default=1000, help=_("tables the server holds at once "
+                   "(default 1000)"))
     q.add_argument("--bot-processes", type=whole, default=2, metavar="N",
-                   help="worker processes for the searching bots (default 2; 0: threads of the server's "
-                   "own, where a search slows every table: docs/hosting.md)")
+                   help=_("worker processes for the searching bots (default 2; 0: threads of the server's "
+                   "own, where a search slows every table: docs/hosting.md)"))
     q.add_argument("--max-tables-per-ip", type=whole, default=20, metavar="N",
-                   help="tables not over that one address made and the server holds (default 20; "
-                   "0: no limit)")
-    q.add_argument("--rate", type=count, default=20, help="messages a second one connection may send")
+                   help=_("tables not over that one address made and the server holds (default 20; "
+                   "0: no limit)"))
+    q.add_argument("--rate", type=count, default=20, help=_("messages a second one connection may send"))
     q.add_argument("--max-watchers", type=whole, default=50, metavar="N",
-                   help="spectators a table takes at most (default 50)")
+                   help=_("spectators a table takes at most (default 50)"))
     q.add_argument("--max-per-ip", type=whole, default=20,
-                   metavar="N", help="connections one address may hold at once (default 20; 0: no "
-                   "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)")
+                   metavar="N", help=_("connections one address may hold at once (default 20; 0: no "
+                   "limit; behind a reverse proxy all come from the proxy: docs/hosting.md)"))
     q.add_argument("--max-handshakes-per-ip", type=whole, default=10, metavar="N",
-                   help="sockets one address may hold before its handshake is done (default 10; "
-                   "0: no limit); more are closed at once")
-    q.add_argument("--library-wait", type=number_type(float, 0.1, 600, "seconds"), default=10.0,
-                   metavar="SECONDS", help="how long a write waits while another process (an import, "
+                   help=_("sockets one address may hold before its handshake is done (default 10; "
+                   "0: no limit); more are closed at once"))
+    q.add_argument("--library-wait", type=number_type(float, 0.1, 600, N_("seconds")), default=10.0,
+                   metavar="SECONDS", help=_("how long a write waits while another process (an import, "
                    "a backup) holds the library's write lock before the tables stand still and it "
-                   "is retried (default 10)")
+                   "is retried (default 10)"))
     q.add_argument("--max-handshakes", type=whole, default=200, metavar="N",
-                   help="sockets all addresses together may hold before their handshake is done "
-                   "(default 200; 0: no limit)")
-    q.add_argument("--open-timeout", type=number_type(float, 0.1, 600, "seconds"), default=5.0,
-                   metavar="SECONDS", help="a handshake not done within this is dropped (default 5)")
-    q.add_argument("--expire-after", type=number_type(float, 0, 365 * 86400, "seconds"),
+                   help=_("sockets all addresses together may hold before their handshake is done "
+                   "(default 200; 0: no limit)"))
+    q.add_argument("--open-timeout", type=number_type(float, 0.1, 600, N_("seconds")), default=5.0,
+                   metavar="SECONDS", help=_("a handshake not done within this is dropped (default 5)"))
+    q.add_argument("--expire-after", type=number_type(float, 0, 365 * 86400, N_("seconds")),
                    default=48 * 3600.0, metavar="SECONDS",
-                   help="abandon a table nobody has been at for this long (default 172800, two days; "
-                   "0: never); its match stays in the library, unfinished")
+                   help=_("abandon a table nobody has been at for this long (default 172800, two days; "
+                   "0: never); its match stays in the library, unfinished"))
     q.add_argument("--guess-limit", type=whole, default=30,
-                   metavar="N", help="wrong table codes and keys one address may send in --guess-window "
-                   "before it is refused for --guess-lockout (default 30; 0: no limit)")
-    q.add_argument("--guess-window", type=number_type(float, 1, 86400, "seconds"), default=60.0,
-                   metavar="SECONDS", help="(default 60)")
-    q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, "seconds"), default=300.0,
-                   metavar="SECONDS", help="(default 300)")
-    q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
+                   metavar="N", help=_("wrong table codes and keys one address may send in --guess-window "
+                   "before it is refused for --guess-lockout (default 30; 0: no limit)"))
+    q.add_argument("--guess-window", type=number_type(float, 1, 86400, N_("seconds")), default=60.0,
+                   metavar="SECONDS", help=_("(default 60)"))
+    q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, N_("seconds")), default=300.0,
+                   metavar="SECONDS", help=_("(default 300)"))
+    q.add_argument("--library", metavar="FILE", help=_("the match library (default: the data dir's)"))
     q.add_argument("--compression", action="store_true",
-                   help="permessage-deflate: smaller frames for more CPU (slow links)")
-    q.add_argument("--slot", type=number_type(int, 0, 25, "a slot, 0 to 25"), default=0, metavar="K",
-                   help="this server's place among --slots servers sharing the library (default 0)")
-    q.add_argument("--slots", type=number_type(int, 1, 26, "1 to 26 servers"), default=1, metavar="N",
-                   help="how many servers share the library behind one proxy (default 1; "
-                   "docs/hosting.md, Several server processes)")
+                   help=_("permessage-deflate: smaller frames for more CPU (slow links)"))
+    q.add_argument("--slot", type=number_type(int, 0, 25, N_("a slot, 0 to 25")), default=0, metavar="K",
+                   help=_("this server's place among --slots servers sharing the library (default 0)"))
+    q.add_argument("--slots", type=number_type(int, 1, 26, N_("1 to 26 servers")), default=1, metavar="N",
+                   help=_("how many servers share the library behind one proxy (default 1; "
+                   "docs/hosting.md, Several server processes)"))
     q.add_argument("--proxy-protocol", action="store_true",
-                   help="each connection starts with a PROXY protocol header (HAProxy's send-proxy): "
-                   "the client's address is taken from it; only behind a proxy that sends it")
-    q.add_argument("--workers", type=number_type(int, 1, 26, "1 to 26 servers"), metavar="N",
-                   help="run N server processes on 127.0.0.1 and HAProxy in front of them on --port "
-                   "(docs/hosting.md, Several server processes)")
+                   help=_("each connection starts with a PROXY protocol header (HAProxy's send-proxy): "
+                   "the client's address is taken from it; only behind a proxy that sends it"))
+    q.add_argument("--workers", type=number_type(int, 1, 26, N_("1 to 26 servers")), metavar="N",
+                   help=_("run N server processes on 127.0.0.1 and HAProxy in front of them on --port "
+                   "(docs/hosting.md, Several server processes)"))
 
 
 def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
@@ -116,21 +117,24 @@ def config_of(registry: Registry, args: argparse.Namespace) -> ServerConfig:
     from cardcore.services.net.tables import TableConfig
 
     if not is_loopback(args.host) and not args.allow_remote:
-        raise ServeError(f"--host {args.host} can be reached from other machines: add --allow-remote "
-                         "(and --tls-cert/--tls-key, or a TLS reverse proxy: docs/hosting.md)")
+        raise ServeError(_("--host {host} can be reached from other machines: add --allow-remote "
+                           "(and --tls-cert/--tls-key, or a TLS reverse proxy: docs/hosting.md)").format(
+                               host=args.host))
     try:
         check_slots(args.slot, args.slots)
     except ValueError as exc:
         raise ServeError(f"--slot/--slots: {exc}") from None
     if bool(args.tls_cert) != bool(args.tls_key):
-        raise ServeError("--tls-cert and --tls-key go together")
+        raise ServeError(_("--tls-cert and --tls-key go together"))
     bot = registry.bots.get(args.standin)
     if bot is None:
-        raise ServeError(f"--standin: no bot {args.standin!r} (bots: {', '.join(sorted(registry.bots))})")
+        raise ServeError(_("--standin: no bot {name!r} (bots: {bots})").format(
+            name=args.standin, bots=", ".join(sorted(registry.bots))))
     context = _tls(args.tls_cert, args.tls_key) if args.tls_cert else None
     for origin in args.origin:
         if not origin.startswith(("http://", "https://")) or origin_of(origin) is None:
-            raise ServeError(f"--origin wants http(s)://HOST[:PORT], not {origin[:60]!r}")
+            raise ServeError(_("{flag} wants http(s)://HOST[:PORT], not {url!r}").format(
+                flag="--origin", url=origin[:60]))
     return ServerConfig(
         host=args.host, port=args.port, ssl=context, origins=tuple(o.rstrip("/") for o in args.origin),
         table=TableConfig(grace=args.grace, standin=args.standin, bot_delay=args.bot_delay,
@@ -172,9 +176,11 @@ def _tls(cert: str, key: str) -> ssl.SSLContext:
     try:
         context.load_cert_chain(cert, key)
     except OSError as exc:
-        raise ServeError(f"cannot read the certificate or key: {exc.strerror or exc}") from None
+        raise ServeError(_("cannot read the certificate or key: {reason}").format(
+            reason=exc.strerror or exc)) from None
     except ssl.SSLError as exc:
-        raise ServeError(f"--tls-cert/--tls-key: not a certificate and its key ({exc.reason})") from None
+        raise ServeError(_("--tls-cert/--tls-key: not a certificate and its key ({reason})").format(
+            reason=exc.reason)) from None
     return context
 
 
@@ -197,15 +203,17 @@ def command(registry: Registry, args: argparse.Namespace) -> int:
         raise UsageError(str(exc)) from None
     logging.basicConfig(level=logging.INFO, format="cardcore serve: %(message)s", stream=sys.stderr)
     if not is_loopback(config.host) and config.ssl is None:
-        print(f"cardcore serve: warning: listening on {config.host} without TLS: secrets and moves "
-              "travel in clear text; use --tls-cert/--tls-key or a TLS reverse proxy (docs/hosting.md)",
-              file=sys.stderr, flush=True)
+        print("cardcore serve: " + _("warning: listening on {host} without TLS: secrets and moves travel in "
+                                     "clear text; use --tls-cert/--tls-key or a TLS reverse proxy "
+                                     "(docs/hosting.md)").format(
+                                         host=config.host), file=sys.stderr, flush=True)
     try:
         asyncio.run(_serve(registry, store, config))
     except OSError as exc:  # the port is taken, the address is not ours
         from cardcore.apps.args import UsageError
 
-        raise UsageError(f"cannot listen on {config.host}:{config.port}: {exc.strerror or exc}") from None
+        raise UsageError(_("cannot listen on {host}:{port}: {reason}").format(
+            host=config.host, port=config.port, reason=exc.strerror or exc)) from None
     finally:
         store.close()
     return 0
@@ -226,16 +234,18 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
     settle_collector()
     scheme = "wss" if config.ssl else "ws"
     host = f"[{config.host}]" if ":" in config.host else config.host
-    resumed = f"; {len(server.resumed)} tables resumed" if server.resumed else ""
-    print(f"cardcore serve: listening on {scheme}://{host}:{server.port}/{resumed}", flush=True)
+    resumed = _("; {n} tables resumed").format(n=len(server.resumed)) if server.resumed else ""
+    print("cardcore serve: " + _("listening on {url}{resumed}").format(
+        url=f"{scheme}://{host}:{server.port}/", resumed=resumed), flush=True)
     try:
         await stop.wait()
     finally:
         lag = server.lag_ms()
         await server.close()
         writes = server.writer.batches if server.writer else 0
-        print(f"cardcore serve: stopped; every table is kept in the library ({writes} transactions; "
-              f"event loop lag ms {json.dumps(lag)})", flush=True)
+        print("cardcore serve: " + _("stopped; every table is kept in the library ({n} transactions; "
+                                     "event loop lag ms {lag})").format(
+                                         n=writes, lag=json.dumps(lag)), flush=True)
 
 
 #: The garbage collector's thresholds while serving (Python's are 700, 10, 10).

@@ -18,6 +18,7 @@ import time
 from typing import Any
 
 from cardcore.apps.args import UsageError
+from cardcore.language import _
 from cardcore.services.files import data_dir
 from cardcore.services.net.proxy import haproxy_config
 
@@ -38,11 +39,11 @@ def run(args: argparse.Namespace, options: list[str]) -> int:
     signal; stop them all."""
     haproxy = find_haproxy()
     if haproxy is None:
-        raise UsageError("--workers needs HAProxy in front of the servers: apt-get install haproxy "
-                         "(docs/hosting.md, Several server processes)")
+        raise UsageError(_("--workers needs HAProxy in front of the servers: apt-get install haproxy "
+                           "(docs/hosting.md, Several server processes)"))
     if args.tls_cert:
-        raise UsageError("--workers: terminate TLS in a reverse proxy in front of HAProxy "
-                         "(docs/hosting.md), not with --tls-cert")
+        raise UsageError(_("--workers: terminate TLS in a reverse proxy in front of HAProxy "
+                           "(docs/hosting.md), not with --tls-cert"))
     n = args.workers
     ports = _free_ports(n + (1 if args.port == 0 else 0))
     port = args.port or ports.pop()
@@ -80,7 +81,7 @@ class Room:
             self.proxy = subprocess.Popen(self.proxy_command, stdin=subprocess.DEVNULL,
                                           start_new_session=True)
             if not _listening(self.proxy, self.address):
-                raise UsageError("HAProxy did not start (its lines above say why)")
+                raise UsageError(_("HAProxy did not start (its lines above say why)"))
             _say(f"cardcore serve: HAProxy (pid {self.proxy.pid})")
             _say(banner)
             return self._watch()
@@ -96,7 +97,7 @@ class Room:
         threading.Thread(target=_relay, args=(proc.stdout, k, ready), daemon=True).start()
         if not ready.wait(START_WAIT) or proc.poll() is not None:
             proc.kill()
-            raise UsageError(f"server {k} did not start (its lines above say why)")
+            raise UsageError(_("server {k} did not start (its lines above say why)").format(k=k))
         self.servers[k] = proc
         _say(f"cardcore serve: server {k} (pid {proc.pid})")
 

@@ -13,12 +13,13 @@ from typing import Any
 
 from cardcore.apps.args import fit
 from cardcore.engine.scoresheet import extras_of
+from cardcore.language import N_, _, number, percent
 from cardcore.services.plugins import Registry
 from cardcore.services.store import PlayerStats
 
-#: The figures' headers and their widths (each right-aligned, two spaces before it).
-FIGURES = (("matches", 7), ("wins", 4), ("share", 5), ("hands", 5), ("mean hand", 9))
-FIGURES_WIDTH = sum(w + 2 for _, w in FIGURES)
+#: The figures' headers and their widths (each right-aligned, two spaces before it; a
+#: column is as wide as its translated header, at least).
+FIGURES = ((N_("matches"), 7), (N_("wins"), 4), (N_("share"), 5), (N_("hands"), 5), (N_("mean hand"), 9))
 INDENT = "  "
 COUNTS_INDENT = "    "
 
@@ -38,7 +39,7 @@ def variant(registry: Registry, game_id: str, options: dict[str, Any]) -> str:
     except KeyError:
         defaults = {}
     differ = {k: v for k, v in sorted(options.items()) if defaults.get(k, object()) != v}
-    return ", ".join(f"{k}={json.dumps(v)}" for k, v in differ.items()) or "standard"
+    return ", ".join(f"{k}={json.dumps(v)}" for k, v in differ.items()) or _("standard")
 
 
 def count_words(registry: Registry, st: PlayerStats) -> dict[str, str]:
@@ -53,7 +54,7 @@ def stats_lines(registry: Registry, people: list[PlayerStats], partnerships: lis
                 width: int) -> list[Line]:
     """The statistics for ``width`` columns (at least 48 lay out without a line longer)."""
     if not people:
-        return [Line("No finished matches in the library yet.", "note")]
+        return [Line(_("No finished matches in the library yet."), "note")]
     groups: dict[tuple[str, str], tuple[list[PlayerStats], list[PlayerStats]]] = {}
     for st in people:
         groups.setdefault(_group(registry, st), ([], []))[0].append(st)
@@ -65,9 +66,9 @@ def stats_lines(registry: Registry, people: list[PlayerStats], partnerships: lis
         if out:
             out.append(Line("", "note"))
         out.append(Line(f"{game.name if game else game_id} ({options})", "title"))
-        out.extend(_table(registry, "person", persons, width))
+        out.extend(_table(registry, _("person"), persons, width))
         if pairs:
-            out.extend(_table(registry, "partnership", pairs, width))
+            out.extend(_table(registry, _("partnership"), pairs, width))
     return out
 
 
@@ -76,13 +77,15 @@ def _group(registry: Registry, st: PlayerStats) -> tuple[str, str]:
 
 
 def _table(registry: Registry, head: str, rows: list[PlayerStats], width: int) -> Iterator[Line]:
-    labels = [f"{st.player} (bot)" if st.bot else st.player for st in rows]
-    room = max(len(head), width - len(INDENT) - FIGURES_WIDTH)
+    labels = [_("{name} (bot)").format(name=st.player) if st.bot else st.player for st in rows]
+    columns = [(_(h), max(w, len(_(h)))) for h, w in FIGURES]
+    room = max(len(head), width - len(INDENT) - sum(w + 2 for _h, w in columns))
     name_w = min(max(len(x) for x in [head, *labels]), room)
-    yield Line(INDENT + head.ljust(name_w) + "".join(f"  {h:>{w}}" for h, w in FIGURES), "head")
+    yield Line(INDENT + head.ljust(name_w) + "".join(f"  {h:>{w}}" for h, w in columns), "head")
     for st, label in zip(rows, labels, strict=True):
-        figures = (st.matches, st.wins, f"{st.win_share:.0%}", st.hands, f"{st.mean_hand_score:.1f}")
-        cells = "".join(f"  {v:>{w}}" for v, (_, w) in zip(figures, FIGURES, strict=True))
+        figures = (st.matches, st.wins, percent(st.win_share), st.hands,
+                   number(st.mean_hand_score, 1, grouping=False))
+        cells = "".join(f"  {v:>{w}}" for v, (_h, w) in zip(figures, columns, strict=True))
         if len(label) > name_w:  # a long name on its own line, never cut
             yield Line(INDENT + label)
             label = ""

@@ -8,20 +8,22 @@ import sys
 from collections.abc import Callable
 from typing import Any
 
+from cardcore.language import _
+
 
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
-    q = sub.add_parser("tournament", help="bots play duplicate deals; margins, intervals, ratings")
+    q = sub.add_parser("tournament", help=_("bots play duplicate deals; margins, intervals, ratings"))
     q.add_argument("game")
-    q.add_argument("--bots", required=True, help="comma-separated bot ids (two or more)")
+    q.add_argument("--bots", required=True, help=_("comma-separated bot ids (two or more)"))
     q.add_argument("--deals", type=count, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--players", type=count)
-    q.add_argument("--workers", type=count, help="processes (default: every core)")
+    q.add_argument("--workers", type=count, help=_("processes (default: every core)"))
     q.add_argument("--backend", choices=["local", "ray"], default="local")
-    q.add_argument("--address", help="a Ray cluster (ray://host:10001 or auto); default: a local Ray")
+    q.add_argument("--address", help=_("a Ray cluster (ray://host:10001 or auto); default: a local Ray"))
     q.add_argument("--json", action="store_true")
     q.add_argument("--resume", metavar="FILE",
-                   help="checkpoint of finished deals: resumed when it exists, written as deals finish")
+                   help=_("checkpoint of finished deals: resumed when it exists, written as deals finish"))
 
 
 def command(registry: Any, args: Any) -> int:
@@ -41,9 +43,9 @@ def command(registry: Any, args: Any) -> int:
                                  address=args.address, checkpoint=args.resume,
                                  progress=sys.stderr.isatty() or not args.json)
     except KeyboardInterrupt:
-        where = f"; resume with --resume {args.resume}" if args.resume else \
-            " (start it with --resume FILE to keep finished deals)"
-        print(f"cardcore: tournament interrupted{where}", file=sys.stderr)
+        where = _("; resume with --resume {file}").format(file=args.resume) if args.resume else \
+            _(" (start it with --resume FILE to keep finished deals)")
+        print("cardcore: " + _("tournament interrupted{where}").format(where=where), file=sys.stderr)
         return 130
     if args.json:
         print(json.dumps(results.to_json(), sort_keys=True))

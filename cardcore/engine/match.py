@@ -23,7 +23,7 @@ from cardcore.engine.people import PersonKey
 from cardcore.engine.records import first_error
 from cardcore.engine.scoresheet import ScoreSheet
 from cardcore.engine.seating import Draw, Seating, default_side_names, partnership_draw, seats_from_draw
-from cardcore.language import ENGLISH, current, speaking
+from cardcore.language import in_english
 
 
 class SetupError(ValueError):
@@ -35,14 +35,6 @@ def check_players(game: Game, players: int) -> None:
     if players not in game.player_counts:
         counts = ", ".join(map(str, game.player_counts))
         raise SetupError(f"{game.name} is for {counts} players, not {players}")
-
-
-def english_log_line(state: GameState, action: Action) -> str:
-    """The log line a record keeps: English whatever the language in use (docs/languages.md)."""
-    if current() == ENGLISH:
-        return state.log_line(action)
-    with speaking(ENGLISH):
-        return state.log_line(action)
 
 
 class Match:
@@ -88,7 +80,7 @@ class Match:
         #: The first hand's dealer when the setup chose it (a rematch), else the game's choice.
         self.first_dealer = first_dealer
         self.sheet = ScoreSheet(list(self.seating.side_names), self.options.target,
-                                variant=game.variant(self.options))
+                                variant=in_english(lambda: game.variant(self.options)))
         self.hand_no = 0
         self.state: GameState | None = None
         self.finished_hand: GameState | None = None
@@ -130,7 +122,7 @@ class Match:
         if not isinstance(action, Action):
             raise IllegalAction(f"not an action: {type(action).__name__}")
         seat = state.to_play
-        label = english_log_line(state, action)
+        label = in_english(lambda: state.log_line(action))  # the record's words are English
         state.apply(action)
         self.decisions += 1
         if self.on_event is not None:
@@ -285,7 +277,7 @@ class Match:
                                 draw=tuple(snap.draw) if snap.draw else None)
         match.sheet = ScoreSheet(list(match.seating.side_names), options.target,
                                  list(snap.sheet.hands),  # type: ignore[arg-type]  # checked below
-                                 variant=game.variant(options))
+                                 variant=in_english(lambda: game.variant(options)))
         match.hand_no = snap.hand
         match.state = load_state(game, snap.state, strict=True) if snap.state else None
         match.winner = snap.winner

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 
 import pydantic
 
+from cardcore.language import _
+
 if TYPE_CHECKING:
     from cardcore.engine.game import ExtraValue, Game, GameOptions, ScoreExtra, ScoreRow
 
@@ -117,7 +119,7 @@ def extras_of(game: Game | None, options: object) -> list[ScoreExtra]:
 
 def to_target(target: int) -> str:
     """A match to a points target in a few words (``Game.goal``'s default): ``target 21``."""
-    return f"target {target}"
+    return _("target {target}").format(target=target)
 
 
 def goal_of(game: Game | None, options: object, target: int) -> str:

@@ -21,6 +21,7 @@ from typing import Any
 from cardcore.engine.bots.base import Bot, unseen_cards
 from cardcore.engine.bots.why import Choice
 from cardcore.engine.game import Action, GameState
+from cardcore.language import _, ngettext
 
 #: The bot moves a table keeps the reasons of (the oldest forgotten first).
 WHY_KEPT = 32
@@ -90,28 +91,32 @@ def reason_of(choice: Choice, bot: Bot, seat: int, turn: int, hand: int,
 
 def explain(reason: Reason, name: str, asker: int | None) -> Why:
     """``reason`` as ``asker`` (a seat; None: a spectator) may read it, ``name`` the bot's seat's."""
-    text = f"{name} chose {reason.label}"  # a label is a command ("Discard 5♣")
+    # a label is a command ("Discard 5♣")
+    text = _("{name} chose {move}").format(name=name, move=reason.label)
     estimates: list[dict[str, Any]] = []
     if reason.value is not None:
-        text += f": it expected about {_points(reason.value)} for its side"
+        text += _(": it expected about {points} for its side").format(points=_points(reason.value))
         estimates.append({"label": reason.label, "value": round(reason.value, 1), "chosen": True})
     elif reason.forced:
-        text += ": it had no other move"
+        text += _(": it had no other move")
     else:
-        what = f", which {reason.description}" if reason.description else ""
-        text += f". {name} is the {reason.level} bot{what}: it gives no reasons"
+        what = _(", which {description}").format(description=reason.description) \
+            if reason.description else ""
+        text += _(". {name} is the {level} bot{what}: it gives no reasons").format(
+            name=name, level=reason.level, what=what)
     said = []
     for other in reason.others:
-        label = other.label if asker in other.named_for else f"another {other.kind}"
-        said.append(f"{label} (about {_number(other.value)})")
+        label = other.label if asker in other.named_for else _("another {kind}").format(kind=other.kind)
+        said.append(_("{move} (about {value})").format(move=label, value=_number(other.value)))
         estimates.append({"label": label, "value": round(other.value, 1), "chosen": False})
     if said:
-        text += "; it also considered " + " and ".join(said)
+        text += _("; it also considered {moves}").format(moves=_(" and ").join(said))
     return Why(reason.turn, reason.seat, text + ".", estimates)
 
 
 def _points(value: float) -> str:
-    return f"{_number(value)} point" + ("" if abs(round(value, 1)) == 1 else "s")
+    one = abs(round(value, 1)) == 1
+    return ngettext("{value} point", "{value} points", 1 if one else 2).format(value=_number(value))
 
 
 def _number(value: float) -> str:

@@ -35,6 +35,7 @@ from cardcore.engine.game import Action, Game, GameState, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Played, Resume, SeatChange, Undo
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import HUMAN, MatchSetup, draw_seed
+from cardcore.language import ENGLISH, current, speaking
 from cardcore.services.bot_why import WHY_KEPT, Reason, Why, explain, reason_of
 from cardcore.services.plugins import Registry
 
@@ -71,12 +72,27 @@ class LogEntry:
     note: bool = False
     #: A bot's move: the table's turn counter when it was played (what ``why`` asks about).
     turn: int | None = None
+    #: The line in the table's other languages (``TableService.languages``), said when the
+    #: move was played; ``text`` is English, as the record keeps it.
+    texts: dict[str, str] = field(default_factory=dict, repr=False, compare=False)
+
+    def said(self) -> str:
+        """The line in the language in use: English as kept (the record's label), another as
+        the move was said in it, else English (a line read back from a record)."""
+        if not self.texts:
+            return self.text
+        language = current()
+        return self.text if language == ENGLISH else self.texts.get(language, self.text)
 
     def to_json(self) -> dict[str, Any]:
-        out = {"hand": self.hand, "seat": self.seat, "text": self.text, "bot": self.bot}
+        out = {"hand": self.hand, "seat": self.seat, "text": self.said(), "bot": self.bot}
         if self.bot and self.turn is not None:
             out["turn"] = self.turn
         return out
+
+
+#: A log line said in English alone (shared: a line's ``texts`` are never changed).
+_SAID_IN_ENGLISH: dict[str, str] = {}
 
 
 def log_text(name: str, label: str) -> str:
@@ -156,6 +172,9 @@ class TableService:
     #: The bot that plays a person's seat while they are away.
     standin: str = "greedy"
     log: list[LogEntry] = field(default_factory=list)
+    #: The languages besides English the log says each move in (``LogEntry.texts``): the
+    #: process's when it is another, and a server table's clients' as they come.
+    languages: set[str] = field(default_factory=lambda: {current()} - {ENGLISH})
     #: Human seats a stand-in bot plays now (their player is away).
     away: set[int] = field(default_factory=set)
     #: The decisions a stand-in bot made for an absent player (the record does not say who
@@ -287,8 +306,17 @@ class TableService:
         self.last_bot = LastBotMove(action, seat, before if match.hand_no == hand else None) if bot else None
         if bot:
             self._remember(seat, turn, hand, before, why)
-        self._kept(events, bot=bot)
+        self._kept(events, bot=bot, texts=self._said(before, seat, action) if self.languages else None)
         return events
+
+    def _said(self, before: GameState, seat: int, action: Action) -> dict[str, str]:
+        """``seat``'s move as the log says it in each of the table's other languages (the
+        game's ``log_line`` of the position before it, public information only)."""
+        texts = {}
+        for language in self.languages:
+            with speaking(language):
+                texts[language] = log_text(self.name(seat), before.log_line(action))
+        return texts
 
     def _remember(self, seat: int, turn: int, hand: int, before: GameState,
                   why: tuple[Choice, Bot] | None) -> None:
@@ -365,14 +393,18 @@ class TableService:
             raise MoveFailed(describe(exc, self.registry.plugin_of_packages())) from exc
         return events
 
-    def _kept(self, events: list[MatchEvent], *, bot: bool = False) -> None:
-        """After a move: the log and the undo barrier follow its events; they are kept."""
+    def _kept(self, events: list[MatchEvent], *, bot: bool = False,
+              texts: dict[str, str] | None = None) -> None:
+        """After a move (``texts``: the move's line in the table's other languages): the log
+        and the undo barrier follow its events; they are kept."""
         for event in events:
             if isinstance(event, Played):
                 seat = event.seat
                 by_bot = bot or self.is_bot(seat)
-                self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label),
-                                         by_bot, turn=self.match.decisions - 1 if by_bot else None))
+                turn = self.match.decisions - 1 if by_bot else None
+                self.log.append(LogEntry(event.hand, seat, log_text(self.name(seat), event.label), by_bot,
+                                         turn=turn, texts=texts or _SAID_IN_ENGLISH))
+                texts = None  # the move's own line: any later one was no choice of the seat
             elif isinstance(event, HandEnd):
                 self._undo.clear()
                 self.undo_barrier = "the deal"

@@ -28,6 +28,7 @@ from typing import Any
 from cardcore.engine.bots.play import play_bots
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
+from cardcore.language import _, number
 
 Job = tuple[int, int]  # (pair index, deal)
 
@@ -166,13 +167,13 @@ class Results:
         bots = self.tournament.bots
         pairs = self.tournament.pairs()
         wins = {(a, b): 0.5 for a in bots for b in bots if a != b}
-        for (p, _), r in sorted(self.done.items()):
+        for (p, _deal), r in sorted(self.done.items()):
             a, b = pairs[p]
             ma, mb = r["margin"][a], r["margin"][b]
             wins[(a, b)] += 1.0 if ma > mb else 0.5 if ma == mb else 0.0
             wins[(b, a)] += 1.0 if mb > ma else 0.5 if ma == mb else 0.0
         strength = dict.fromkeys(bots, 1.0)
-        for _ in range(200):
+        for _round in range(200):
             new = {}
             for i in bots:
                 w = sum(wins[(i, j)] for j in bots if j != i)
@@ -207,9 +208,11 @@ class Results:
     def table(self) -> str:
         t = self.tournament
         ratings = self.ratings()
-        lines = [f"{t.game}: {len(self.done)} of {len(t.jobs())} (pair, deal) units, seed {t.seed}, "
-                 f"{self.seconds:.1f} s",
-                 f"  {'bot':<12} {'margin/hand':>12} {'95% interval':>22} {'hands':>7} {'rating':>7}"]
+        lines = [_("{game}: {done} of {units} (pair, deal) units, seed {seed}, {seconds} s").format(
+                     game=t.game, done=len(self.done), units=len(t.jobs()), seed=t.seed,
+                     seconds=number(self.seconds, 1, grouping=False)),
+                 "  {:<12} {:>12} {:>22} {:>7} {:>7}".format(
+                     _("bot"), _("margin/hand"), _("95% interval"), _("hands"), _("rating"))]
         for b in sorted(t.bots, key=lambda b: -ratings[b]):
             lo, hi = self.interval(b)
             ci = f"[{lo:+.3f}, {hi:+.3f}]" if math.isfinite(lo) else "-"

@@ -47,9 +47,9 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def loaded(tmp_path, *args: str, probe: str = PROBE) -> set[str]:
+def loaded(tmp_path, *args: str, probe: str = PROBE, lang: str = "en") -> set[str]:
     out = tmp_path / "modules.json"
-    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home")}
+    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home"), "CARDCORE_LANG": lang}
     subprocess.run([sys.executable, "-c", probe, str(out), *args], env=env, check=True,
                    capture_output=True, timeout=120)
     return set(json.loads(out.read_text()))
@@ -62,6 +62,24 @@ def among(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 def test_help_loads_argparse_and_the_command_line_alone(tmp_path):
     modules = loaded(tmp_path, "--help")
     assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + GAMES + ("pydantic",)) == []
+
+
+#: Runs as PROBE, then writes the catalogs read (domain/language) with the modules.
+CATALOG_PROBE = PROBE.replace("json.dump(sorted(sys.modules), f)", """from cardcore import language
+    read = [f"{language.CORE.name}/{code}" for code in language.CORE._catalogs]
+    json.dump(sorted(sys.modules) + ["catalog:" + r for r in read], f)""")
+
+
+def test_help_in_english_reads_no_catalog_and_loads_no_babel(tmp_path):
+    modules = loaded(tmp_path, "--help", probe=CATALOG_PROBE)
+    assert among(modules, ("babel", "catalog:")) == []
+
+
+@pytest.mark.parametrize("args", [("--lang", "id", "--help"), ("--help",)])
+def test_help_in_indonesian_reads_the_core_catalog_alone(tmp_path, args):
+    modules = loaded(tmp_path, *args, probe=CATALOG_PROBE, lang="id")
+    assert "catalog:cardcore/id" in modules
+    assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + GAMES + ("pydantic", "babel")) == []
 
 
 def test_a_bad_argument_loads_nothing_more(tmp_path):

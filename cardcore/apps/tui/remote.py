@@ -260,7 +260,7 @@ class RemoteSession:
         """Send the move (IllegalAction when it is not one of the legal actions the server
         sent); the server's update (or error) comes through the listener."""
         if action not in self.legal_actions():
-            raise IllegalAction("not one of the legal actions at this position")
+            raise IllegalAction(_("not one of the legal actions at this position"))
         self._pending = True
         self.conn.send_soon(p.Act(code=self.code, action=action.to_json(), turn=self._u.turn),
                             self.code)

@@ -15,6 +15,10 @@ statistics. Request lines are not logged (a link holds a secret).
   only for the same user.
 - A WebSocket from a page of another origin is refused (403, ``origins.Origins``); the
   processes are capped per client address (429) and in all (503); the page says so.
+- Each page speaks its player's language (``page_language``): the one they chose (the
+  page's address with ``?lang=id``, kept in a cookie; else ``cardcore web --lang``), else
+  the first of the browser's Accept-Language that cardcore speaks, else English. The app
+  process gets it as ``CARDCORE_LANG`` (docs/languages.md).
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from textual_serve.app_service import AppService
 from textual_serve.server import Server, to_int
 
 from cardcore.apps.args import SECRET_ENV
+from cardcore.language import LANGUAGES, N_, _, normal, speaking
 from cardcore.services.files import data_dir
 from cardcore.services.net.origins import Origins, is_loopback
 from cardcore.services.net.protocol import CODE_PATTERN
@@ -50,8 +55,41 @@ MAX_COLUMNS, MAX_ROWS = 1000, 400
 #: How long an app process has to quit after its page is gone, before it is killed (seconds).
 STOP_WAIT = 10.0
 TEMPLATES = Path(__file__).parent / "templates"
+#: The cookie a page keeps its player's chosen language in (set by ``?lang=CODE``).
+LANGUAGE_COOKIE = "cardcore-lang"
+#: An Accept-Language header is read up to this many characters (a browser's is ~50).
+MAX_ACCEPT_CHARS = 500
+#: The page's own words, in its language (templates/index.html).
+PAGE_WORDS = {"try_again": N_("Try again"), "start": N_("Start"), "ended": N_("Session ended."),
+              "restart": N_("Restart")}
 
 log = logging.getLogger("cardcore.web")
+
+
+def accepted(header: str | None) -> list[str]:
+    """The languages of an Accept-Language header, most wanted first (``q`` weights; equal
+    weights in the header's order; ``*`` and malformed entries skipped)."""
+    weighted: list[tuple[float, int, str]] = []
+    for i, entry in enumerate((header or "")[:MAX_ACCEPT_CHARS].split(",")):
+        tag, _semi, params = entry.strip().partition(";")
+        weight = 1.0
+        if params.strip().startswith("q="):
+            try:
+                weight = float(params.strip()[2:])
+            except ValueError:
+                continue
+        if re.fullmatch(r"[A-Za-z]{1,8}(-[A-Za-z0-9]{1,8})*", tag) and weight > 0:
+            weighted.append((-weight, i, tag))
+    return [tag for _w, _i, tag in sorted(weighted)]
+
+
+def page_language(chosen: str | None, accept_language: str | None) -> str:
+    """The language a browser's page and app speak: ``chosen`` (the player's, when cardcore
+    speaks it), else the first of the browser's languages that cardcore speaks, else English."""
+    for tag in ([chosen] if chosen else []) + accepted(accept_language):
+        if normal(tag) in LANGUAGES:
+            return normal(tag)
+    return "en"
 
 
 @dataclass(frozen=True)
@@ -68,6 +106,9 @@ class WebConfig:
     #: App processes at once, in all and per client address (0: no limit).
     max_apps: int = 20
     max_apps_per_client: int = 4
+    #: The language ``cardcore web --lang`` (or CARDCORE_LANG) chose for every page a player
+    #: has not chosen one for; None: each browser's Accept-Language.
+    language: str | None = None
 
     @property
     def url(self) -> str:
@@ -94,7 +135,7 @@ def seats_dir(root: Path, key: str) -> Path:
     """The folder of a browser's seat tokens: named after its key's hash (the key itself
     is never written down)."""
     if not re.fullmatch(KEY_PATTERN, key):
-        raise ValueError("not a browser key")
+        raise ValueError("not a browser key")  # not translated: checked before, never shown
     return root / hashlib.sha256(key.encode()).hexdigest()[:32]
 
 
@@ -161,22 +202,35 @@ class WebServer(Server):
         app.router.add_get("/ws/{key}/{table}/{secret}", self.handle_websocket)
         return app
 
+    def language_of(self, request: web.Request) -> str:
+        """The language of ``request``'s page (``page_language``): the page's ``?lang=`` or
+        its cookie, else ``cardcore web --lang``, else the browser's Accept-Language."""
+        chosen = request.query.get("lang") or request.cookies.get(LANGUAGE_COOKIE)
+        if not chosen or normal(chosen) not in LANGUAGES:
+            chosen = self.config.language
+        return page_language(chosen, request.headers.get("Accept-Language"))
+
     def refusal(self, address: str) -> tuple[type[web.HTTPException], str] | None:
         """Why a client at ``address`` may not start one more app process now, if so: the
-        HTTP error and one line for the page."""
+        HTTP error and one line for the page (in the language in use)."""
         config, held = self.config, self.running.get(address, 0)
         if config.max_apps and sum(self.running.values()) >= config.max_apps:
             return (web.HTTPServiceUnavailable,
-                    f"This server has {config.max_apps} games open, its most: try again in a while.")
+                    _("This server has {n} games open, its most: try again in a while.").format(
+                        n=config.max_apps))
         if config.max_apps_per_client and held >= config.max_apps_per_client:
             return (web.HTTPTooManyRequests,
-                    f"{held} games are open from your address, the most there may be: "
-                    "close one (its tab) and try again.")
+                    _("{n} games are open from your address, the most there may be: close one (its "
+                      "tab) and try again.").format(n=held))
         return None
 
     async def handle_index(self, request: web.Request) -> Any:
         context: dict[str, Any] = await Server.handle_index.__wrapped__(self, request)  # type: ignore[attr-defined]
-        refused = self.refusal(request.remote or "")
+        language = self.language_of(request)
+        with speaking(language):
+            refused = self.refusal(request.remote or "")
+            context["words"] = {key: _(words) for key, words in PAGE_WORDS.items()}
+        context["language"] = language
         if refused is not None:
             context["refused"] = refused[1]
             return aiohttp_jinja2.render_template("index.html", request, context,
@@ -197,27 +251,30 @@ class WebServer(Server):
         if table is not None and seat is None:
             raise web.HTTPNotFound(text="cardcore web: not a seat\n")
         address = request.remote or ""
-        refused = self.refusal(address)
+        language = self.language_of(request)
+        with speaking(language):
+            refused = self.refusal(address)
         if refused is not None:
             raise refused[0](text=f"cardcore web: {refused[1]}\n")
         self.running[address] = self.running.get(address, 0) + 1
         try:
             command = self.command + (f" {shlex.quote(seat[0])}" if seat else "")
-            return await self._run(request, command, self._env(key, seat))
+            return await self._run(request, command, self._env(key, seat, language))
         finally:
             self.running[address] -= 1
             if not self.running[address]:
                 del self.running[address]
 
-    def _env(self, key: str, seat: tuple[str, str] | None) -> dict[str, str]:
-        """A browser's process's own environment: its seats' folder, the seat's secret."""
+    def _env(self, key: str, seat: tuple[str, str] | None, language: str) -> dict[str, str]:
+        """A browser's process's own environment: its seats' folder, the seat's secret, its
+        language."""
         folder = seats_dir(self.seats_root, key)
         try:  # both ours alone (the data dir above them is the user's)
             folder.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
             folder.mkdir(mode=0o700, exist_ok=True)
         except OSError as exc:  # the client says so when it cannot keep a token
             log.warning("cannot make a browser's seats folder: %s", exc.strerror or exc)
-        return {SEATS_ENV: str(folder), **({SECRET_ENV: seat[1]} if seat else {})}
+        return {SEATS_ENV: str(folder), "CARDCORE_LANG": language, **({SECRET_ENV: seat[1]} if seat else {})}
 
     async def _run(self, request: web.Request, command: str, env: dict[str, str]) -> web.WebSocketResponse:
         """textual-serve's ``handle_websocket`` with a process of ours, always gone (quit or

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from openskill.models import PlackettLuce, PlackettLuceRating
 
+from cardcore.language import _, number
 from cardcore.services.league import Entry, League, player_key
 
 
@@ -35,7 +36,8 @@ class Rating:
 
     def words(self) -> str:
         """"rating 27.1 ± 7.2" (mu and sigma, one decimal)."""
-        return f"rating {self.mu:.1f} ± {self.sigma:.1f}"
+        return _("rating {mu} ± {sigma}").format(mu=number(self.mu, 1, grouping=False),
+                                                 sigma=number(self.sigma, 1, grouping=False))
 
 
 @dataclass
@@ -119,8 +121,8 @@ def _ranks(entry: Entry) -> list[float]:
 
 
 def _count(teams: dict[int, TeamRow], entry: Entry) -> None:
-    for i, number in enumerate(entry.teams):
-        row = teams[number]
+    for i, team in enumerate(entry.teams):
+        row = teams[team]
         row.played += 1
         row.points_for += entry.points[i]
         row.points_against += entry.points[1 - i]

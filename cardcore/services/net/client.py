@@ -23,6 +23,7 @@ import websockets
 from pydantic import BaseModel
 from websockets.asyncio.client import ClientConnection, connect
 
+from cardcore.language import ENGLISH, N_, _, current
 from cardcore.services.net import protocol as p
 from cardcore.services.net.invites import canonical
 from cardcore.services.net.placement import play_url
@@ -46,6 +47,39 @@ class ClientError(Exception):
     def __init__(self, code: str, message: str):
         super().__init__(" ".join(message.split()))
         self.code = code
+
+
+#: What a server's error code means, said in the player's language: the server's message is
+#: English (the protocol's, docs/protocol.md), so a client in another language shows these.
+ERROR_WORDS = {
+    "bad_json": N_("the server could not read the message"),
+    "too_big": N_("the message was too big"),
+    "bad_version": N_("the server speaks another version of the protocol"),
+    "unknown_type": N_("the server does not know that request"),
+    "bad_field": N_("the request was refused: a value is missing or not allowed"),
+    "bad_game": N_("no such game here, or its options or seats are not allowed"),
+    "illegal_action": N_("that move is not allowed now"),
+    "not_your_turn": N_("it is not your turn"),
+    "stale": N_("the table has moved on: look again"),
+    "waiting": N_("the table is waiting for every player to join"),
+    "no_table": N_("no table with that code"),
+    "bad_secret": N_("that is not an invite to a seat at this table"),
+    "seat_taken": N_("the seat is taken"),
+    "spectator": N_("a spectator cannot play or chat as a seat"),
+    "rate_limited": N_("too many requests or wrong codes: wait a little and try again"),
+    "too_many": N_("the server holds as many tables or connections as it may"),
+    "server_error": N_("the game failed on the server; the table is as it was"),
+    "not_over": N_("the match is not over yet"),
+    "no_league": N_("no league with that name on this server"),
+}
+
+
+def refusal(code: str, message: str) -> ClientError:
+    """The server's ``error`` as the player reads it: its message in English, else what its
+    code means in the language in use (an unknown code: the message as sent)."""
+    if current() == ENGLISH or code not in ERROR_WORDS:
+        return ClientError(code, message)
+    return ClientError(code, _(ERROR_WORDS[code]))
 
 
 # --- links ---------------------------------------------------------------------------
@@ -86,11 +120,12 @@ def parse_target(text: str, *, secret: str | None = None, server: str | None = N
         query = parse_qs(parts.query)
         code = (query.get("table") or [""])[0].upper()
         if not _CODE.match(code):
-            raise ClientError("bad_link", f"{_short(text)}: no table code in the link (?table=KQX-482)")
+            raise ClientError("bad_link", _("{link}: no table code in the link (?table=KQX-482)").format(
+                link=_short(text)))
         secrets = query.get("secret")
         return Target(server_url(server or DEFAULT_SERVER), code, _invite(secrets[0] if secrets else secret))
-    raise ClientError("bad_link", f"{_short(text)}: not a table code (KQX-482), a code and its "
-                      "invite, nor a cardcore:// or http(s):// link")
+    raise ClientError("bad_link", _("{link}: not a table code (KQX-482), a code and its invite, nor a "
+                                    "cardcore:// or http(s):// link").format(link=_short(text)))
 
 
 def _invite(text: str | None) -> str | None:
@@ -100,15 +135,16 @@ def _invite(text: str | None) -> str | None:
 
 def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
     path = parts.path.rstrip("/")
-    head, _, code = path.rpartition("/")
+    head, _slash, code = path.rpartition("/")
     code = code.upper()
     if not parts.hostname or not _CODE.match(code):
-        raise ClientError("bad_link", f"{parts.geturl()}: a seat link is "
-                          "cardcore://HOST:PORT/KQX-482#SECRET")
+        raise ClientError("bad_link", _("{link}: a seat link is cardcore://HOST:PORT/KQX-482#SECRET").format(
+            link=parts.geturl()))
     try:
         port = parts.port
     except ValueError:
-        raise ClientError("bad_link", f"{parts.hostname}: a bad port in the link") from None
+        raise ClientError("bad_link", _("{host}: a bad port in the link").format(
+            host=parts.hostname)) from None
     scheme = "wss" if parts.scheme == "cardcores" else "ws"
     host = f"[{parts.hostname}]" if ":" in parts.hostname else parts.hostname
     url = f"{scheme}://{host}{f':{port}' if port else ''}{head}/"
@@ -116,8 +152,9 @@ def _seat_link(parts: Any, secret: str | None, server: str | None) -> Target:
 
 
 #: Why a join did not seat its player, in a word, by the server's error code.
-_NOT_SEATED = {"seat_taken": "taken", "bad_secret": "not a seat's invite", "no_table": "no such table",
-               "rate_limited": "too many tries", "waiting": "not yet"}
+_NOT_SEATED = {"seat_taken": N_("taken"), "bad_secret": N_("not a seat's invite"),
+               "no_table": N_("no such table"), "rate_limited": N_("too many tries"),
+               "waiting": N_("not yet")}
 
 
 def not_seated(code: str, exc: ClientError) -> str:
@@ -128,10 +165,19 @@ def not_seated(code: str, exc: ClientError) -> str:
     if word is None:  # not the server's answer about the seat: the server unreachable, ...
         return str(exc)
     if exc.code == "no_table":
-        exc = ClientError(exc.code, f"{exc} (it may have ended and expired, or the code is mistyped)")
+        why = _("{reason} (it may have ended and expired, or the code is mistyped)")
+        exc = ClientError(exc.code, why.format(reason=exc))
     elif exc.code == "bad_secret":
-        exc = ClientError(exc.code, f"{exc} (mistyped, or the table's owner gave the seat a new invite)")
-    return f"Table {code} did not seat you ({word}): {exc}"
+        why = _("{reason} (mistyped, or the table's owner gave the seat a new invite)")
+        exc = ClientError(exc.code, why.format(reason=exc))
+    return _("Table {code} did not seat you ({word}): {reason}").format(code=code, word=_(word), reason=exc)
+
+
+def hello(name: str | None) -> p.Hello:
+    """The first message: the player's name, and the language texts are to come in (none
+    when English: an English client's hello is as it always was)."""
+    language = current()
+    return p.Hello(name=name, language=None if language == ENGLISH else language)
 
 
 def server_url(url: str) -> str:
@@ -142,7 +188,7 @@ def server_url(url: str) -> str:
     except ValueError:
         parts = urlsplit("")
     if parts.scheme not in ("ws", "wss") or not parts.hostname:
-        raise ClientError("bad_link", f"{_short(url)}: the server is ws://HOST:PORT or wss://HOST")
+        raise ClientError("bad_link", _("{link}: the server is ws://HOST:PORT or wss://HOST").format(link=_short(url)))
     return url
 
 
@@ -191,19 +237,31 @@ class Connection:
             ws = await connect(address, max_size=p.MAX_SERVER_MESSAGE_BYTES, open_timeout=timeout,
                                ping_interval=20)
         except (OSError, TimeoutError, websockets.exceptions.WebSocketException) as exc:
-            raise ClientError("unreachable", f"cannot reach the server at {address} "
-                              f"({_reason(exc)})") from None
+            raise ClientError("unreachable", _("cannot reach the server at {url} ({reason})").format(
+                url=address, reason=_reason(exc))) from None
         conn = cls(ws, url, table)
         try:
-            welcome = await conn.call(p.Hello(name=name), timeout=timeout)
+            welcome = await conn._hello(name, timeout)
         except ClientError:
             await conn.close()
             raise
         if not isinstance(welcome, p.Welcome):
             await conn.close()
-            raise ClientError("unreachable", f"{url} answered hello with {welcome.type!r}")
+            raise ClientError("unreachable", _("{url} answered hello with {answer!r}").format(
+                url=url, answer=welcome.type))
         conn.welcome = welcome
         return conn
+
+    async def _hello(self, name: str | None, timeout: float) -> Any:
+        """The hello and its answer. A server from before languages refuses the field
+        (``bad_field``): said again without it, the texts then come in English."""
+        message = hello(name)
+        try:
+            return await self.call(message, timeout=timeout)
+        except ClientError as exc:
+            if exc.code != "bad_field" or message.language is None:
+                raise
+            return await self.call(message.model_copy(update={"language": None}), timeout=timeout)
 
     async def call(self, message: p._Request, *, timeout: float = TIMEOUT) -> Any:
         """Send a request and wait for its answer; an ``error`` answer is ClientError."""
@@ -217,12 +275,12 @@ class Connection:
             reply = await asyncio.wait_for(future, timeout)
         except TimeoutError:
             kind = getattr(message, "type", "the request")
-            raise ClientError("closed", f"the server did not answer {kind!r} in "
-                              f"{timeout:g} s") from None
+            raise ClientError("closed", _("the server did not answer {kind!r} in {seconds:g} s").format(
+                kind=kind, seconds=timeout)) from None
         finally:
             self._waiting.pop(rid, None)
         if isinstance(reply, p.ErrorMessage):
-            raise ClientError(reply.code, reply.message)
+            raise refusal(reply.code, reply.message)
         return reply
 
     async def join(self, code: str, invite: str, name: str | None = None,
@@ -286,25 +344,26 @@ class Connection:
         try:
             await self.ws.send(p.encode(message))
         except websockets.exceptions.ConnectionClosed as exc:
-            self._closed(f"the server closed the connection ({_reason(exc)})")
+            self._closed(_("the server closed the connection ({reason})").format(reason=_reason(exc)))
             if not quiet:
                 raise ClientError("closed", self.closed_reason or "closed") from None
 
     async def _read(self) -> None:
-        reason = "the server closed the connection"
+        reason = _("the server closed the connection")
         try:
             async for frame in self.ws:
                 self._dispatch(frame)
         except websockets.exceptions.ConnectionClosed as exc:
-            reason = f"the server closed the connection ({_reason(exc)})"
+            reason = _("the server closed the connection ({reason})").format(reason=_reason(exc))
             self.close_code = exc.rcvd.code if exc.rcvd is not None else None
         except OSError as exc:
-            reason = f"the connection to the server broke ({_reason(exc)})"
+            reason = _("the connection to the server broke ({reason})").format(reason=_reason(exc))
         else:
             close = self.ws.close_reason or ""
             code = self.close_code = self.ws.close_code
             if code not in (None, 1000):
-                reason = f"the server closed the connection ({code}{': ' + close if close else ''})"
+                said = f"{code}: {close}" if close else str(code)
+                reason = _("the server closed the connection ({reason})").format(reason=said)
         self._closed(reason)
 
     def _dispatch(self, frame: str | bytes) -> None:

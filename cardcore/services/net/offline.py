@@ -19,6 +19,7 @@ class Peer:
 
     open = True
     address = "127.0.0.1"
+    language = "en"
 
     def __init__(self) -> None:
         self.name: str | None = None

@@ -18,7 +18,7 @@ from typing import Annotated, Any, Literal
 
 import orjson
 import pydantic
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from cardcore.engine import complaints
 from cardcore.engine.name_fields import Name
@@ -96,9 +96,25 @@ class _Request(_Message):
 # --- client -> server ---------------------------------------------------------------
 
 
+#: A language as a client names it (``id``, ``en-GB``, ``id_ID``): the server renders its
+#: table's texts in it, or in English when it does not speak it (docs/languages.md).
+LanguageTag = Annotated[str, Field(min_length=2, max_length=35,
+                                   pattern=r"^[A-Za-z]{2,8}([_-][A-Za-z0-9]{1,8})*$")]
+
+
 class Hello(_Request):
     type: Literal["hello"] = "hello"
     name: Name | None = None
+    #: The language the client shows (None: English). Sent only when it is another, so an
+    #: English client's hello is as before.
+    language: LanguageTag | None = None
+
+    @model_serializer(mode="wrap")
+    def _without_english(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if data.get("language") is None:
+            data.pop("language", None)
+        return data
 
 
 class ListTables(_Request):

@@ -24,6 +24,8 @@ class Peer(Protocol):
     """A connection as a table sees it."""
 
     name: str | None
+    #: The language its texts are rendered in (``cardcore.language``; English by default).
+    language: str
     #: Where it connects from, as the limits per address count it (its bots' share of work).
     address: str
     #: The codes of the tables this connection is at: a table adds and removes its own, so

@@ -33,6 +33,7 @@ from cardcore.engine.faults import describe
 from cardcore.engine.match import Match
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.records import parse_record_lines
+from cardcore.language import ENGLISH, spoken
 from cardcore.services.net import protocol
 from cardcore.services.net.bot_work import BotWork
 from cardcore.services.net.connection import CLOSE_TIMEOUT, OPEN_TIMEOUT, PING_INTERVAL, Connection
@@ -182,6 +183,8 @@ class Client(Connection):
                          extensions=enable_server_permessage_deflate(None) if config.compression else None,
                          open_timeout=config.open_timeout, proxied=config.proxy_protocol)
         self.name: str | None = None
+        #: The language its hello asked for, as this server speaks it (``language.spoken``).
+        self.language = ENGLISH
         self.tables: set[str] = set()
         #: The codes of the tables this connection made (listed for it even when private).
         self.made: set[str] = set()
@@ -585,6 +588,7 @@ class Server:
         self._check_connection(conn, message)
         if isinstance(message, Hello):
             conn.name = message.name
+            conn.language = spoken(message.language)
             conn.send(self._reply(message, self._welcome()))
         elif isinstance(message, ListTables):
             _background(self._list(conn, message))

@@ -30,6 +30,7 @@ from cardcore.engine.game import Action, GameState, IllegalAction
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.engine.people import distinct_name, seat_key
+from cardcore.language import ENGLISH, speaking
 from cardcore.services.league import player_key
 from cardcore.services.net import views
 from cardcore.services.net.bot_work import BotFailed, BotWork
@@ -122,7 +123,8 @@ class Table:
         self.on_rematch: Callable[[Table], Any] | None = None
         self._rematching = False
         self._bot_task: asyncio.Task[None] | None = None
-        self._sheet_json: tuple[tuple[int, tuple[str, ...]], orjson.Fragment] | None = None
+        #: The score sheet's JSON per language, with what it was encoded for (``_sheet``).
+        self._sheet_json: dict[str, tuple[tuple[int, tuple[str, ...]], orjson.Fragment]] = {}
         self._stand_in_for_open()
 
     @property
@@ -531,42 +533,38 @@ class Table:
         return self.writer.needs(self.match_id)
 
     def _send(self, peers: list[Peer], shown: Shown) -> None:
-        common = views.shared(self.code, self.match, shown.state, seats=self.seats_json(),
-                              hand_no=shown.hand_no, dealer=shown.dealer, hand_over=shown.hand_over,
-                              sheet=self._sheet(), chosen_seed=self.chosen_seed,
-                              league=self.league)
-        mine: dict[int | None, bytes] = {}
-        logs: dict[int, bytes] = {}
-        built: dict[tuple[int | None, int], bytes] = {}
-        entries = self.service.log
-        end = len(entries)
-        playing = self.status == "playing"
+        end = len(self.service.log)
+        moment = _Moment(self, shown, end)
         after = self.after()
+        speakers: dict[str, list[Peer]] = {}
         for peer in peers:
-            seat = self.seat_of(peer)
-            start = self._cursor.get(peer, end)
-            self._cursor[peer] = end
-            key = (seat, start)
-            if key not in built:
-                if seat not in mine:
-                    mine[seat] = views.inner(views.own(shown.state, seat, hand_over=shown.hand_over,
-                                                       may_act=playing and self._here(seat)))
-                if start not in logs:
-                    logs[start] = frame([e.to_json() for e in entries[start:end]])
-                built[key] = views.update(seat, common, mine[seat], logs[start])
-            peer.send(built[key], after)
+            speakers.setdefault(peer.language, []).append(peer)
+        for language, group in speakers.items():
+            if language != ENGLISH:
+                self.service.languages.add(language)  # its next moves are said in it too
+            with speaking(language):
+                for peer in group:
+                    start = self._cursor.get(peer, end)
+                    self._cursor[peer] = end
+                    peer.send(moment.update(self.seat_of(peer), start, language), after)
 
     def _here(self, seat: int | None) -> bool:
         """The seat's player is here to play it (its update carries its actions)."""
         return seat is not None and self.seats[seat].peer is not None and seat not in self.service.away
 
-    def _sheet(self) -> orjson.Fragment:
-        """The score sheet's JSON, encoded again only when a hand was added (or a name changed)."""
+    def _sheet(self, language: str) -> orjson.Fragment:
+        """The score sheet's JSON in ``language`` (its variant's words: English as the match
+        keeps it, another as the game says it there), encoded again only when a hand was added
+        (or a name changed)."""
         sheet = self.match.sheet
         key = (len(sheet.hands), tuple(sheet.side_names))
-        if self._sheet_json is None or self._sheet_json[0] != key:
-            self._sheet_json = (key, orjson.Fragment(frame(views.sheet_json(self.match))))
-        return self._sheet_json[1]
+        kept = self._sheet_json.get(language)
+        if kept is None or kept[0] != key:
+            data = views.sheet_json(self.match)
+            if language != ENGLISH and data["variant"]:
+                data["variant"] = self.match.game.variant(self.match.options)
+            kept = self._sheet_json[language] = (key, orjson.Fragment(frame(data)))
+        return kept[1]
 
     def _seat_status(self, seat: int) -> None:
         held = self.seats[seat]
@@ -583,7 +581,8 @@ class Table:
     def why(self, peer: Peer, turn: int | None, request_id: int | None = None) -> None:
         """Why the bot move at ``turn`` (None: the last) was played, as ``peer``'s seat may
         read it (a spectator: as a spectator), to ``peer`` alone."""
-        why = self.service.why(turn, self.seat_of(peer))
+        with speaking(peer.language):
+            why = self.service.why(turn, self.seat_of(peer))
         peer.send(_frame({"type": "why", "code": self.code, "move": why.turn, "seat": why.seat,
                           "text": why.text, "estimates": why.estimates, "id": request_id}),
                   self.after())
@@ -599,6 +598,54 @@ class Table:
             held.stop_grace()
         if self._bot_task is not None:
             self._bot_task.cancel()
+
+
+class _Moment:
+    """One moment's updates, in each connection's language: the shared part built once per
+    language, a seat's own part once per (seat, language), the log lines once per (position
+    read to, language), each frame once (docs/languages.md, "At a server"). Each is built
+    while its language is the one in use."""
+
+    def __init__(self, table: Table, shown: Shown, end: int):
+        self.table, self.shown, self.end = table, shown, end
+        self.seats = table.seats_json()
+        self.playing = table.status == "playing"
+        self.common: dict[str, views.Common] = {}
+        self.mine: dict[tuple[int | None, str], bytes] = {}
+        self.logs: dict[tuple[int, str], bytes] = {}
+        self.built: dict[tuple[int | None, int, str], bytes] = {}
+
+    def update(self, seat: int | None, start: int, language: str) -> bytes:
+        """``seat``'s frame with the log from ``start``, said in ``language`` (the language
+        in use: ``Table._send`` speaks it)."""
+        key = (seat, start, language)
+        found = self.built.get(key)
+        if found is None:
+            common = self.common.get(language) or self._common(language)
+            mine = self.mine.get((seat, language)) or self._mine(seat, language)
+            log = self.logs.get((start, language)) or self._log(start, language)
+            found = self.built[key] = views.update(seat, common, mine, log)
+        return found
+
+    def _common(self, language: str) -> views.Common:
+        table, shown = self.table, self.shown
+        made = self.common[language] = views.shared(
+            table.code, table.match, shown.state, seats=self.seats, hand_no=shown.hand_no,
+            dealer=shown.dealer, hand_over=shown.hand_over, sheet=table._sheet(language),
+            chosen_seed=table.chosen_seed, league=table.league)
+        return made
+
+    def _mine(self, seat: int | None, language: str) -> bytes:
+        shown = self.shown
+        fields = views.own(shown.state, seat, hand_over=shown.hand_over,
+                           may_act=self.playing and self.table._here(seat))
+        made = self.mine[seat, language] = views.inner(fields)
+        return made
+
+    def _log(self, start: int, language: str) -> bytes:
+        lines = self.table.service.log[start:self.end]
+        made = self.logs[start, language] = frame([e.to_json() for e in lines])
+        return made
 
 
 def _frame(message: dict[str, Any]) -> bytes:
