@@ -158,10 +158,9 @@ def pg_transaction(conn: psycopg.Connection[Any], wait_ms: int | None = None) ->
     from psycopg import pq
 
     cur = conn.cursor()
-    cur.execute("BEGIN")
-    try:
-        cur.execute(f"SET LOCAL lock_timeout = {int(BUSY_TIMEOUT_MS if wait_ms is None else wait_ms)}")
-        cur.execute(f"SELECT pg_advisory_xact_lock({WRITER_KEY}, 0)")
+    wait = int(BUSY_TIMEOUT_MS if wait_ms is None else wait_ms)
+    try:  # one round trip: the three statements in one simple query
+        cur.execute(f"BEGIN; SET LOCAL lock_timeout = {wait}; SELECT pg_advisory_xact_lock({WRITER_KEY}, 0)")
         yield cur
         cur.execute("COMMIT")
     except BaseException:
