@@ -275,6 +275,8 @@ def open_library(path: str | Path | None = None, *, import_autosave: bool = True
     from cardcore.services.store.commits import is_postgres
 
     location = library_location(path)
+    if location is not None and "://" in location and not is_postgres(location):
+        raise StoreUnavailable(f"{location}: a library is a file's path or a postgresql:// URL")
     store: SqlStore
     if is_postgres(location):
         from cardcore.services.store.postgres import PostgresStore

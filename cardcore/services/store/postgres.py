@@ -114,9 +114,12 @@ class PostgresStore(SqlStore):
     READ_BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
 
     def __init__(self, url: str):
-        import psycopg
-
         self._setup(url, shown_url(url))
+        try:
+            import psycopg
+        except ImportError:
+            raise StoreUnavailable(f"{self._unavailable}: psycopg is not installed "
+                                   "(pip install 'cardcore[postgresql]')") from None
         #: The matches this store holds for play (an advisory lock is taken again by the
         #: session that holds it: this refuses a second hold here, as a second flock is).
         self._held: set[int] = set()

@@ -193,6 +193,9 @@ class SqlStore:
         """A connection of its own to the library's tables (the leagues keep theirs there)."""
         raise NotImplementedError
 
+    def close(self) -> None:
+        raise NotImplementedError
+
     def id_counters(self, c: Any) -> dict[str, int]:
         """Each IDENTITIES table's last id given (0: none yet), read on connection ``c``."""
         raise NotImplementedError
