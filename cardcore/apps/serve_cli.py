@@ -82,7 +82,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    metavar="SECONDS", help="(default 60)")
     q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, "seconds"), default=300.0,
                    metavar="SECONDS", help="(default 300)")
-    q.add_argument("--library", metavar="FILE", help="the match library (default: the data dir's)")
+    q.add_argument("--library", metavar="FILE | URL",
+                   help="the match library: a file or a postgresql:// URL (default: the data dir's)")
     q.add_argument("--compression", action="store_true",
                    help="permessage-deflate: smaller frames for more CPU (slow links)")
 
