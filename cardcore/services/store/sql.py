@@ -63,6 +63,26 @@ SUMMARY_COLUMNS = ("id, game, options, seed, seats, names, side_names, totals, h
 TABLES = ("meta", "matches", "events", "chunks", "scores", "net_tables", "leagues", "league_teams",
           "league_entries", "league_pending")
 
+#: ``matches``'s columns after its id, as both back ends have them (``{real}``, ``{blob}``:
+#: the database's names of the types; each adds ``people`` after them: SQLite by a migration).
+MATCH_COLUMNS = """
+    game        TEXT    NOT NULL,
+    options     TEXT    NOT NULL,
+    seed        TEXT    NOT NULL,
+    seats       TEXT    NOT NULL,
+    names       TEXT    NOT NULL,
+    side_names  TEXT    NOT NULL,
+    totals      TEXT    NOT NULL DEFAULT '[]',
+    hand        INTEGER NOT NULL DEFAULT 0,
+    decisions   INTEGER NOT NULL DEFAULT 0,
+    started     {real}  NOT NULL,
+    last_played {real}  NOT NULL,
+    finished    INTEGER NOT NULL DEFAULT 0,
+    winner      INTEGER,
+    source      TEXT    NOT NULL,
+    n_events    INTEGER NOT NULL DEFAULT 0,
+    snapshot    {blob},
+    record_hash TEXT"""
 #: The tables whose ids count up, never given twice (``copy`` carries their counters).
 IDENTITIES = ("matches", "leagues", "league_entries")
 

@@ -51,6 +51,7 @@ from cardcore.services.store.commits import APPLICATION_ID, connect
 from cardcore.services.store.league_tables import LEAGUE_MIGRATION, LEAGUE_TABLES
 from cardcore.services.store.sql import (
     IDENTITIES,
+    MATCH_COLUMNS,
     Database,
     Release,
     SqlStore,
@@ -73,27 +74,8 @@ SQLITE_MAGIC = b"SQLite format 3\x00"
 #: ``matches`` as version 3 has it; ``{name}``: the table's name (a migration builds it
 #: beside the old one). AUTOINCREMENT: an id is never given again, even after a delete
 #: (a plain rowid key gives the highest id again once its match is deleted).
-MATCHES = """
-CREATE TABLE {name} (
-    id          INTEGER PRIMARY KEY AUTOINCREMENT,
-    game        TEXT    NOT NULL,
-    options     TEXT    NOT NULL,
-    seed        TEXT    NOT NULL,
-    seats       TEXT    NOT NULL,
-    names       TEXT    NOT NULL,
-    side_names  TEXT    NOT NULL,
-    totals      TEXT    NOT NULL DEFAULT '[]',
-    hand        INTEGER NOT NULL DEFAULT 0,
-    decisions   INTEGER NOT NULL DEFAULT 0,
-    started     REAL    NOT NULL,
-    last_played REAL    NOT NULL,
-    finished    INTEGER NOT NULL DEFAULT 0,
-    winner      INTEGER,
-    source      TEXT    NOT NULL,
-    n_events    INTEGER NOT NULL DEFAULT 0,
-    snapshot    BLOB,
-    record_hash TEXT
-)"""
+MATCHES = ("CREATE TABLE {name} (id INTEGER PRIMARY KEY AUTOINCREMENT, "
+           + MATCH_COLUMNS.format(real="REAL", blob="BLOB") + ")")
 #: The columns a version 2 library's ``matches`` has (all but ``record_hash``).
 V2_COLUMNS = ("id, game, options, seed, seats, names, side_names, totals, hand, decisions, "
               "started, last_played, finished, winner, source, n_events, snapshot")
