@@ -16,7 +16,7 @@ from cardcore.services.net.protocol import MAX_SERVER_MESSAGE_BYTES, decode
 from cardcore.services.net.server import Server, ServerConfig
 from cardcore.services.net.tables import TableConfig
 from cardcore.services.plugins import load_registry
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import open_library
 
 #: The longest any single wait in these tests may take (seconds).
 WAIT = 10.0
@@ -134,7 +134,8 @@ def server_config(rate: float = 1000.0, burst: int = 1000, **table: Any) -> Serv
 
 async def start_server(library: Path, config: ServerConfig | None = None,
                        registry: Any = None) -> Server:
-    server = Server(registry or load_registry(), SqliteStore(library), config or server_config())
+    store = open_library(library, import_autosave=False)  # a file or a postgresql:// URL
+    server = Server(registry or load_registry(), store, config or server_config())
     await asyncio.wait_for(server.start(), WAIT)
     return server
 

@@ -129,7 +129,10 @@ class PostgresStore(SqlStore):
 
     def _prepare(self) -> None:
         """Create the schema in an empty database, or bring an older one to SCHEMA_VERSION
-        (under the writers' lock: two processes opening a new library create it once)."""
+        (under the writers' lock, read again there: two processes opening a new library
+        create it once). A library of this version opens without waiting for a writer."""
+        if self._read(schema_version) == SCHEMA_VERSION:
+            return
         with self._transaction() as cur:
             version = schema_version(cur)
             if version is None:
