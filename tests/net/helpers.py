@@ -132,7 +132,7 @@ def server_config(rate: float = 1000.0, burst: int = 1000, **table: Any) -> Serv
                         burst=burst, allow_seed=True)
 
 
-async def start_server(library: Path, config: ServerConfig | None = None,
+async def start_server(library: str | Path, config: ServerConfig | None = None,
                        registry: Any = None) -> Server:
     store = open_library(library, import_autosave=False)  # a file or a postgresql:// URL
     server = Server(registry or load_registry(), store, config or server_config())
@@ -146,7 +146,7 @@ async def stop_server(server: Server) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(library: Path, config: ServerConfig | None = None,
+async def running(library: str | Path, config: ServerConfig | None = None,
                   registry: Any = None) -> AsyncIterator[Server]:
     """A server for the block, stopped after it whatever happens."""
     server = await start_server(library, config, registry)

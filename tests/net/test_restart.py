@@ -15,8 +15,7 @@ import pytest
 
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.plugins import load_registry
-from cardcore.services.store import checks
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import checks, open_library
 from tests.net.helpers import Client
 from tests.net.play import local_record, play_seat
 
@@ -24,7 +23,7 @@ TABLES = [("casino", ["human", "human"], {}), ("canasta", ["human", "greedy", "h
                                                {"target": 100})]
 
 
-async def serve(library: Path, home: Path, *more: str) -> tuple[asyncio.subprocess.Process, int]:
+async def serve(library: str | Path, home: Path, *more: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {**os.environ, "CARDCORE_HOME": str(home)}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
@@ -36,9 +35,9 @@ async def serve(library: Path, home: Path, *more: str) -> tuple[asyncio.subproce
     return proc, int(line.split(":")[3].split("/")[0])
 
 
-async def committed(library: Path, turns: dict[int, int]) -> None:
+async def committed(library: str | Path, turns: dict[int, int]) -> None:
     """Until the library holds each match (by id) at its turn."""
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     try:
         for _ in range(200):
             if all(store.get(m).decisions >= t for m, t in turns.items()):
@@ -72,8 +71,8 @@ async def play_until(client: Client, code: str, turns: int, sent: list, rng: ran
 
 @pytest.mark.slow
 @pytest.mark.asyncio
-async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
-    library, home = tmp_path / "library.sqlite", tmp_path / "home"
+async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path, library):
+    home = tmp_path / "home"
     registry = load_registry()
     proc, port = await serve(library, home)
     host = await Client.connect(port)
@@ -91,7 +90,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
         await asyncio.wait_for(asyncio.gather(*(play_until(c, m["code"], stop, sent[m["code"]], rng)
                                                 for c in seated[m["code"]])), 20)
     before = {m["code"]: [await settled(c) for c in seated[m["code"]]] for m in made}
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     ids = {code: match_id for code, match_id, _, _ in store.net_tables()}
     store.close()
     await committed(library, {ids[code]: ups[0]["turn"] for code, ups in before.items()})
@@ -121,7 +120,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 20) == 0
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     try:
         for code, match_id in ids.items():
             record = store.export_record(match_id)
