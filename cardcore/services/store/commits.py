@@ -120,10 +120,12 @@ def _qmark_cursor() -> type[psycopg.Cursor[Any]]:
 
 def pg_connect(url: str) -> psycopg.Connection[Any]:
     """A connection to a PostgreSQL library: autocommit (each transaction is begun by
-    ``transaction``), ``?`` placeholders, a bounded wait to connect."""
+    ``transaction``), ``?`` placeholders, a bounded wait to connect, and the process's id
+    in its name (``MatchLocked`` names the process that holds a match, as with SQLite)."""
     import psycopg
 
-    return psycopg.connect(url, autocommit=True, cursor_factory=_qmark_cursor(), connect_timeout=10)
+    return psycopg.connect(url, autocommit=True, cursor_factory=_qmark_cursor(), connect_timeout=10,
+                           application_name=f"cardcore pid {os.getpid()}")  # who holds a match
 
 
 @contextmanager

@@ -80,9 +80,12 @@ MIGRATIONS: dict[int, tuple[str, ...]] = {
 VERSIONS = """CREATE TABLE schema_migrations (
     version INTEGER PRIMARY KEY, applied DOUBLE PRECISION NOT NULL)"""
 #: Whether an advisory lock (key, id) is held by any session on this database.
-_HELD = ("SELECT EXISTS (SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND granted "
-         "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
-         "AND classid::bigint = ? AND objid::bigint = ? AND objsubid = 2)")
+_LOCKS = ("FROM pg_locks WHERE locktype = 'advisory' AND granted "
+          "AND database = (SELECT oid FROM pg_database WHERE datname = current_database()) "
+          "AND classid::bigint = ? AND objid::bigint = ? AND objsubid = 2")
+_HELD = f"SELECT EXISTS (SELECT 1 {_LOCKS})"
+#: The name of the session holding an advisory lock (key, id): ``pg_connect``'s.
+_HOLDER = f"SELECT application_name FROM pg_stat_activity WHERE pid IN (SELECT pid {_LOCKS})"
 
 
 def shown_url(url: str) -> str:
@@ -178,7 +181,8 @@ class PostgresStore(SqlStore):
     def _lock(self, match_id: int) -> Release:
         with self._mutex:
             if match_id in self._held or not self._try_lock(MATCH_KEY, match_id):
-                raise MatchLocked(f"match {match_id} is being played in another cardcore; "
+                holder = "" if match_id in self._held else self._holder_name(match_id)
+                raise MatchLocked(f"match {match_id} is being played in another cardcore{holder}; "
                                   "finish or close it there first")
             self._held.add(match_id)
 
@@ -189,6 +193,12 @@ class PostgresStore(SqlStore):
                     self._read(lambda c: c.execute("SELECT pg_advisory_unlock(?, ?)", (MATCH_KEY, match_id)))
 
         return release
+
+    def _holder_name(self, match_id: int) -> str:
+        """" (pid N)": the process whose session holds the match, when the server says."""
+        row = self._read(lambda c: c.execute(_HOLDER, (MATCH_KEY, match_id)).fetchone())
+        name = str(row[0]) if row and row[0] else ""
+        return f" ({name.removeprefix('cardcore ')})" if name.startswith("cardcore pid ") else ""
 
     def _try_lock(self, kind: int, key: int) -> bool:
         """This session's advisory lock (kind, key), if no other session holds it."""
