@@ -43,7 +43,10 @@ def _free_port() -> int:
 
 
 class PgServer:
-    def __init__(self, bin_dir: Path):
+    def __init__(self, bin_dir: Path, durable: bool = False):
+        """``durable``: fsync on, as in service (the tests turn it off: a test server's
+        crash loses nothing anyone needs)."""
+        self.durable = durable
         self.bin = bin_dir
         # not under pytest's tmp dir: that is root's (0700) and the server's user must reach it
         self.root = Path(tempfile.mkdtemp(prefix="cardcore-pg-"))
@@ -69,8 +72,9 @@ class PgServer:
                   "-E", "UTF8", "--no-sync", "--no-instructions", timeout=START_TIMEOUT)
         for attempt in range(3):  # a port taken between the probe and the start: another
             self.port = _free_port()
-            options = (f"-h 127.0.0.1 -p {self.port} -k {self.root} -F "
-                       "-c full_page_writes=off -c max_connections=60")
+            options = f"-h 127.0.0.1 -p {self.port} -k {self.root} -c max_connections=60"
+            if not self.durable:
+                options += " -F -c full_page_writes=off"
             try:
                 self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.root / "log"),
                           "-o", options, "-w", "-t", str(START_TIMEOUT), "start", timeout=START_TIMEOUT + 5)

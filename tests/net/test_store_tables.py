@@ -106,7 +106,7 @@ def test_a_claim_and_a_local_lock_refuse_each_other_and_a_killed_holders_claims_
     holder = subprocess.Popen(
         [sys.executable, "-c", "import sys, time\n"
          "from cardcore.services.store import open_library\n"
-         f"open_library(sys.argv[1]).open({play.id}, claim=True)\n"
+         f"store = open_library(sys.argv[1])\nheld = store.open({play.id}, claim=True)\n"
          "print('held', flush=True)\ntime.sleep(60)\n", str(path)],
         stdout=subprocess.PIPE, text=True)
     try:

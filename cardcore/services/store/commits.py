@@ -156,17 +156,22 @@ def transaction(conn: Any, wait_ms: int | None = None) -> Iterator[Any]:
 @contextmanager
 def pg_transaction(conn: psycopg.Connection[Any], wait_ms: int | None = None) -> Iterator[Any]:
     """``transaction`` on PostgreSQL: the writers' lock (WRITER_KEY) taken first, waiting at
-    most ``wait_ms`` (``lock_timeout``) for another writer."""
+    most ``wait_ms`` (``lock_timeout``) for another writer. Pipelined: a statement whose
+    result is not read goes without waiting for the one before, and the transaction has
+    returned only once COMMIT's answer is in (a commit costs the round trips of its reads)."""
     from psycopg import pq
 
     cur = conn.cursor()
     wait = int(BUSY_TIMEOUT_MS if wait_ms is None else wait_ms)
-    try:  # one round trip: the three statements in one simple query
-        cur.execute(f"BEGIN; SET LOCAL lock_timeout = {wait}; SELECT pg_advisory_xact_lock({WRITER_KEY}, 0)")
-        yield cur
-        cur.execute("COMMIT")
+    try:
+        with conn.pipeline():
+            cur.execute("BEGIN")
+            cur.execute(f"SET LOCAL lock_timeout = {wait}")
+            cur.execute(f"SELECT pg_advisory_xact_lock({WRITER_KEY}, 0)")
+            yield cur
+            cur.execute("COMMIT")
     except BaseException:
-        if conn.info.transaction_status != pq.TransactionStatus.IDLE and not conn.closed:
+        if not conn.closed and conn.info.transaction_status != pq.TransactionStatus.IDLE:
             conn.execute("ROLLBACK")
         raise
 

@@ -325,10 +325,10 @@ class SqlStore:
         (whichever server made it): False, and nothing written, if one has."""
         now = time.time()
         with self._transaction() as cur:
-            cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
-                        "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING",
-                        (code, match_id, status, _json(data), now, now))
-            return bool(cur.rowcount == 1)
+            added = cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
+                                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (code) DO NOTHING RETURNING code",
+                                (code, match_id, status, _json(data), now, now)).fetchone()
+            return added is not None
 
     def net_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                    ) -> list[tuple[str, int, str, dict[str, Any]]]:
