@@ -113,6 +113,15 @@ def test_a_match_held_elsewhere_is_locked_and_a_closed_one_is_not(registry, libr
     again.close()
 
 
+def test_an_id_no_library_holds_is_no_such_match_on_either_back_end(library):
+    store = open_library()
+    for bad in (0, -1, 3_000_000_000, 2**70):
+        for call in (store.get, store.load, store.open, store.delete, store.export_record):
+            with pytest.raises(NoSuchMatch, match=f"no match {bad} in the library"):
+                call(bad)
+    assert store.list_unfinished() == [] and store.finished() == []
+
+
 def test_delete(registry, library):
     store = open_library()
     keep, _ = start(store, registry, "casino", 1, ["greedy", "greedy"])

@@ -180,7 +180,7 @@ class PostgresStore(SqlStore):
 
     def _lock(self, match_id: int) -> Release:
         with self._mutex:
-            if match_id in self._held or not self._try_lock(MATCH_KEY, match_id):
+            if match_id in self._held or not self._try_lock(MATCH_KEY, _key(match_id)):
                 holder = "" if match_id in self._held else self._holder_name(match_id)
                 raise MatchLocked(f"match {match_id} is being played in another cardcore{holder}; "
                                   "finish or close it there first")
@@ -190,13 +190,14 @@ class PostgresStore(SqlStore):
             with self._mutex:
                 if match_id in self._held:
                     self._held.discard(match_id)
-                    self._read(lambda c: c.execute("SELECT pg_advisory_unlock(?, ?)", (MATCH_KEY, match_id)))
+                    self._read(lambda c: c.execute("SELECT pg_advisory_unlock(?, ?)",
+                                                   (MATCH_KEY, _key(match_id))))
 
         return release
 
     def _holder_name(self, match_id: int) -> str:
         """" (pid N)": the process whose session holds the match, when the server says."""
-        row = self._read(lambda c: c.execute(_HOLDER, (MATCH_KEY, match_id)).fetchone())
+        row = self._read(lambda c: c.execute(_HOLDER, (MATCH_KEY, _key(match_id))).fetchone())
         name = str(row[0]) if row and row[0] else ""
         return f" ({name.removeprefix('cardcore ')})" if name.startswith("cardcore pid ") else ""
 
@@ -208,7 +209,7 @@ class PostgresStore(SqlStore):
     def is_locked(self, match_id: int) -> bool:
         if match_id in self._held or self._claimed_by(match_id) is not None:
             return True
-        return bool(self._read(lambda c: c.execute(_HELD, (MATCH_KEY, match_id)).fetchone()[0]))
+        return bool(self._read(lambda c: c.execute(_HELD, (MATCH_KEY, _key(match_id))).fetchone()[0]))
 
     def _holder(self) -> str:
         with self._mutex:
@@ -243,6 +244,12 @@ class PostgresStore(SqlStore):
         for table, last in counters.items():
             if last > 0:
                 cur.execute("SELECT setval(pg_get_serial_sequence(?, 'id'), ?)", (table, last))
+
+
+def _key(match_id: int) -> int:
+    """A match's advisory lock key: an int4 (ids past 2**31 share keys with smaller ones,
+    which only makes two matches' holds refuse each other, never let one through twice)."""
+    return match_id % 2**31
 
 
 def schema_version(cur: Any) -> int | None:

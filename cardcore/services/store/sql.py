@@ -282,6 +282,7 @@ class SqlStore:
 
     def open(self, match_id: int, *, claim: bool = False) -> SqlMatch:
         """``claim``: held by a row of ``claims``, else by the back end's lock (``_hold``)."""
+        _known(match_id)  # before any hold is asked for
         if claim:
             self._claim(match_id)
             release: Release = lambda: self._unclaim(match_id)  # noqa: E731
@@ -407,7 +408,7 @@ class SqlStore:
             locked=not r[12] and self.is_locked(int(r[0])))
 
     def get(self, match_id: int) -> MatchSummary:
-        found = self._summaries("id = ?", (match_id,), "id", None)
+        found = self._summaries("id = ?", (_known(match_id),), "id", None)
         if not found:
             raise NoSuchMatch(f"no match {match_id} in the library")
         return found[0]
@@ -433,7 +434,7 @@ class SqlStore:
 
     def load(self, match_id: int) -> dict[str, Any]:
         row = self._read(lambda c: c.execute(
-            "SELECT finished, snapshot FROM matches WHERE id = ?", (match_id,)).fetchone())
+            "SELECT finished, snapshot FROM matches WHERE id = ?", (_known(match_id),)).fetchone())
         if row is None:
             raise NoSuchMatch(f"no match {match_id} in the library")
         if row[0]:
@@ -624,6 +625,14 @@ class SqlMatch:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
+
+
+def _known(match_id: int) -> int:
+    """The id, if a library can hold it (a 64-bit integer from 1): else NoSuchMatch, as
+    for any id it does not hold (not a database's complaint about the number)."""
+    if not 1 <= match_id < 2**63:
+        raise NoSuchMatch(f"no match {match_id} in the library")
+    return match_id
 
 
 def _legacy_events(save: SaveFile) -> list[MatchEvent]:
