@@ -4,12 +4,12 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 
-.PHONY: play test lint bench clean browser haproxy catalogs
+.PHONY: play test lint bench clean browser haproxy postgresql catalogs
 
 play: $(STAMP)
 	$(BIN)/cardcore
 
-test: $(STAMP) browser haproxy
+test: $(STAMP) browser haproxy postgresql
 	$(BIN)/ruff check .
 	$(BIN)/mypy
 	$(BIN)/lint-imports
@@ -28,7 +28,7 @@ bench: $(STAMP)
 $(STAMP): pyproject.toml constraints.txt examples/crazy_eights/pyproject.toml examples/whist/pyproject.toml
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install -q -c constraints.txt pip hatchling editables
-	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test,ray]'
+	$(BIN)/python -m pip install -q -c constraints.txt --no-build-isolation -e '.[test,ray,postgresql]'
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/crazy_eights
 	$(BIN)/python -m pip install -q --no-deps --no-build-isolation -e examples/whist
 	touch $(STAMP)
@@ -49,6 +49,15 @@ haproxy:
 	  { [ "$$(id -u)" = 0 ] && apt-get update -q && \
 	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q haproxy; } || \
 	  { echo "make test needs Debian's haproxy: apt-get install -y haproxy (as root)" >&2; exit 1; }
+
+# The library's tests run on PostgreSQL too (tests/pg_server.py starts Debian's server in a
+# temporary directory): installed here when missing (as root); otherwise make stops and names it.
+postgresql:
+	@ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || \
+	  { [ "$$(id -u)" = 0 ] && apt-get update -q && \
+	    DEBIAN_FRONTEND=noninteractive apt-get install -y -q postgresql; } || \
+	  { echo "make test needs Debian's postgresql (its server, for the library's tests):" \
+	         "apt-get install -y postgresql (as root)" >&2; exit 1; }
 
 clean:
 	rm -rf $(VENV)

@@ -1,6 +1,7 @@
 """The match library's costs (not a timed test): prints one JSON object per measure.
 
     .venv/bin/python benches/store.py [--matches 1000] [--actions-match-seed 1]
+    .venv/bin/python benches/store.py --library postgresql://...   # per_action only, there
 
 - ``per_action``: storing one action of a 4-player greedy Canasta match, median and p99 ms:
   the library (the action's events and the match snapshot, one transaction) against the old
@@ -33,6 +34,7 @@ from cardcore.engine.journal import MatchEvent, MatchStart, Played
 from cardcore.engine.match import Match
 from cardcore.services import files
 from cardcore.services.plugins import load_registry
+from cardcore.services.store import open_library
 from cardcore.services.store.sqlite import SqliteStore
 
 
@@ -42,10 +44,10 @@ def ms(values: list[float]) -> dict[str, float]:
             "p99_ms": round(values[int(len(values) * 0.99)] * 1000, 3), "n": len(values)}
 
 
-def per_action(registry, home: Path, seed: int) -> dict:
+def per_action(registry, home: Path, seed: int, library: str | None = None) -> dict:
     game = registry.games["canasta"]
     seats = ["greedy"] * 4
-    store = SqliteStore(home / "per-action.sqlite")
+    store = open_library(library or home / "per-action.sqlite", import_autosave=False)
     play = store.create("canasta", game.Options().model_dump(mode="json"), seed, seats)
     match = Match(game, seed=seed, seats=seats, on_event=play.append_event)
     match.start()
@@ -65,7 +67,7 @@ def per_action(registry, home: Path, seed: int) -> dict:
     play.close()
     store.close()
     return {"measure": "per_action", "game": "canasta 4p greedy", "library": ms(lib),
-            "old_autosave": ms(save)}
+            "old_autosave": ms(save), "on": "postgresql" if str(library).startswith("postgres") else "sqlite"}
 
 
 def build_library(registry, path: Path, n: int) -> dict:
@@ -139,12 +141,16 @@ def main() -> None:
     p.add_argument("--matches", type=int, default=1000)
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--dir", help="keep the libraries here (default: a temporary directory)")
+    p.add_argument("--library", help="measure per_action only, on this library (a file or a "
+                                     "postgresql:// URL of an empty database)")
     args = p.parse_args()
     registry = load_registry()
     home = Path(args.dir or tempfile.mkdtemp(prefix="cardcore-bench-"))
     home.mkdir(parents=True, exist_ok=True)
     os.environ["CARDCORE_HOME"] = str(home)
-    print(json.dumps(per_action(registry, home, args.seed)), flush=True)
+    print(json.dumps(per_action(registry, home, args.seed, args.library)), flush=True)
+    if args.library:
+        return
     path = home / f"library-{args.matches}.sqlite"
     if not path.exists():
         print(json.dumps(build_library(registry, path, args.matches)), flush=True)

@@ -27,7 +27,44 @@ def whist():
 
 @pytest.fixture(autouse=True)
 def cardcore_home(tmp_path, monkeypatch):
-    """Saves and records of a test go to its own folder."""
+    """Saves and records of a test go to its own folder (and its library too, unless the
+    test takes ``library``)."""
     home = tmp_path / "cardcore-home"
     monkeypatch.setenv("CARDCORE_HOME", str(home))
+    monkeypatch.delenv("CARDCORE_LIBRARY", raising=False)
     return home
+
+
+@pytest.fixture(scope="session")
+def pg_server():
+    """A PostgreSQL server of this test process's own (``tests/pg_server.py``), stopped at
+    the end of the session."""
+    from tests.pg_server import PgServer, binaries
+
+    bin_dir = binaries()
+    if bin_dir is None:
+        pytest.skip("no PostgreSQL server installed (/usr/lib/postgresql/NN/bin/initdb): "
+                    "`make test` installs Debian's postgresql")
+    server = PgServer(bin_dir)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+def pg_url(pg_server):
+    """A new, empty database: a PostgreSQL library's URL."""
+    return pg_server.new_database()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def library(request, monkeypatch, cardcore_home):
+    """The test runs on each back end: the library every ``open_library()`` opens (the
+    data dir's SQLite file, or a new PostgreSQL database named by $CARDCORE_LIBRARY)."""
+    if request.param == "sqlite":
+        from cardcore.services.store.sqlite import library_path
+
+        return str(library_path())
+    url = request.getfixturevalue("pg_url")
+    monkeypatch.setenv("CARDCORE_LIBRARY", url)
+    return url

@@ -29,7 +29,8 @@ if TYPE_CHECKING:  # the leagues, the store and the ratings load when `league` r
 
 def add_parser(sub: Any) -> None:
     q = sub.add_parser("league", help=_("leagues of team matches: standings, ratings, forfeits, CSV"))
-    q.add_argument("--library", metavar="FILE", help=_("the match library (a server's: its --library)"))
+    q.add_argument("--library", metavar="FILE | URL",
+                   help=_("the match library, a file or a postgresql:// URL (a server's: its --library)"))
     leagues = q.add_subparsers(dest="league_command", parser_class=type(q), required=True)
     new = leagues.add_parser("new", help=_("a new league of fixed partnerships"))
     new.add_argument("name")

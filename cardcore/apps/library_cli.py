@@ -37,9 +37,15 @@ def add_commands(sub: Any) -> None:
     q = sub.add_parser("stats",
                        help=_("wins, scores and counts per person and partnership, from the library"))
     q.add_argument("game", nargs="?")
+    q = sub.add_parser("library", help=_("the match library itself: copy it to another back end"))
+    kinds = q.add_subparsers(dest="library_command", required=True)
+    q = kinds.add_parser("copy", help=_("copy a library into a new, empty one, then check every match "
+                                        "(each a file's path or a postgresql:// URL)"))
+    q.add_argument("source", metavar="FROM")
+    q.add_argument("target", metavar="TO")
 
 
-COMMANDS = ("history", "export", "import", "delete", "stats")
+COMMANDS = ("history", "export", "import", "delete", "stats", "library")
 
 
 def say(text: str) -> None:
@@ -48,6 +54,13 @@ def say(text: str) -> None:
     from cardcore.engine.names import shown
 
     print("\n".join(map(shown, text.split("\n"))))
+
+
+def _shown(location: str) -> str:
+    """A library's path or URL as said (a URL's password hidden)."""
+    from cardcore.services.store.copy import shown_location
+
+    return shown_location(location)
 
 
 def _library() -> MatchStore:
@@ -62,6 +75,14 @@ def _library() -> MatchStore:
 def run(load: Callable[[], Registry], args: argparse.Namespace) -> None:
     """The library's command ``args.command``; ``load`` gives the plugins' registry, loaded only
     when the command reads the games (import, stats, or a game named)."""
+    if args.command == "library":
+        from cardcore.services.store.copy import copy_library
+
+        copied = copy_library(args.source, args.target)
+        say(_("copied {count} matches and every league from {source} to {target}; each match's record "
+              "is the same in both").format(count=copied, source=_shown(args.source),
+                                            target=_shown(args.target)))
+        return
     registry = functools.cache(load)
     if getattr(args, "game", None) is not None:
         registry().game(args.game)  # KeyError: an unknown game, one line

@@ -94,7 +94,8 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
                    metavar="SECONDS", help=_("(default 60)"))
     q.add_argument("--guess-lockout", type=number_type(float, 1, 7 * 86400, N_("seconds")), default=300.0,
                    metavar="SECONDS", help=_("(default 300)"))
-    q.add_argument("--library", metavar="FILE", help=_("the match library (default: the data dir's)"))
+    q.add_argument("--library", metavar="FILE | URL",
+                   help=_("the match library: a file or a postgresql:// URL (default: the data dir's)"))
     q.add_argument("--compression", action="store_true",
                    help=_("permessage-deflate: smaller frames for more CPU (slow links)"))
     q.add_argument("--slot", type=number_type(int, 0, 25, N_("a slot, 0 to 25")), default=0, metavar="K",

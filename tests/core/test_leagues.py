@@ -30,7 +30,8 @@ def registry():
 
 
 @pytest.fixture
-def book():
+def book(library):
+    """The leagues of a library on each back end (``library``)."""
     store = open_library()
     book = LeagueBook(store)
     yield book

@@ -1,4 +1,5 @@
-"""The match library: resume any match, delete, export / import, history, statistics."""
+"""The match library: resume any match, delete, export / import, history, statistics (the
+tests taking ``library`` run on both back ends: SQLite and PostgreSQL)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from cardcore.services.plugins import load_registry
 from cardcore.services.store import MatchLocked, NoSuchMatch, StoreError, open_library
 from cardcore.services.store.checks import import_checked, resume
 from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
+from tests.pg_server import BOTH_PG_SLOW
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -66,7 +68,7 @@ def without_resumes(text):
     return "".join(line + "\n" for line in text.splitlines() if '"event":"resume"' not in line)
 
 
-def test_resume_each_of_two_unfinished_matches_after_a_third_was_started(registry):
+def test_resume_each_of_two_unfinished_matches_after_a_third_was_started(registry, library):
     store = open_library()
     seats = ["greedy", "random"]
     a, ma = start(store, registry, "casino", 11, seats)
@@ -97,10 +99,10 @@ def test_resume_each_of_two_unfinished_matches_after_a_third_was_started(registr
     c.close()
 
 
-def test_a_match_held_elsewhere_is_locked_and_a_closed_one_is_not(registry):
+def test_a_match_held_elsewhere_is_locked_and_a_closed_one_is_not(registry, library):
     store = open_library()
     play, match = start(store, registry, "casino", 1, ["greedy", "greedy"])
-    other = SqliteStore()  # another connection: the flock is per open file, as across processes
+    other = open_library()  # another connection: its hold is refused, as across processes
     with pytest.raises(MatchLocked, match="being played in another cardcore"):
         other.open(play.id)
     with pytest.raises(MatchLocked):
@@ -111,7 +113,16 @@ def test_a_match_held_elsewhere_is_locked_and_a_closed_one_is_not(registry):
     again.close()
 
 
-def test_delete(registry):
+def test_an_id_no_library_holds_is_no_such_match_on_either_back_end(library):
+    store = open_library()
+    for bad in (0, -1, 3_000_000_000, 2**70):
+        for call in (store.get, store.load, store.open, store.delete, store.export_record):
+            with pytest.raises(NoSuchMatch, match=f"no match {bad} in the library"):
+                call(bad)
+    assert store.list_unfinished() == [] and store.finished() == []
+
+
+def test_delete(registry, library):
     store = open_library()
     keep, _ = start(store, registry, "casino", 1, ["greedy", "greedy"])
     gone, match = start(store, registry, "casino", 2, ["greedy", "greedy"])
@@ -128,7 +139,8 @@ def test_delete(registry):
     assert rows[0] == 0
 
 
-def test_export_is_what_the_table_writes_and_import_export_is_byte_identical(registry, tmp_path,
+@BOTH_PG_SLOW
+def test_export_is_what_the_table_writes_and_import_export_is_byte_identical(registry, library, tmp_path,
                                                                            capsys):
     store = open_library()
     play, match = start(store, registry, "casino", 5, ["greedy", "random", "greedy", "random"])
@@ -152,7 +164,7 @@ def test_export_is_what_the_table_writes_and_import_export_is_byte_identical(reg
     assert store.score_sheet(new_id) == store.score_sheet(play.id)
 
 
-def test_a_forged_record_is_refused_in_one_line_and_nothing_is_added(registry, tmp_path, capsys):
+def test_a_forged_record_is_refused_in_one_line_and_nothing_is_added(registry, library, tmp_path, capsys):
     text = reference(registry, "casino", 3, ["greedy", "greedy"])
     lines = text.splitlines()
     forged = json.loads(lines[3])
@@ -168,7 +180,7 @@ def test_a_forged_record_is_refused_in_one_line_and_nothing_is_added(registry, t
     assert open_library().finished() == [] and open_library().list_unfinished() == []
 
 
-def test_an_unfinished_record_imports_as_a_match_to_resume(registry, tmp_path):
+def test_an_unfinished_record_imports_as_a_match_to_resume(registry, library, tmp_path):
     text = reference(registry, "casino", 4, ["greedy", "greedy"])
     cut = "".join(line + "\n" for line in text.splitlines()[:20])
     store = open_library()
@@ -201,7 +213,7 @@ def recount(registry, text):
 
 
 @pytest.mark.slow
-def test_statistics_are_the_counts_recomputed_from_the_records(registry, capsys):
+def test_statistics_are_the_counts_recomputed_from_the_records(registry, library, capsys):
     store = open_library()
     expected = {}
     names = ["Ada", "Bob"]
@@ -239,7 +251,8 @@ def test_statistics_are_the_counts_recomputed_from_the_records(registry, capsys)
     assert "Casino (standard)" in out and "Ada" in out and "greedy (bot)" in out
 
 
-def test_canasta_counts_from_the_score_items_agree_with_the_melds(registry):
+@BOTH_PG_SLOW
+def test_canasta_counts_from_the_score_items_agree_with_the_melds(registry, library):
     store = open_library()
     seats = ["random"] * 4
     game = registry.games["canasta"]
@@ -301,7 +314,8 @@ def test_statistics_of_the_first_version_fixture_are_the_games_reading_of_its_ro
     store.close()
 
 
-def test_variants_are_told_apart(registry, capsys):
+@BOTH_PG_SLOW
+def test_variants_are_told_apart(registry, library, capsys):
     store = open_library()
     game = registry.games["casino"]
     for target in (21, 11):
@@ -318,7 +332,7 @@ def test_variants_are_told_apart(registry, capsys):
     assert "Casino (standard)" in out and "Casino (target=11)" in out
 
 
-def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry):
+def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry, library):
     game = registry.games["casino"]
     files.records_dir().mkdir(parents=True)
     record_path = files.records_dir() / "old.jsonl"
@@ -344,7 +358,7 @@ def test_the_old_autosave_is_imported_once_and_left_as_it_was(registry):
     assert open_library().list_unfinished() == []  # and not again after a delete
 
 
-def test_cli_resume_and_history(registry, capsys, monkeypatch):
+def test_cli_resume_and_history(registry, library, capsys, monkeypatch):
     import cardcore.apps.tui
 
     store = open_library()
@@ -372,7 +386,7 @@ def test_cli_resume_and_history(registry, capsys, monkeypatch):
     assert [m.id for m in store.list_unfinished()] == [a.id]
 
 
-def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, capsys, monkeypatch):
+def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, library, capsys, monkeypatch):
     import cardcore.apps.tui
 
     played: list[int] = []
@@ -389,7 +403,8 @@ def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, c
     assert played == [a.id, b.id]
 
 
-def test_load_refuses_a_finished_match_and_a_damaged_snapshot(registry):
+@BOTH_PG_SLOW
+def test_load_refuses_a_finished_match_and_a_damaged_snapshot(registry, library):
     store = open_library()
     play, match = start(store, registry, "casino", 1, ["greedy", "greedy"])
     step(play, match, registry)
@@ -398,8 +413,7 @@ def test_load_refuses_a_finished_match_and_a_damaged_snapshot(registry):
         store.open(play.id)
     other, _ = start(store, registry, "casino", 2, ["greedy", "greedy"])
     other.close()
-    with store.conn:
-        store.conn.execute("UPDATE matches SET snapshot = x'00ff' WHERE id = ?", (other.id,))
+    store.conn.execute("UPDATE matches SET snapshot = ? WHERE id = ?", (b"\x00\xff", other.id))
     with pytest.raises(StoreError, match="damaged"):
         store.load(other.id)
 

@@ -16,6 +16,7 @@ from cardcore.services.plugins import load_registry
 from cardcore.services.store import open_library
 from cardcore.services.store.checks import resume
 from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore
+from tests.pg_server import BOTH_PG_SLOW
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -56,7 +57,7 @@ def hand_ends(text):
 # --- ids -------------------------------------------------------------------------------
 
 
-def test_a_deleted_matchs_id_is_never_given_again(registry):
+def test_a_deleted_matchs_id_is_never_given_again(registry, library):
     store = open_library()
     kept, _ = start(store, registry, "casino", 1, ["greedy", "greedy"])
     gone, _ = start(store, registry, "casino", 2, ["greedy", "greedy"])
@@ -129,8 +130,9 @@ def test_an_older_library_is_migrated_and_gives_no_id_twice(tmp_path, registry, 
 # --- the order of score rows --------------------------------------------------------------
 
 
+@BOTH_PG_SLOW
 @pytest.mark.parametrize(("game_id", "players"), [("royal_casino", 2), ("canasta", 4)])
-def test_score_rows_keep_the_games_order_however_the_match_was_resumed(registry, game_id, players):
+def test_score_rows_keep_the_games_order_however_the_match_was_resumed(registry, game_id, players, library):
     store = open_library()
     play, match = start(store, registry, game_id, 7, ["greedy"] * players)
     play_to_hand(play, match, registry, 2)
@@ -255,7 +257,7 @@ def matches_of(path: Path) -> list[str]:
     return out
 
 
-def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
+def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys, library):
     from cardcore.apps.cli import main
 
     capsys.readouterr()
@@ -271,7 +273,7 @@ def test_import_keeps_each_match_of_a_record_of_several(three_matches, capsys):
 
 @pytest.mark.slow
 def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_matches, tmp_path,
-                                                                     capsys):
+                                                                     capsys, library):
     from cardcore.apps.cli import main
 
     assert main(["import", str(three_matches)]) == 0
@@ -305,7 +307,7 @@ def test_importing_the_same_record_twice_keeps_one_copy_unless_again(three_match
     assert len(store.finished()) == 7
 
 
-def test_a_record_of_several_with_one_forged_match_adds_none(three_matches, tmp_path, capsys):
+def test_a_record_of_several_with_one_forged_match_adds_none(three_matches, tmp_path, capsys, library):
     from cardcore.apps.cli import main
 
     texts = matches_of(three_matches)
@@ -339,7 +341,7 @@ def test_replay_of_a_record_of_several_picks_one(three_matches, capsys, monkeypa
     assert err.count("\n") == 1 and "holds 3 matches (--match 1 to 3), not a match 4" in err
 
 
-def test_a_match_twice_in_one_record_is_imported_once(three_matches, tmp_path, capsys):
+def test_a_match_twice_in_one_record_is_imported_once(three_matches, tmp_path, capsys, library):
     from cardcore.apps.cli import main
 
     texts = matches_of(three_matches)

@@ -16,7 +16,7 @@ from cardcore.services.net.protocol import MAX_SERVER_MESSAGE_BYTES, decode
 from cardcore.services.net.server import Server, ServerConfig
 from cardcore.services.net.tables import TableConfig
 from cardcore.services.plugins import load_registry
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import open_library
 
 #: The longest any single wait in these tests may take (seconds).
 WAIT = 10.0
@@ -132,9 +132,10 @@ def server_config(rate: float = 1000.0, burst: int = 1000, **table: Any) -> Serv
                         burst=burst, allow_seed=True)
 
 
-async def start_server(library: Path, config: ServerConfig | None = None,
+async def start_server(library: str | Path, config: ServerConfig | None = None,
                        registry: Any = None) -> Server:
-    server = Server(registry or load_registry(), SqliteStore(library), config or server_config())
+    store = open_library(library, import_autosave=False)  # a file or a postgresql:// URL
+    server = Server(registry or load_registry(), store, config or server_config())
     await asyncio.wait_for(server.start(), WAIT)
     return server
 
@@ -145,7 +146,7 @@ async def stop_server(server: Server) -> None:
 
 
 @contextlib.asynccontextmanager
-async def running(library: Path, config: ServerConfig | None = None,
+async def running(library: str | Path, config: ServerConfig | None = None,
                   registry: Any = None) -> AsyncIterator[Server]:
     """A server for the block, stopped after it whatever happens."""
     server = await start_server(library, config, registry)

@@ -9,11 +9,11 @@ import random
 import sys
 from pathlib import Path
 
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import open_library
 from tests.net.helpers import Client
 
 
-async def serve(library: Path, home: Path, *more: str) -> tuple[asyncio.subprocess.Process, int]:
+async def serve(library: str | Path, home: Path, *more: str) -> tuple[asyncio.subprocess.Process, int]:
     env = {**os.environ, "CARDCORE_HOME": str(home)}
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "cardcore", "serve", "--port", "0", "--library", str(library),
@@ -25,9 +25,9 @@ async def serve(library: Path, home: Path, *more: str) -> tuple[asyncio.subproce
     return proc, int(line.split(":")[3].split("/")[0])
 
 
-async def committed(library: Path, turns: dict[int, int]) -> None:
+async def committed(library: str | Path, turns: dict[int, int]) -> None:
     """Until the library holds each match (by id) at its turn."""
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     try:
         for _ in range(200):
             if all(store.get(m).decisions >= t for m, t in turns.items()):

@@ -15,14 +15,16 @@ from dataclasses import replace
 
 import pytest
 
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import open_library
+from cardcore.services.store.commits import WRITER_KEY, is_postgres
 from tests.net.helpers import Client, running, server_config, until
 from tests.net.test_hostile import make_table
+from tests.pg_server import BOTH_PG_SLOW
 
 
 def decisions(library, match_id: int) -> int:
     """The match's turn as the library holds it (read by a connection of its own)."""
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     try:
         return store.get(match_id).decisions
     finally:
@@ -37,10 +39,17 @@ async def nothing_comes(clients: list[Client], seconds: float = 0.5) -> None:
 
 
 class Holder:
-    """Another process's hold on the library's write lock (an open write transaction)."""
+    """Another process's hold on the library's write lock (an open write transaction; in
+    PostgreSQL, one holding the writers' advisory lock)."""
 
     def __init__(self, library) -> None:
-        self.conn = sqlite3.connect(library, isolation_level=None)
+        self.pg = is_postgres(str(library))
+        if self.pg:
+            import psycopg
+
+            self.conn = psycopg.connect(str(library), autocommit=True)
+        else:
+            self.conn = sqlite3.connect(library, isolation_level=None)
 
     async def __aenter__(self) -> Holder:
         return self
@@ -50,10 +59,14 @@ class Holder:
         self.conn.close()
 
     def take(self) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+        if self.pg:
+            self.conn.execute("BEGIN")
+            self.conn.execute("SELECT pg_advisory_xact_lock(%s, 0)", (WRITER_KEY,))
+        else:
+            self.conn.execute("BEGIN IMMEDIATE")
 
     def release(self) -> None:
-        if self.conn.in_transaction:
+        if self.pg or self.conn.in_transaction:  # (PostgreSQL: nothing to roll back is no error)
             self.conn.execute("ROLLBACK")
 
 
@@ -63,9 +76,9 @@ def quick_failing(**table):
     return replace(server_config(**table), library_wait=0.2)
 
 
+@BOTH_PG_SLOW
 @pytest.mark.asyncio
-async def test_an_update_waits_until_the_library_holds_its_move(tmp_path):
-    library = tmp_path / "library.sqlite"
+async def test_an_update_waits_until_the_library_holds_its_move(library):
     async with running(library, quick_failing()) as server, Holder(library) as hold:
         code, _, (first, second) = await make_table(server.port)
         other, _, (third, fourth) = await make_table(server.port)
@@ -139,9 +152,9 @@ async def test_a_connection_with_too_much_waiting_for_the_library_is_closed_alon
         assert (await back.update())["turn"] == 1
 
 
+@BOTH_PG_SLOW
 @pytest.mark.asyncio
-async def test_bots_wait_while_the_library_cannot_be_written(tmp_path):
-    library = tmp_path / "library.sqlite"
+async def test_bots_wait_while_the_library_cannot_be_written(library):
     async with running(library, quick_failing(bot_delay=0.5)) as server, Holder(library) as hold:
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "random"],

@@ -12,8 +12,7 @@ import pytest
 
 from cardcore.engine.records import parse_record_lines
 from cardcore.services.plugins import load_registry
-from cardcore.services.store import checks
-from cardcore.services.store.sqlite import SqliteStore
+from cardcore.services.store import checks, open_library
 from tests.net.helpers import Client
 from tests.net.play import local_record, play_seat
 from tests.net.processes import committed, play_until, serve, settled
@@ -24,8 +23,8 @@ TABLES = [("casino", ["human", "human"], {}), ("canasta", ["human", "greedy", "h
 
 @pytest.mark.slow
 @pytest.mark.asyncio
-async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
-    library, home = tmp_path / "library.sqlite", tmp_path / "home"
+async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path, library):
+    home = tmp_path / "home"
     registry = load_registry()
     proc, port = await serve(library, home)
     host = await Client.connect(port)
@@ -43,7 +42,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
         await asyncio.wait_for(asyncio.gather(*(play_until(c, m["code"], stop, sent[m["code"]], rng)
                                                 for c in seated[m["code"]])), 20)
     before = {m["code"]: [await settled(c) for c in seated[m["code"]]] for m in made}
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     ids = {code: match_id for code, match_id, _, _ in store.net_tables()}
     store.close()
     await committed(library, {ids[code]: ups[0]["turn"] for code, ups in before.items()})
@@ -73,7 +72,7 @@ async def test_a_killed_server_resumes_every_table_where_it_was(tmp_path):
     finally:
         proc.send_signal(signal.SIGTERM)
         assert await asyncio.wait_for(proc.wait(), 20) == 0
-    store = SqliteStore(library)
+    store = open_library(library, import_autosave=False)
     try:
         for code, match_id in ids.items():
             record = store.export_record(match_id)

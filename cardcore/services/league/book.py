@@ -1,5 +1,5 @@
-"""``LeagueBook``: the leagues of one match library (its SQLite file; the tables are
-``cardcore/services/store/league_tables.py``'s).
+"""``LeagueBook``: the leagues of one match library (on a connection of its own,
+``MatchStore.database``; the tables are ``cardcore/services/store/league_tables.py``'s).
 
 Every change is one transaction and is checked before it is written: anything wrong is a
 ``LeagueError`` (one line) and nothing changes. A match enters a league as an entry that
@@ -11,7 +11,6 @@ later leaves its league as it was.
 from __future__ import annotations
 
 import json
-import sqlite3
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -19,8 +18,8 @@ from typing import Any, TypeVar
 
 from cardcore.engine.names import check_name, plain_text
 from cardcore.services.league import MAX_PARTNERSHIPS, Entry, League, LeagueError, Partnership, player_key
-from cardcore.services.store import MatchStore, MatchSummary, StoreError
-from cardcore.services.store.commits import column_json, connect, transaction
+from cardcore.services.store import MatchStore, MatchSummary, SqlConflict, SqlError, StoreError
+from cardcore.services.store.commits import column_json
 
 T = TypeVar("T")
 #: A correction's reason, at most.
@@ -35,30 +34,27 @@ class LeagueBook:
 
     def __init__(self, store: MatchStore):
         self.store = store
-        try:
-            self.conn = connect(store.path, create=False)
-        except sqlite3.Error as exc:
-            raise StoreError(f"the match library {store.path} cannot be used: {exc}") from None
+        self.db = store.database()
 
     def close(self) -> None:
-        self.conn.close()
+        self.db.close()
 
     # --- reading ---------------------------------------------------------------------
 
-    def _read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
+    def _read(self, fn: Callable[[Any], T]) -> T:
         try:
-            return fn(self.conn)
-        except sqlite3.Error as exc:
+            return self.db.read(fn)
+        except SqlError as exc:
             raise StoreError(f"the leagues cannot be read: {exc}") from None
 
     @contextmanager
-    def _write(self) -> Iterator[sqlite3.Cursor]:
+    def _write(self) -> Iterator[Any]:
         try:
-            with transaction(self.conn) as cur:
+            with self.db.write() as cur:
                 yield cur
-        except sqlite3.IntegrityError as exc:
+        except SqlConflict as exc:
             raise LeagueError(f"not written: {exc}") from None
-        except sqlite3.Error as exc:
+        except SqlError as exc:
             raise StoreError(f"the leagues cannot be written: {exc}") from None
 
     def leagues(self) -> list[League]:
@@ -73,7 +69,7 @@ class LeagueBook:
         return self._league(int(row[0]))
 
     def _league(self, league_id: int) -> League:
-        def read(c: sqlite3.Connection) -> tuple[Any, list[Any]]:
+        def read(c: Any) -> tuple[Any, list[Any]]:
             head = c.execute("SELECT id, name, game, options, season, created FROM leagues WHERE id = ?",
                              (league_id,)).fetchone()
             teams = c.execute("SELECT team, name, players FROM league_teams WHERE league_id = ? "
@@ -110,9 +106,9 @@ class LeagueBook:
         with self._write() as cur:
             if cur.execute("SELECT 1 FROM leagues WHERE name = ?", (name,)).fetchone():
                 raise LeagueError(f"a league named {name!r} exists already")
-            cur.execute("INSERT INTO leagues (name, game, options, season, created) VALUES (?, ?, ?, ?, ?)",
-                        (name, game, column_json(options), season, now))
-            league_id = cur.lastrowid
+            league_id = cur.execute("INSERT INTO leagues (name, game, options, season, created) "
+                                    "VALUES (?, ?, ?, ?, ?) RETURNING id",
+                                    (name, game, column_json(options), season, now)).fetchone()[0]
             cur.executemany("INSERT INTO league_teams (league_id, team, name, players) VALUES (?, ?, ?, ?)",
                             [(league_id, i, team, column_json(list(players)))
                              for i, (team, players) in enumerate(teams)])
@@ -153,15 +149,15 @@ class LeagueBook:
                                 teams=(winner.number, loser.number), points=(0, 0), winner=0,
                                 players=((), ()))
 
-    def _insert(self, cur: sqlite3.Cursor, league: League, kind: str, match_id: int | None, *,
+    def _insert(self, cur: Any, league: League, kind: str, match_id: int | None, *,
                 played: float, teams: tuple[int, int], points: tuple[int, int], winner: int | None,
                 players: tuple[tuple[str, ...], tuple[str, ...]], note: str = "") -> Entry:
-        cur.execute("INSERT INTO league_entries (league_id, kind, match_id, played, teams, points, winner, "
-                    "players, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (league.id, kind, match_id, played, column_json(list(teams)), column_json(list(points)),
-                     winner, column_json([list(p) for p in players]), note))
-        row = cur.execute(f"SELECT {_ENTRY_COLUMNS} FROM league_entries WHERE id = ?",
-                          (cur.lastrowid,)).fetchone()
+        row = cur.execute("INSERT INTO league_entries (league_id, kind, match_id, played, teams, points, "
+                          "winner, players, note) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) "
+                          f"RETURNING {_ENTRY_COLUMNS}",
+                          (league.id, kind, match_id, played, column_json(list(teams)),
+                           column_json(list(points)), winner, column_json([list(p) for p in players]), note)
+                          ).fetchone()
         return _entry(row)
 
     def correct(self, league: League, entry_id: int, reason: str, *, winner: Any = KEEP,
@@ -204,7 +200,8 @@ class LeagueBook:
     def pend(self, league: League, match_id: int) -> None:
         """Match ``match_id`` (not finished) goes to ``league`` when it finishes (``settle``)."""
         with self._write() as cur:
-            cur.execute("INSERT OR REPLACE INTO league_pending (match_id, league_id) VALUES (?, ?)",
+            cur.execute("INSERT INTO league_pending (match_id, league_id) VALUES (?, ?) "
+                        "ON CONFLICT (match_id) DO UPDATE SET league_id = excluded.league_id",
                         (match_id, league.id))
 
     def pending_league(self, match_id: int) -> League | None:
@@ -322,6 +319,7 @@ def _partnerships(given: Sequence[tuple[str | None, Sequence[str]]]) -> list[tup
 
 def _entry(r: Any) -> Entry:
     teams, points, players = json.loads(r[4]), json.loads(r[5]), json.loads(r[7])
-    return Entry(id=int(r[0]), kind=r[1], match_id=r[2], played=float(r[3]), teams=(teams[0], teams[1]),
+    match_id = None if r[2] is None else int(r[2])
+    return Entry(id=int(r[0]), kind=r[1], match_id=match_id, played=float(r[3]), teams=(teams[0], teams[1]),
                  points=(points[0], points[1]), winner=r[6],
                  players=(tuple(players[0]), tuple(players[1])) if players else ((), ()), note=r[8])

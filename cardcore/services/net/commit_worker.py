@@ -21,6 +21,8 @@ from typing import Any
 from cardcore.services.store import StoreError, StoreUnavailable, commits
 from cardcore.services.store.commits import BUSY_TIMEOUT_MS, HEADER, LOST, OK, Commit
 
+#: The variable that hands a PostgreSQL library's URL to the writer process.
+URL_VARIABLE = "CARDCORE_WRITER_LIBRARY"
 #: How long a stopping server waits for the process to finish what it was handed (s).
 STOP_WAIT = 10.0
 
@@ -31,7 +33,7 @@ class CommitWorker:
     server claims them) or ``answered(error, [])``: a failure answers for that batch and
     every one handed over after it (the process is ended)."""
 
-    def __init__(self, library: Path, answered: Callable[[StoreError | None, list[int]], None],
+    def __init__(self, library: str | Path, answered: Callable[[StoreError | None, list[int]], None],
                  wait: float = BUSY_TIMEOUT_MS / 1000):
         self.library = library
         self._answered = answered
@@ -74,9 +76,12 @@ class CommitWorker:
 
     def _running(self) -> subprocess.Popen[bytes]:
         if self._proc is None:
+            library, env = str(self.library), None
+            if commits.is_postgres(library):  # its URL in the environment: no password in ps
+                library, env = f"env:{URL_VARIABLE}", {**os.environ, URL_VARIABLE: library}
             proc = subprocess.Popen(
-                [sys.executable, "-I", commits.__file__, str(self.library),  # -I: nothing but it
-                 str(round(self.wait * 1000))],
+                [sys.executable, "-I", commits.__file__, library,  # -I: nothing but it
+                 str(round(self.wait * 1000))], env=env,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 start_new_session=True)  # Ctrl-C at the terminal stops the server, which ends it
             assert proc.stdout is not None

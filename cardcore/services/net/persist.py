@@ -103,7 +103,7 @@ class Writer:
         """``wait``: how long a batch waits for another process's write lock."""
         self.store = store
         #: The process that writes the batches.
-        self.worker = CommitWorker(store.path, self._answered, wait)
+        self.worker = CommitWorker(store.url, self._answered, wait)
         self.delay = delay
         self.retry = retry
         #: The number of the last write queued, and every write up to ``written`` is committed.

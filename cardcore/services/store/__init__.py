@@ -1,8 +1,9 @@
 """The match library: every match played at the table, kept, resumable, with its history.
 
-The table and the session speak to a ``MatchStore`` (below) and never to SQL; the one
-implementation today is ``SqliteStore`` (``cardcore/services/store/sqlite.py``), an SQLite file in
-the user data dir. A later server can offer the same interface.
+The table and the session speak to a ``MatchStore`` (below) and never to SQL. Two back
+ends share its queries (``sql.SqlStore``): ``SqliteStore`` (``sqlite.py``), an SQLite file
+in the user data dir (the default), and ``PostgresStore`` (``postgres.py``), a PostgreSQL
+database named by a ``postgresql://`` URL; ``open_library`` picks one by what it is given.
 
 How the session uses it (see docs/library.md):
 
@@ -17,6 +18,7 @@ How the session uses it (see docs/library.md):
 from __future__ import annotations
 
 import hashlib
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -28,6 +30,7 @@ from cardcore.services.store.commits import Commit
 if TYPE_CHECKING:
     from cardcore.engine.game import Game
     from cardcore.engine.journal import MatchEvent
+    from cardcore.services.store.sql import Database, SqlStore
 
 
 def record_digest(events: Sequence[MatchEvent]) -> str:
@@ -65,6 +68,15 @@ class StoreError(Exception):
 class StoreUnavailable(StoreError):
     """The library cannot be opened or written (a read-only or missing data dir, a library
     from a newer cardcore, a full disk). The table shows it and plays on without saving."""
+
+
+class SqlError(StoreError):
+    """The library's database refused a statement (``sql.Database``: the modules that keep
+    tables of their own in it say what they were doing)."""
+
+
+class SqlConflict(SqlError):
+    """A write the library's constraints refuse (a name that must be unique, taken)."""
 
 
 class LibraryBusy(StoreError):
@@ -163,8 +175,9 @@ class MatchStore(Protocol):
 
     #: What the caller should show once after opening (a damaged file set aside, ...).
     notice: str | None
-    #: The library's file (a server's writer process opens it too: ``commits``).
-    path: Path
+    #: Where the library is: its file's path or its ``postgresql://`` URL (a server's writer
+    #: process opens it too: ``commits``).
+    url: str
 
     def create(self, game: str, options: dict[str, Any], seed: int | str, seats: list[str],
                names: list[str] | None = None, side_names: list[str] | None = None,
@@ -241,6 +254,10 @@ class MatchStore(Protocol):
         """A server's tables with one of ``statuses``: (code, match id, status, data), oldest
         first."""
 
+    def database(self) -> Database:
+        """A connection of its own to the library's tables, for a module that keeps tables
+        there (the leagues); closed by the caller."""
+
     # --- servers sharing the library (docs/hosting.md, "Several server processes") ------
 
     def lease(self, slot: int, ttl: float, listing: list[dict[str, Any]] | None = None) -> str:
@@ -269,18 +286,42 @@ class MatchStore(Protocol):
     def close(self) -> None: ...
 
 
-def open_library(path: str | None = None, *, import_autosave: bool = True) -> MatchStore:
-    """The library in the data dir (or ``path``). StoreUnavailable when it cannot be opened;
-    a damaged or foreign file is set aside and ``store.notice`` says so."""
-    from cardcore.services.store.sqlite import SqliteStore
+#: The library used when none is named (a path or a ``postgresql://`` URL); else the
+#: SQLite file in the data dir.
+LIBRARY_VARIABLE = "CARDCORE_LIBRARY"
 
-    store = SqliteStore(path)
+
+def library_location(path: str | Path | None = None) -> str | None:
+    """The library asked for: ``path``, else $CARDCORE_LIBRARY, else None (the data dir's)."""
+    return os.fspath(path) if path is not None else os.environ.get(LIBRARY_VARIABLE) or None
+
+
+def open_library(path: str | Path | None = None, *, import_autosave: bool = True) -> MatchStore:
+    """The library at ``path`` (a file, or a ``postgresql://`` URL: ``library_location``).
+    StoreUnavailable when it cannot be opened; a damaged or foreign file is set aside and
+    ``store.notice`` says so."""
+    from cardcore.services.store.commits import is_postgres
+
+    location = library_location(path)
+    if location is not None and "://" in location and not is_postgres(location):
+        raise StoreUnavailable(f"{location}: a library is a file's path or a postgresql:// URL")
+    store: SqlStore
+    if is_postgres(location):
+        from cardcore.services.store.postgres import PostgresStore
+
+        store = PostgresStore(str(location))
+    else:
+        from cardcore.services.store.sqlite import SqliteStore
+
+        store = SqliteStore(location)
     if import_autosave:
         store.import_legacy_autosave()
     return store
 
 
 __all__ = [
-    "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch", "OpenMatch",
-    "PlayerStats", "StoreError", "StoreUnavailable", "open_library", "record_digest",
+    "LIBRARY_VARIABLE", "LibraryBusy", "MatchLocked", "MatchStore", "MatchSummary", "NoSuchMatch",
+    "OpenMatch",
+    "PlayerStats", "SqlConflict", "SqlError", "StoreError", "StoreUnavailable", "library_location",
+    "open_library", "record_digest",
 ]

@@ -11,6 +11,11 @@ batches handed over after a failed one are the server's to hand over again). It 
 interpreter with the loop, so a commit (and a checkpoint of the write-ahead log) runs
 beside the loop's work instead of taking turns with it.
 
+The same SQL serves a PostgreSQL library (``postgres.py``): its statements are written with
+``?`` placeholders and portable clauses (``RETURNING``, ``ON CONFLICT``), and a PostgreSQL
+connection (``pg_connect``) takes them as they are. Its writer process is started with
+``env:VARIABLE`` for LIBRARY (the URL in that variable, so no password shows in ``ps``).
+
 On stdin each batch is its length (4 bytes, little-endian) and the pickle of
 ``(commits, tables, holder)``, the commits as plain tuples (``Commit`` fields), the tables as
 ``put_table``'s arguments, and the server's holder token that fences them (``write``).
@@ -30,9 +35,13 @@ import urllib.parse
 import zlib
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any, BinaryIO, NamedTuple
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, BinaryIO, NamedTuple
 
 import orjson
+
+if TYPE_CHECKING:
+    import psycopg
 
 #: ``PRAGMA application_id``: "cdcr". A SQLite file with another id is not a library.
 APPLICATION_ID = 0x63646372
@@ -44,6 +53,13 @@ HEADER = 4
 #: another server claimed since (``LOST`` and their ids).
 OK = b"ok\n"
 LOST = "lost"
+#: What a PostgreSQL library's URL starts with (anything else is an SQLite file's path).
+POSTGRES_SCHEMES = ("postgresql://", "postgres://")
+#: PostgreSQL's advisory lock keys (two int4s): the first names what is locked. Every write
+#: transaction takes (WRITER_KEY, 0) first, so writers queue as ``BEGIN IMMEDIATE`` makes
+#: them queue in SQLite; a match held for play is (MATCH_KEY, its id); a holder of claims is
+#: (HOLDER_KEY, its number). Lease rows (docs/hosting.md) will need no key of their own.
+WRITER_KEY, MATCH_KEY, HOLDER_KEY = APPLICATION_ID, APPLICATION_ID + 1, APPLICATION_ID + 2
 
 
 class Commit(NamedTuple):
@@ -65,9 +81,17 @@ class MissingMatch(LookupError):
     """A commit for a match the library does not hold."""
 
 
-def connect(path: Any, *, create: bool = True) -> sqlite3.Connection:
-    """A connection to the library that waits for another writer (BUSY_TIMEOUT_MS);
-    ``create=False``: an error if there is no such file."""
+def is_postgres(location: Any) -> bool:
+    """Whether ``location`` is a PostgreSQL library's URL (else an SQLite file's path)."""
+    return isinstance(location, str) and location.startswith(POSTGRES_SCHEMES)
+
+
+def connect(path: Any, *, create: bool = True) -> Any:
+    """A connection to the library (an SQLite file's, or ``pg_connect``'s for a URL) that
+    waits for another writer (BUSY_TIMEOUT_MS); ``create=False``: an error if there is no
+    such file."""
+    if is_postgres(path):
+        return pg_connect(path)
     target = path if create else f"file:{urllib.parse.quote(os.fspath(path))}?mode=rw"
     conn = sqlite3.connect(target, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None,
                            check_same_thread=False, uri=not create)
@@ -75,10 +99,46 @@ def connect(path: Any, *, create: bool = True) -> sqlite3.Connection:
     return conn
 
 
+@lru_cache(maxsize=256)
+def qmark(sql: str) -> str:
+    """An SQL text with ``?`` placeholders as psycopg takes it (``%s``; a literal ``%`` doubled)."""
+    return sql.replace("%", "%%").replace("?", "%s")
+
+
+@lru_cache(maxsize=1)
+def _qmark_cursor() -> type[psycopg.Cursor[Any]]:
+    import psycopg
+
+    class QmarkCursor(psycopg.Cursor[Any]):
+        """A cursor that takes the library's SQL as SQLite does (``?`` placeholders)."""
+
+        def execute(self, query: Any, params: Any = None, **kw: Any) -> QmarkCursor:
+            return super().execute(qmark(query) if isinstance(query, str) else query, params, **kw)
+
+        def executemany(self, query: Any, params_seq: Any, **kw: Any) -> None:
+            super().executemany(qmark(query) if isinstance(query, str) else query, params_seq, **kw)
+
+    return QmarkCursor
+
+
+def pg_connect(url: str) -> psycopg.Connection[Any]:
+    """A connection to a PostgreSQL library: autocommit (each transaction is begun by
+    ``transaction``), ``?`` placeholders, a bounded wait to connect, and the process's id
+    in its name (``MatchLocked`` names the process that holds a match, as with SQLite)."""
+    import psycopg
+
+    return psycopg.connect(url, autocommit=True, cursor_factory=_qmark_cursor(), connect_timeout=10,
+                           application_name=f"cardcore pid {os.getpid()}")  # who holds a match
+
+
 @contextmanager
-def transaction(conn: sqlite3.Connection, wait_ms: int | None = None) -> Iterator[sqlite3.Cursor]:
+def transaction(conn: Any, wait_ms: int | None = None) -> Iterator[Any]:
     """One write transaction (rolled back if the body raises); ``wait_ms``: at most this
     long for another writer to finish, not BUSY_TIMEOUT_MS."""
+    if not isinstance(conn, sqlite3.Connection):
+        with pg_transaction(conn, wait_ms) as cur:
+            yield cur
+        return
     cur = conn.cursor()
     if wait_ms is not None:
         cur.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
@@ -94,6 +154,34 @@ def transaction(conn: sqlite3.Connection, wait_ms: int | None = None) -> Iterato
         if conn.in_transaction:
             conn.execute("ROLLBACK")
         raise
+
+
+@contextmanager
+def pg_transaction(conn: psycopg.Connection[Any], wait_ms: int | None = None) -> Iterator[Any]:
+    """``transaction`` on PostgreSQL: the writers' lock (WRITER_KEY) taken first, waiting at
+    most ``wait_ms`` (``lock_timeout``) for another writer. Pipelined: a statement whose
+    result is not read goes without waiting for the one before, and the transaction has
+    returned only once COMMIT's answer is in (a commit costs the round trips of its reads)."""
+    from psycopg import pq
+
+    cur = conn.cursor()
+    wait = int(BUSY_TIMEOUT_MS if wait_ms is None else wait_ms)
+    try:
+        with conn.pipeline():
+            cur.execute("BEGIN")
+            cur.execute(f"SET LOCAL lock_timeout = {wait}")
+            cur.execute(f"SELECT pg_advisory_xact_lock({WRITER_KEY}, 0)")
+            yield cur
+            cur.execute("COMMIT")
+    except BaseException:
+        if not conn.closed and conn.info.transaction_status != pq.TransactionStatus.IDLE:
+            conn.execute("ROLLBACK")
+        raise
+
+
+def is_db_error(exc: BaseException) -> bool:
+    """An error of the library's database (SQLite's or psycopg's), not of cardcore."""
+    return isinstance(exc, sqlite3.Error) or type(exc).__module__.startswith("psycopg")
 
 
 def column_json(value: Any) -> str:
@@ -125,7 +213,7 @@ def snapshot_columns(snap: dict[str, Any]) -> tuple[str, str, str, str, int, int
             int(snap.get("decisions") or 0), column_json(snap.get("people") or []))
 
 
-def write(cur: sqlite3.Cursor, commits: Iterable[Commit],
+def write(cur: Any, commits: Iterable[Commit],
           tables: Iterable[tuple[str, int, str, dict[str, Any]]] = (), holder: str | None = None
           ) -> list[int]:
     """Commits and table rows, inside the transaction of ``cur``. ``holder`` (a server's):
@@ -145,13 +233,13 @@ def write(cur: sqlite3.Cursor, commits: Iterable[Commit],
     return lost
 
 
-def _holds(cur: sqlite3.Cursor, match_id: int, holder: str) -> bool:
+def _holds(cur: Any, match_id: int, holder: str) -> bool:
     """No other holder claims the match (a match let go may still get its last row)."""
     row = cur.execute("SELECT holder FROM claims WHERE match_id = ?", (match_id,)).fetchone()
     return row is None or row[0] == holder
 
 
-def write_commit(cur: sqlite3.Cursor, commit: Commit) -> None:
+def write_commit(cur: Any, commit: Commit) -> None:
     """One match's events (after those it has) and its snapshot (MissingMatch: no match)."""
     snapshot = orjson.loads(commit.snapshot)
     over = bool(snapshot.get("over"))
@@ -168,7 +256,7 @@ def write_commit(cur: sqlite3.Cursor, commit: Commit) -> None:
          None if over else packed(commit.snapshot), match_id))
 
 
-def insert_lines(cur: sqlite3.Cursor, match_id: int, seq: int, commit: Commit) -> int:
+def insert_lines(cur: Any, match_id: int, seq: int, commit: Commit) -> int:
     """Append the commit's lines from ``seq`` (the next sequence number after them). Lines
     up to the last end of a hand among them are packed (with the raw lines before them)
     into one chunk, never stored raw."""
@@ -191,7 +279,7 @@ def insert_lines(cur: sqlite3.Cursor, match_id: int, seq: int, commit: Commit) -
     return seq + len(commit.lines)
 
 
-def put_table(cur: sqlite3.Cursor, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
+def put_table(cur: Any, code: str, match_id: int, status: str, data: dict[str, Any]) -> None:
     """Add or replace the row of a server's table ``code``."""
     now = time.time()
     cur.execute("INSERT INTO net_tables (code, match_id, status, data, created, updated) "
@@ -205,12 +293,14 @@ def put_table(cur: sqlite3.Cursor, code: str, match_id: int, status: str, data: 
 def serve(path: str, wait_ms: int, source: BinaryIO, answers: BinaryIO) -> None:
     """Write the batches ``source`` carries into the library at ``path``, answering each,
     until one fails; each waits up to ``wait_ms`` for another process's write lock."""
+    if path.startswith("env:"):
+        path = os.environ[path.removeprefix("env:")]
     conn = connect(path, create=False)
-    conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
     try:
-        if conn.execute("PRAGMA application_id").fetchone()[0] != APPLICATION_ID:
-            raise sqlite3.DatabaseError(f"{path} is not a cardcore library")
-        conn.execute("PRAGMA synchronous = NORMAL")  # as the server's own connection
+        check_library(conn, path)
+        if isinstance(conn, sqlite3.Connection):
+            conn.execute(f"PRAGMA busy_timeout = {int(wait_ms)}")
+            conn.execute("PRAGMA synchronous = NORMAL")  # as the server's own connection
         while True:
             head = source.read(HEADER)
             if len(head) < HEADER:
@@ -228,6 +318,18 @@ def serve(path: str, wait_ms: int, source: BinaryIO, answers: BinaryIO) -> None:
         conn.close()
 
 
+def check_library(conn: Any, path: str) -> None:
+    """A DatabaseError (sqlite3's) unless the connection is to a cardcore library."""
+    if isinstance(conn, sqlite3.Connection):
+        ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    else:
+        row = conn.execute("SELECT to_regclass('schema_migrations') IS NOT NULL").fetchone()
+        ours = bool(row and row[0])
+        path = "the PostgreSQL library"
+    if not ours:
+        raise sqlite3.DatabaseError(f"{path} is not a cardcore library")
+
+
 def _answer(conn: sqlite3.Connection, payload: bytes, wait_ms: int) -> bytes:
     """Write one batch: ``ok``; ``lost`` and the ids of the matches fenced out (the rest is
     written); or ``error`` and why in one line (the server retries it)."""
@@ -236,7 +338,8 @@ def _answer(conn: sqlite3.Connection, payload: bytes, wait_ms: int) -> bytes:
         with transaction(conn, wait_ms) as cur:
             lost = write(cur, [Commit(*c) for c in commits], tables, holder)
     except Exception as exc:  # a process boundary: the server must hear of every failure
-        why = str(exc) if isinstance(exc, MissingMatch | sqlite3.Error) else f"{type(exc).__name__}: {exc}"
+        known = isinstance(exc, MissingMatch) or is_db_error(exc)
+        why = str(exc) if known else f"{type(exc).__name__}: {exc}"
         return b"error " + " ".join(why.split()).encode()[:1000] + b"\n"
     return f"{LOST} {' '.join(map(str, sorted(set(lost))))}\n".encode() if lost else OK
 
@@ -246,7 +349,9 @@ def main() -> None:
         sys.exit("usage: python -I commits.py LIBRARY WAIT_MS")
     try:
         serve(sys.argv[1], int(sys.argv[2]), sys.stdin.buffer, sys.stdout.buffer)
-    except sqlite3.Error as exc:
+    except Exception as exc:
+        if not is_db_error(exc):
+            raise
         sys.exit(f"cardcore: the library's writer cannot start: {exc}")
     except (BrokenPipeError, KeyboardInterrupt):
         pass
