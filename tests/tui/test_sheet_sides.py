@@ -68,3 +68,29 @@ async def test_two_players_alone_keep_their_names_on_the_sheet(make_app, registr
         async with app.run_test(size=(80, 24)) as pilot:
             table = await your_turn(pilot)
             assert table.viewer_side == 0 and table.sheet_side is None
+
+
+def test_the_sheet_says_the_games_items_and_extras_in_the_language_in_use():
+    """Issue 27: a casino hand's rows read "kartu", "sekop", "sapu bersih" in Indonesian
+    (``Game.translate``), the items' keys as they are in English."""
+    from rich.console import Console
+
+    from cardcore.apps.tui.widgets.sheet import score_table
+    from cardcore.engine.scoresheet import ScoreSheet
+    from cardcore.services.plugins import load_games
+
+    casino = load_games()["casino"]
+    row = {"sides": [{"items": {"cards": 3, "spades": 1, "sweeps": 2}, "total": 6},
+                     {"items": {"cards": 0, "spades": 0, "sweeps": 1}, "total": 1}]}
+    sheet = ScoreSheet.from_json({"side_names": ["Ana", "Budi"], "target": 21, "hands": [row]})
+
+    def drawn() -> list[str]:
+        console = Console(width=100, record=True)
+        console.print(score_table(sheet, words=casino.translate))
+        return [line.split("│")[2].strip() for line in console.export_text().splitlines()
+                if line.count("│") > 3]
+
+    with language.speaking("en"):
+        assert drawn() == ["cards", "spades", "sweeps", "hand", "total"]
+    with language.speaking("id"):
+        assert drawn() == ["kartu", "sekop", "sapu bersih", "ronde", "total"]

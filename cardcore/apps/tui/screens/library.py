@@ -285,7 +285,8 @@ class HistoryScreen(Screen[None]):
         game = self.app.registry.games.get(m.game)
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=m.winner, over=True,
                                               extras=extras_of(game, m.options),
-                                              goal=goal_of(game, m.options, target)))
+                                              goal=goal_of(game, m.options, target),
+                                              words=game.translate if game else None))
 
 
 class StatsScreen(Screen[None]):

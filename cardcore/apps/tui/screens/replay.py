@@ -182,7 +182,8 @@ class ReplayScreen(Screen[None]):
         self.app.push_screen(ScoreSheetScreen(sheet=sheet, winner=self.replay.winner if last else None,
                                               over=last and self.replay.winner is not None,
                                               extras=extras_of(game, options),
-                                              goal=goal_of(game, options, sheet.target)))
+                                              goal=goal_of(game, options, sheet.target),
+                                              words=game.translate if game else None))
 
     def action_match(self, step: int) -> None:
         """The record's previous or next match."""

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import Enum
 from typing import TYPE_CHECKING
 
@@ -56,7 +56,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
     def __init__(self, session: TableSession | None = None, end_of_hand: bool = False, *,
                  sheet: ScoreSheet | None = None, winner: int | None = None, over: bool = False,
                  title: str | None = None, extras: Sequence[ScoreExtra] = (),
-                 goal: str | None = None, viewer_side: int | None = None) -> None:
+                 goal: str | None = None, viewer_side: int | None = None,
+                 words: Callable[[str], str] | None = None) -> None:
         super().__init__()
         #: The side of the seat the sheet is seen from (its column reads "we": ``side_heads``).
         self.viewer_side = viewer_side
@@ -65,6 +66,9 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
             sheet, winner, over = session.sheet, session.winner, session.over
             extras = session.game.score_extras(session.options)
             goal = session.game.goal(session.options)
+            words = session.game.translate
+        #: The game's words for its items and extras (``Game.translate``).
+        self.words = words
         self.sheet = sheet
         #: The game's own rows (``Game.score_extras``).
         self.extras = extras
@@ -112,7 +116,8 @@ class ScoreSheetScreen(ModalScreen[SheetChoice]):
                 else:
                     # the last hand in view, also when the table is taller than the box
                     table = score_table(self.sheet, self.winner if self.over else None, self.extras,
-                                        self.goal, side_heads(self.sheet.side_names, self.viewer_side))
+                                        self.goal, side_heads(self.sheet.side_names, self.viewer_side),
+                                        self.words)
                     yield TailStatic(Group(table), id="sheet-table")
                 if self.over and self.session is not None and self.league is not None:
                     # running scores do not end with the match: the league's table as it is now

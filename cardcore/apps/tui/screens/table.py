@@ -457,7 +457,7 @@ class TableScreen(Screen[None]):
                 line.append(entry.text, style="italic magenta")
                 lines.append(line)
                 continue
-            line.append_text(coloured_label(entry.text, self.app.palette))
+            line.append_text(coloured_label(entry.said(), self.app.palette))
             if last:
                 line.stylize("bold cyan" if entry.bot else "bold")
             lines.append(line)

@@ -4,7 +4,7 @@ they are (``literal``), never read as markup."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich.table import Table
 
@@ -30,11 +30,13 @@ def side_heads(side_names: Sequence[str], viewer_side: int | None) -> list[str]:
 
 def score_table(sheet: ScoreSheet, winner: int | None = None,
                 extras: Sequence[ScoreExtra] = (), goal: str | None = None,
-                heads: Sequence[str] | None = None) -> Table:
+                heads: Sequence[str] | None = None, words: Callable[[str], str] | None = None) -> Table:
     """The sheet as a rich Table; the ``winner`` side's column is starred; ``extras``: the
     game's (``Game.score_extras``), each a row under a hand's items where it says something;
     ``goal``: how the match is won (``Game.goal``; else the sheet's target); ``heads``: the
-    sides' column heads (``side_heads``; else their names)."""
+    sides' column heads (``side_heads``; else their names); ``words``: the game's words for
+    its items and extras in the language in use (``Game.translate``)."""
+    word = words or (lambda text: text)
     variant = f" — {sheet.variant}" if sheet.variant else ""
     goal = goal or to_target(sheet.target)
     table = Table(title=literal(_("Score sheet — {goal}").format(goal=goal) + variant), expand=False)
@@ -51,10 +53,10 @@ def score_table(sheet: ScoreSheet, winner: int | None = None,
             counts = [side.get("counts", {}).get(k) for side in row["sides"]]
             # a row shows when it scored, or when something was counted (a 26-26 tie)
             if any(values) or any(c for c in counts if c is not None):
-                table.add_row("", literal(k.replace("_", " ")),
+                table.add_row("", literal(word(k.replace("_", " "))),
                               *(cell(v, c) for v, c in zip(values, counts, strict=True)))
         for extra, said in shown_extras(row, extras):
-            table.add_row("", literal(extra_label(extra)), *(extra_cell(extra, v) for v in said))
+            table.add_row("", literal(word(extra_label(extra))), *(extra_cell(extra, v) for v in said))
         table.add_row(str(h), "[b]" + literal(_("hand")) + "[/b]",
                       *(f"[b]{literal(s['total'])}[/b]" for s in row["sides"]))
         table.add_row("", "[b]" + literal(_("total")) + "[/b]", *(f"[b]{literal(t)}[/b]" for t in run),
