@@ -9,11 +9,10 @@ import random
 from dataclasses import dataclass, field, replace
 
 from cardcore.engine.cards import JOKER, RANKS, SUITS, canasta_deck
-from cardcore.language import N_, _
 
 CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
-COMPASS = (N_("South"), N_("West"), N_("North"), N_("East"))
+COMPASS = ("South", "West", "North", "East")
 
 
 @dataclass(frozen=True)
@@ -80,11 +79,9 @@ class Seating:
 
 
 def default_names(players: int) -> tuple[str, ...]:
-    """The seats' names when none are given, in the language in use (docs/languages.md): a
-    match keeps the names it was started with, whatever language it is read in later."""
     if players == 4:
-        return tuple(_(name) for name in COMPASS)
-    return tuple(_("Player {number}").format(number=i + 1) for i in range(players))
+        return COMPASS
+    return tuple(f"Player {i + 1}" for i in range(players))
 
 
 def default_side_names(seating: Seating) -> tuple[str, ...]:

@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any, cast
 
 from cardcore.engine.people import person_id, told_apart
 from cardcore.engine.scoresheet import extra_count, extras_of, read_extra
-from cardcore.language import _
 from cardcore.services.store import PlayerStats
 
 if TYPE_CHECKING:
@@ -85,7 +84,7 @@ def aggregate(matches: list[Any], scores: list[Any], games: Mapping[str, Game] |
                                               person=" & ".join(whos))
             _add(st, hands, sides, int(winner in sides), extras[game, options])
     labels = told_apart(names)
-    for (_game, _options, whos), st in table.items():
+    for (_, _, whos), st in table.items():
         st.members = tuple(labels.get(w, w.removeprefix("bot:")) for w in whos)
         st.player = " & ".join(st.members)
     return sorted(table.values(), key=lambda s: (s.game, json.dumps(s.options, sort_keys=True),
@@ -114,7 +113,7 @@ def _seated(seats: list[str], names: list[str], people: list[Any]) -> list[_Seat
         if kind != "human":
             out.append(_Seat("bot:" + kind, kind, True))
             continue
-        name = names[seat] if seat < len(names) else _("Player {number}").format(number=seat + 1)
+        name = names[seat] if seat < len(names) else f"Player {seat + 1}"
         key = people[seat] if seat < len(people) and isinstance(people[seat], str) else None
         out.append(_Seat(person_id(name, key), name, False))
     return out
