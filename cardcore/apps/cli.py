@@ -376,10 +376,24 @@ def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bo
         raise UsageError(_("--names names {n} seats for {players} players").format(
             n=len(names), players=players))
     try:
-        return MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
-                             names=names, humans_allowed=humans_allowed).check(registry)
+        setup = MatchSetup.of(game=game.id, options=values, seats=seats, seed=seed, target=args.target,
+                              names=names, humans_allowed=humans_allowed).check(registry)
     except SetupError as exc:
         raise UsageError(str(exc)) from None
+    return _said_defaults(setup) if names is None and humans_allowed else setup
+
+
+def _said_defaults(setup: Setup) -> Setup:
+    """A match set up here names its seats as its players read the default names (Selatan,
+    Pemain 1): English unchanged; a default name makes no profile (``profiles.with_people``)."""
+    from dataclasses import replace
+
+    from cardcore.engine.seating import said_names
+    from cardcore.language import ENGLISH, current
+
+    if current() == ENGLISH:
+        return setup
+    return replace(setup, names=list(said_names(setup.game.seating(setup.players, setup.options).names)))
 
 
 # --- plugins -------------------------------------------------------------------------

@@ -9,10 +9,11 @@ import random
 from dataclasses import dataclass, field, replace
 
 from cardcore.engine.cards import JOKER, RANKS, SUITS, canasta_deck
+from cardcore.language import N_, _
 
 CLOCKWISE = 1
 COUNTER_CLOCKWISE = -1
-COMPASS = ("South", "West", "North", "East")
+COMPASS = (N_("South"), N_("West"), N_("North"), N_("East"))
 
 
 @dataclass(frozen=True)
@@ -79,9 +80,25 @@ class Seating:
 
 
 def default_names(players: int) -> tuple[str, ...]:
+    """The seats' names when none are given: data, English whatever the language in use
+    (a server's tables name their seats alike for every client)."""
     if players == 4:
         return COMPASS
     return tuple(f"Player {i + 1}" for i in range(players))
+
+
+def said_default_names(players: int) -> tuple[str, ...]:
+    """The default names as a person setting up a match here reads them, in the language in
+    use (docs/languages.md): what a local setup names its seats when nobody typed a name."""
+    if players == 4:
+        return tuple(_(name) for name in COMPASS)
+    return tuple(_("Player {number}").format(number=i + 1) for i in range(players))
+
+
+def said_names(names: tuple[str, ...]) -> tuple[str, ...]:
+    """``names`` with each default name as the language in use says it (``said_default_names``)."""
+    english, said = default_names(len(names)), said_default_names(len(names))
+    return tuple(s if n == e else n for n, e, s in zip(names, english, said, strict=True))
 
 
 def default_side_names(seating: Seating) -> tuple[str, ...]:

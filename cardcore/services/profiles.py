@@ -29,6 +29,7 @@ from pydantic import ConfigDict, Field
 from cardcore.engine.match_setup import Setup
 from cardcore.engine.name_fields import Name
 from cardcore.engine.people import distinct_name, profile_key
+from cardcore.engine.seating import said_names
 from cardcore.services import files
 
 FILE_NAME = "profiles.json"
@@ -114,10 +115,11 @@ def with_people(setup: Setup) -> Setup:
         return setup
     seating = setup.game.seating(setup.players, setup.options, names=tuple(setup.names))
     defaults = setup.game.seating(setup.players, setup.options).names
+    said = said_names(defaults)
     names = list(setup.names)
     chosen: list[str | None] = [None] * len(names)
     for i, kind in enumerate(setup.seats):
-        if kind == "human" and names[i] != defaults[i]:
+        if kind == "human" and names[i] not in (defaults[i], said[i]):
             names[i] = chosen[i] = distinct_name(names[i], names[:i])
     if not any(chosen):
         return setup

@@ -50,3 +50,22 @@ def test_a_domain_with_no_catalog_shows_english() -> None:
         assert words.gettext("Capture") == "Capture"
         assert words.ngettext("one card", "{n} cards", 2) == "{n} cards"
         assert words.pgettext("suit", "Spades") == "Spades"
+
+
+def test_default_names_are_said_in_the_language_in_use_and_make_no_profile(tmp_path, monkeypatch):
+    """Issue 27: a match set up here in Indonesian names its seats Selatan, Utara; Pemain 1
+    (the engine's defaults stay English data), and such a name is no person's profile."""
+    from cardcore.engine.match_setup import MatchSetup
+    from cardcore.engine.seating import COMPASS, said_default_names, said_names
+    from cardcore.services.plugins import load_registry
+    from cardcore.services.profiles import with_people
+
+    assert said_default_names(4) == COMPASS
+    with speaking("id"):
+        assert said_default_names(4) == ("Selatan", "Barat", "Utara", "Timur")
+        assert said_names(("Ann", "Player 2")) == ("Ann", "Pemain 2")
+        monkeypatch.setenv("CARDCORE_HOME", str(tmp_path))
+        setup = MatchSetup.of(game="casino", options={}, seats=["human", "human"], seed=1,
+                              names=["Pemain 1", "Budi"]).check(load_registry())
+        people = with_people(setup).people
+    assert people is not None and people[0] is None and people[1] is not None

@@ -25,7 +25,7 @@ from cardcore.engine.bots.builtin import by_strength
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match_setup import MatchSetup, SetupError
 from cardcore.engine.names import MAX_NAME_CHARS, check_name
-from cardcore.engine.seating import Seating
+from cardcore.engine.seating import Seating, said_names
 from cardcore.language import N_, _
 from cardcore.services.profiles import known_names
 
@@ -178,14 +178,14 @@ class SetupScreen(Screen[None]):
         return self.game.seating(self.players, self.options(), names=tuple(self.names()))
 
     def names(self) -> list[str]:
-        defaults = self.game.seating(self.players, self.options()).names
+        defaults = said_names(self.game.seating(self.players, self.options()).names)
         return [self.query_one(f"#name-{i}", Input).value.strip() or defaults[i]
                 for i in range(self.players)]
 
     def update_seats(self) -> None:
         seating = self.seating()
         n = seating.players
-        defaults = self.game.seating(n, self.options()).names
+        defaults = said_names(self.game.seating(n, self.options()).names)
         for i in range(self.max_players):
             self.query_one(f"#seat-row-{i}").display = i < n
             if i < n:
