@@ -227,8 +227,7 @@ class PostgresStore(SqlStore):
         return None if self._holder_key is None else str(self._holder_key)
 
     def _process_alive(self, token: str) -> bool:
-        if token == self._live_token():
-            return True
+        """A live session holds the token's advisory lock (this store's own token: ``_alive``)."""
         if not token.isdigit():
             return False
         return bool(self._read(lambda c: c.execute(_HELD, (HOLDER_KEY, int(token))).fetchone()[0]))

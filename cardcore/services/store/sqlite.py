@@ -413,9 +413,7 @@ class SqliteStore(SqlStore):
         return self.locks_dir / f"holder-{token}.lock"
 
     def _process_alive(self, token: str) -> bool:
-        """The holder's file is flocked (by this store, or a live process)."""
-        if self._holder_lock is not None and self._holder_lock[0] == token:
-            return True
+        """The holder's file is flocked by a live process (this store's own token: ``_alive``)."""
         if not all(c in "0123456789abcdef" for c in token):  # pragma: no cover
             return False
         return _flocked(self._holder_path(token), drop_if_free=True)  # a dead holder's token never returns
