@@ -177,15 +177,19 @@ class SetupScreen(Screen[None]):
         """The game's table for the chosen players, with the names typed so far."""
         return self.game.seating(self.players, self.options(), names=tuple(self.names()))
 
+    def default_names(self, players: int) -> tuple[str, ...]:
+        """The game's default names for ``players`` seats, as the person setting up reads them."""
+        return said_names(self.game.seating(players, self.options()).names)
+
     def names(self) -> list[str]:
-        defaults = said_names(self.game.seating(self.players, self.options()).names)
+        defaults = self.default_names(self.players)
         return [self.query_one(f"#name-{i}", Input).value.strip() or defaults[i]
                 for i in range(self.players)]
 
     def update_seats(self) -> None:
         seating = self.seating()
         n = seating.players
-        defaults = said_names(self.game.seating(n, self.options()).names)
+        defaults = self.default_names(n)
         for i in range(self.max_players):
             self.query_one(f"#seat-row-{i}").display = i < n
             if i < n:
