@@ -353,6 +353,8 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     latencies: list[float] = []
     stop = asyncio.Event()
     made = await make_tables(port, tables, game, 1 if workers else 20)
+    if os.environ.get("SERVE_LOAD_NICE"):
+        os.nice(int(os.environ["SERVE_LOAD_NICE"]))
     runs = [TableRun(code, think, latencies, jitter) for code, _, _ in made]
     errors: list[str] = []
     loop = asyncio.get_running_loop()

@@ -13,6 +13,7 @@ from cardcore.language import N_, _
 from cardcore.services.net.origins import is_loopback, origin_of
 
 if TYPE_CHECKING:  # the server (websockets, asyncio, ssl) loads only when `serve` runs
+    import asyncio
     import ssl
 
     from cardcore.services.net.server import ServerConfig
@@ -232,7 +233,7 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
         loop.add_signal_handler(sig, stop.set)
     server = Server(registry, store, config)
     await server.start()
-    settle_collector()
+    collecting = settle_collector()
     scheme = "wss" if config.ssl else "ws"
     host = f"[{config.host}]" if ":" in config.host else config.host
     resumed = _("; {n} tables resumed").format(n=len(server.resumed)) if server.resumed else ""
@@ -241,6 +242,7 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
     try:
         await stop.wait()
     finally:
+        collecting.cancel()
         lag = server.lag_ms()
         await server.close()
         writes = server.writer.batches if server.writer else 0
@@ -249,19 +251,36 @@ async def _serve(registry: Registry, store: Any, config: ServerConfig) -> None:
                                          n=writes, lag=json.dumps(lag)), flush=True)
 
 
-#: The garbage collector's thresholds while serving (Python's are 700, 10, 10).
-GC_THRESHOLDS = (10_000, 20, 10)
+#: The garbage collector while serving: young collections as objects accumulate (Python's
+#: 700 is its default), the older generations never on their own (this threshold is not
+#: reached); a full collection every ``FULL_COLLECTION_EVERY`` seconds instead.
+GC_THRESHOLDS = (2_000, 1_000_000_000, 10)
+FULL_COLLECTION_EVERY = 60.0
 
 
-def settle_collector() -> None:
-    """Rare collections for a long-running server. What start-up made (modules, plugins,
+def settle_collector() -> asyncio.Task[None]:
+    """The collector's policy for a long-running server (call it with the loop running;
+    cancel the task it returns when serving ends). What start-up made (modules, plugins,
     resumed tables) lives as long as the process, so it is frozen out of the collector's
-    walks. A move leaves no reference cycles (tests/net/test_cycles.py): its objects are
-    freed as it ends, and what outlives it is a table's position (until its next move) and
-    log. A young collection counts objects made less those freed, so it runs as what the
-    tables keep grows: at 10,000, about every 2 s at 200 tables, for 10-15 ms. At 2,000
-    (with cycles left by each move) young collections took 5 ms several times a second and
-    older ones 30-100 ms; at 50,000 a young one took up to 80 ms (benches/RESULTS.md)."""
+    walks. A move leaves no reference cycles (tests/net/test_cycles.py), so collections
+    find next to nothing; what they cost is the walk over what is alive, and the tables'
+    positions are what is alive: at 200 tables a walk of the older generations took 20-35 ms
+    in the middle of a burst of moves, several times a minute, and the p99 of a move's
+    latency was those pauses (benches/RESULTS.md). Young collections walk only what the
+    last few hundred moves made (2-5 ms); the rest is walked by one full collection a
+    minute (40-60 ms at 200 tables), and any cycle that outlived a young collection lives
+    at most that long."""
+    import asyncio
+
     gc.collect()
     gc.freeze()
     gc.set_threshold(*GC_THRESHOLDS)
+    return asyncio.ensure_future(_collect_every(FULL_COLLECTION_EVERY))
+
+
+async def _collect_every(seconds: float) -> None:
+    import asyncio
+
+    while True:
+        await asyncio.sleep(seconds)
+        gc.collect()

@@ -58,3 +58,41 @@ async def test_moves_at_server_tables_leave_no_reference_cycles(tmp_path, game_i
             if table.lock is not None:
                 table.lock.close()
         store.close()
+
+
+class _Node:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.mark.asyncio
+async def test_the_servers_collector_walks_older_objects_only_on_its_timer():
+    """``settle_collector``: young collections on their own, the older generations never on
+    their own (their walk is the pause), a full collection on a timer frees what outlived a
+    young collection in a cycle."""
+    import asyncio
+    import weakref
+
+    from cardcore.apps import serve_cli
+
+    before = gc.get_threshold()
+    collecting = serve_cli.settle_collector()
+    try:
+        assert gc.get_threshold() == serve_cli.GC_THRESHOLDS
+        node = _Node()
+        gone = weakref.ref(node)
+        gc.collect(1)  # the node is old now: young collections no longer reach it
+        del node  # a cycle nobody holds
+        for _ in range(5):
+            kept = [[] for _ in range(2 * serve_cli.GC_THRESHOLDS[0])]  # young collections run
+            del kept
+        gc.collect(0)
+        assert gone() is not None
+        timed = asyncio.ensure_future(serve_cli._collect_every(0.05))
+        await asyncio.sleep(0.2)
+        timed.cancel()
+        assert gone() is None
+    finally:
+        collecting.cancel()
+        gc.unfreeze()
+        gc.set_threshold(*before)
