@@ -12,7 +12,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from cardcore.services.store import MatchLocked, MatchStore, commit_of, open_library
+from cardcore.services.store import MatchLocked, MatchStore, commit_of, open_library, sql
 from cardcore.services.store.sqlite import SqliteStore
 from tests.net.helpers import Client, running, until
 from tests.pg_server import BOTH_PG_SLOW
@@ -53,6 +53,42 @@ def test_a_lease_keeps_its_claims_until_it_expires_then_the_writes_are_fenced(li
         assert second.write_commits([commit], [], holder=b) == []
         assert second.load(play.id)["decisions"] == 3
         taken.close()
+    finally:
+        first.close()
+        second.close()
+
+
+class _Skewed:
+    """The ``time`` module of a machine whose clock is ``by`` seconds off: what the store's
+    code reads there (the test's machine is the only one; the clocks differ in ``sql.py``)."""
+
+    def __init__(self, by: float):
+        self.by = by
+
+    def time(self) -> float:
+        return time.time() + self.by
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(time, name)
+
+
+@BOTH_PG_SLOW
+def test_a_lease_runs_out_by_the_library_s_clock_not_the_reading_server_s(library, monkeypatch):
+    first, second = open_library(library), open_library(library)
+    try:
+        a = first.lease(0, 5.0, [{"code": "AAA-001"}])
+        play = first.create("casino", {}, 1, ["human", "human"], source="server", claim=True)
+        play.save_snapshot({"decisions": 1})
+        monkeypatch.setattr(sql, "time", _Skewed(+10))  # the second machine's clock 10 s ahead
+        b = second.lease(1, 5.0)
+        assert second.live_leases() == {a: 0, b: 1}  # the first's lease has 5 s to run yet
+        assert list(second.listings()) == [a, b]
+        with pytest.raises(MatchLocked):
+            second.open(play.id, claim=True)
+        _expire(second, a)
+        monkeypatch.setattr(sql, "time", _Skewed(-10))  # and 10 s behind
+        assert second.live_leases() == {b: 1}  # run out: its claims are dead
+        second.open(play.id, claim=True).close()
     finally:
         first.close()
         second.close()

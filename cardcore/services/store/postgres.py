@@ -109,6 +109,7 @@ class PostgresStore(SqlStore):
     """``MatchStore`` on a PostgreSQL database. Safe to share between threads of one process."""
 
     READ_BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
     def __init__(self, url: str):
         self._setup(url, shown_url(url))

@@ -174,6 +174,9 @@ class SqlStore:
 
     #: How a read of several statements begins (they see one state of the library).
     READ_BEGIN = "BEGIN"
+    #: The library's clock in SQL (seconds since the epoch, a float): leases are written and
+    #: read by it, so servers on machines whose clocks differ agree on when one runs out.
+    NOW: str
     notice: str | None
     url: str
     conn: Any
@@ -214,9 +217,9 @@ class SqlStore:
             return True
         if not self._process_alive(token):
             return False
-        row = self._read(lambda c: c.execute("SELECT expires FROM leases WHERE holder = ?",
+        row = self._read(lambda c: c.execute(f"SELECT expires > {self.NOW} FROM leases WHERE holder = ?",
                                              (token,)).fetchone())
-        return row is None or float(row[0]) > time.time()
+        return row is None or bool(row[0])
 
     def _forget_lock(self, match_id: int) -> None:
         """A deleted match's lock leaves nothing behind."""
@@ -406,17 +409,16 @@ class SqlStore:
     # --- leases: a server's claims, renewed (docs/hosting.md, "Several server processes") --
 
     def lease(self, slot: int, ttl: float, listing: list[dict[str, Any]] | None = None) -> str:
-        """This store's lease as the server of ``slot``, renewed for ``ttl`` seconds, with the
-        public tables it lists; its token (the holder its claims name). Leases of processes
-        gone for a minute are cleared away."""
+        """This store's lease as the server of ``slot``, renewed for ``ttl`` seconds of the
+        library's clock (``NOW``), with the public tables it lists; its token (the holder its
+        claims name). Leases of processes gone for a minute are cleared away."""
         token = self._holder()
-        now = time.time()
         with self._transaction() as cur:
-            cur.execute("INSERT INTO leases (holder, slot, expires, listing) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT (holder) DO UPDATE SET slot = excluded.slot, "
-                        "expires = excluded.expires, listing = excluded.listing",
-                        (token, slot, now + ttl, _json(listing or [])))
-            old = cur.execute("SELECT holder FROM leases WHERE expires < ?", (now - 60,)).fetchall()
+            cur.execute("INSERT INTO leases (holder, slot, expires, listing) "
+                        f"VALUES (?, ?, {self.NOW} + ?, ?) ON CONFLICT (holder) DO UPDATE SET "
+                        "slot = excluded.slot, expires = excluded.expires, listing = excluded.listing",
+                        (token, slot, ttl, _json(listing or [])))
+            old = cur.execute(f"SELECT holder FROM leases WHERE expires < {self.NOW} - 60").fetchall()
             for (holder,) in old:
                 if not self._process_alive(str(holder)):
                     cur.execute("DELETE FROM leases WHERE holder = ?", (holder,))
@@ -424,14 +426,14 @@ class SqlStore:
 
     def live_leases(self) -> dict[str, int]:
         """The leases alive (this store's too, once it took one): holder token -> slot."""
-        rows = self._read(lambda c: c.execute("SELECT holder, slot FROM leases WHERE expires > ?",
-                                              (time.time(),)).fetchall())
+        rows = self._read(lambda c: c.execute(f"SELECT holder, slot FROM leases WHERE expires > {self.NOW}"
+                                              ).fetchall())
         return {str(h): int(slot) for h, slot in rows if self._alive(str(h))}
 
     def listings(self) -> dict[str, list[dict[str, Any]]]:
         """The public tables each live lease lists (by holder), as it last renewed."""
-        rows = self._read(lambda c: c.execute("SELECT holder, listing FROM leases WHERE expires > ?",
-                                              (time.time(),)).fetchall())
+        rows = self._read(lambda c: c.execute(f"SELECT holder, listing FROM leases WHERE expires > {self.NOW}"
+                                              ).fetchall())
         return {str(holder): json.loads(listing) for holder, listing in rows if self._alive(str(holder))}
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")

@@ -190,6 +190,8 @@ def _is_damage(exc: sqlite3.DatabaseError) -> bool:
 class SqliteStore(SqlStore):
     """``MatchStore`` on an SQLite file. Safe to share between threads of one process."""
 
+    NOW = "(julianday('now') - 2440587.5) * 86400.0"  # (unixepoch('subsec') needs SQLite 3.42)
+
     def __init__(self, path: str | Path | None = None):
         self._attributes(Path(path) if path else library_path())
         try:
