@@ -52,7 +52,14 @@ def test_a_lease_keeps_its_claims_until_it_expires_then_the_writes_are_fenced(li
         assert second.load(play.id)["decisions"] == 1 and len(second.held_tables()) == 1
         assert second.write_commits([commit], [], holder=b) == []
         assert second.load(play.id)["decisions"] == 3
-        taken.close()
+        taken.close()  # the second lets it go: its last rows go in, the first's are fenced still
+        later = commit_of(play.id, [], {"decisions": 4})
+        assert first.write_commits([later], [("AAA-001", play.id, "over", {})], holder=a) == \
+            [play.id, play.id]
+        assert second.write_commits([later], [("AAA-001", play.id, "over", {})], holder=b) == []
+        assert second.load(play.id)["decisions"] == 4
+        assert second.net_table("AAA-001")[1::2] == ("over", None)  # over, claimed by nobody
+        second.open(play.id, claim=True).close()  # and the match is free to claim
     finally:
         first.close()
         second.close()

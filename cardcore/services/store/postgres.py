@@ -25,7 +25,7 @@ import urllib.parse
 from typing import Any
 
 from cardcore.services.store import MatchLocked, StoreError, StoreUnavailable
-from cardcore.services.store.commits import HOLDER_KEY, MATCH_KEY, pg_connect
+from cardcore.services.store.commits import HOLDER_KEY, MATCH_KEY, RELEASED, pg_connect
 from cardcore.services.store.sql import (
     IDENTITIES,
     MATCH_COLUMNS,
@@ -232,10 +232,11 @@ class PostgresStore(SqlStore):
             return str(self._holder_key)
 
     def _named(self, token: str) -> bool:
-        """A claim or a lease names holder ``token``."""
+        """A claim (held or let go: ``RELEASED``) or a lease names holder ``token``."""
         return bool(self._read(lambda c: c.execute(
-            "SELECT EXISTS (SELECT 1 FROM claims WHERE holder = ?) "
-            "OR EXISTS (SELECT 1 FROM leases WHERE holder = ?)", (token, token)).fetchone()[0]))
+            "SELECT EXISTS (SELECT 1 FROM claims WHERE holder IN (?, ?)) "
+            "OR EXISTS (SELECT 1 FROM leases WHERE holder = ?)",
+            (token, RELEASED + token, token)).fetchone()[0]))
 
     def _live_token(self) -> str | None:
         return None if self._holder_key is None else str(self._holder_key)

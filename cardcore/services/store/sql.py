@@ -36,6 +36,7 @@ from cardcore.services.store import (
     record_digest,
 )
 from cardcore.services.store.commits import (
+    RELEASED,
     MissingMatch,
     column_json,
     insert_lines,
@@ -215,7 +216,7 @@ class SqlStore:
         (a server that stalls loses its claims too)."""
         if token == self._live_token():
             return True
-        if not self._process_alive(token):
+        if token.startswith(RELEASED) or not self._process_alive(token):
             return False
         row = self._read(lambda c: c.execute(f"SELECT expires > {self.NOW} FROM leases WHERE holder = ?",
                                              (token,)).fetchone())
@@ -400,7 +401,8 @@ class SqlStore:
         if token is None:
             return  # closed: its claims died with it
         with self._transaction() as cur:
-            cur.execute("DELETE FROM claims WHERE match_id = ? AND holder = ?", (match_id, token))
+            cur.execute("UPDATE claims SET holder = ? WHERE match_id = ? AND holder = ?",
+                        (RELEASED + token, match_id, token))  # whose it was: the fence reads it
 
     def _live_token(self) -> str | None:
         """This store's holder token while it has one (None: no claim made, or closed)."""
@@ -439,13 +441,13 @@ class SqlStore:
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                     ) -> list[tuple[str, int, str | None]]:
         """``net_tables``'s codes and matches with the holder that claims each table's match
-        (None: none; alive or not: ``live_leases`` says), oldest first."""
+        (None: none, or let go; alive or not: ``live_leases`` says), oldest first."""
         marks = ", ".join("?" * len(statuses))
         rows = self._read(lambda c: c.execute(
             "SELECT t.code, t.match_id, c.holder FROM net_tables t LEFT JOIN claims c "
             f"ON c.match_id = t.match_id WHERE t.status IN ({marks}) ORDER BY t.created, t.code",
             statuses).fetchall())
-        return [(r[0], int(r[1]), r[2]) for r in rows]
+        return [(r[0], int(r[1]), _claimer(r[2])) for r in rows]
 
     def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
         """Table ``code``'s row and its match's holder: (match id, status, data, holder or
@@ -453,7 +455,7 @@ class SqlStore:
         row = self._read(lambda c: c.execute(
             "SELECT t.match_id, t.status, t.data, c.holder FROM net_tables t LEFT JOIN claims c "
             "ON c.match_id = t.match_id WHERE t.code = ?", (code,)).fetchone())
-        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), row[3])
+        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), _claimer(row[3]))
 
     # --- reading ------------------------------------------------------------------------
 
@@ -699,6 +701,11 @@ def _known(match_id: int) -> int:
     if not 1 <= match_id < 2**63:
         raise NoSuchMatch(f"no match {match_id} in the library")
     return match_id
+
+
+def _claimer(holder: str | None) -> str | None:
+    """A claim's holder, None for a claim let go (``RELEASED``)."""
+    return None if holder is None or holder.startswith(RELEASED) else holder
 
 
 def _legacy_events(save: SaveFile) -> list[MatchEvent]:
