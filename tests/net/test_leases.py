@@ -13,7 +13,6 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 
 from cardcore.services.store import MatchLocked, MatchStore, commit_of, open_library, sql
-from cardcore.services.store.sqlite import SqliteStore
 from tests.net.helpers import Client, running, until
 from tests.pg_server import BOTH_PG_SLOW
 
@@ -189,9 +188,9 @@ def test_a_stalled_server_s_writes_racing_the_takeover_never_land_after_it(libra
         taker.close()
 
 
+@BOTH_PG_SLOW
 @pytest.mark.asyncio
-async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of_it(tmp_path):
-    library = tmp_path / "library.sqlite"
+async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of_it(library):
     async with running(library) as server:
         host = await Client.connect(server.port)
         made = await host.request({"type": "create_table", "game": "casino", "seats": ["human", "human"],
@@ -211,7 +210,7 @@ async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of
             players.append(player)
         await server.writer.drain()
         table = server.tables[code]
-        other = SqliteStore(library)
+        other = open_library(library)
         try:
             other.lease(1, 5.0)
             token = server.leases.token
