@@ -6,7 +6,7 @@ from __future__ import annotations
 import psycopg
 import pytest
 
-from cardcore.services.store import LibraryBusy, MatchLocked, StoreUnavailable, open_library
+from cardcore.services.store import LibraryBusy, MatchLocked, StoreUnavailable, open_library, postgres
 from cardcore.services.store.commits import WRITER_KEY
 from cardcore.services.store.postgres import MIGRATIONS, SCHEMA_VERSION
 from cardcore.services.store.sqlite import SqliteStore
@@ -94,3 +94,22 @@ def test_a_claim_dies_with_its_holders_connection_and_a_busy_writer_is_waited_fo
             held.save_snapshot({"hand": 2}, wait=0.2)
     held.save_snapshot({"hand": 2}, wait=0.2)
     assert table.load(play.id) == {"hand": 2}
+
+
+@pytest.mark.slow  # a database of its own: 0.2 s, PostgreSQL only
+def test_a_dead_holder_s_token_is_never_given_again(pg_url, monkeypatch):
+    dead = open_library(pg_url)
+    token = dead.lease(0, 5.0)
+    play = dead.create("casino", {}, 1, ["greedy", "greedy"], source="server", claim=True)
+    play.save_snapshot({"hand": 1})
+    dead.close()  # as if killed: its lock gone, its claim's and its lease's rows left
+    draws = iter([int(token), 7, 8])  # the next store draws the dead one's number first
+    monkeypatch.setattr(postgres.secrets, "randbelow", lambda _n: next(draws) - 1)
+    later, other = open_library(pg_url), open_library(pg_url)
+    try:
+        assert later.lease(1, 5.0) == "7"
+        assert later.live_leases() == {"7": 1}  # the dead one's lease dead still
+        other.open(play.id, claim=True).close()  # and its claim
+    finally:
+        later.close()
+        other.close()

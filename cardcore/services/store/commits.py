@@ -60,6 +60,10 @@ POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 #: them queue in SQLite; a match held for play is (MATCH_KEY, its id); a holder of claims is
 #: (HOLDER_KEY, its number). Lease rows (docs/hosting.md) will need no key of their own.
 WRITER_KEY, MATCH_KEY, HOLDER_KEY = APPLICATION_ID, APPLICATION_ID + 1, APPLICATION_ID + 2
+#: A claim let go names ``RELEASED`` + its holder's token (no token starts so: never alive),
+#: so the fence still knows whose it was: that holder's last rows go in, and a server that
+#: stalled before another took the match writes nothing of it even after it was let go.
+RELEASED = "-"
 
 
 class Commit(NamedTuple):
@@ -234,9 +238,10 @@ def write(cur: Any, commits: Iterable[Commit],
 
 
 def _holds(cur: Any, match_id: int, holder: str) -> bool:
-    """No other holder claims the match (a match let go may still get its last row)."""
+    """No other holder claims the match, nor let it go last (``RELEASED``): a match this
+    holder let go may still get its last rows."""
     row = cur.execute("SELECT holder FROM claims WHERE match_id = ?", (match_id,)).fetchone()
-    return row is None or row[0] == holder
+    return row is None or row[0] in (holder, RELEASED + holder)
 
 
 def write_commit(cur: Any, commit: Commit) -> None:

@@ -4,7 +4,7 @@ back end (an SQLite file into PostgreSQL, or back), then checked.
 The rows go as they are (the same ids, records, snapshots and leagues; the counters of ids
 with them, so an id deleted before the copy is not given again after it) in one read
 transaction of FROM and one write transaction of TO: the copy is whole or nothing. Only
-the claims stay behind (a server's hold on a match lives with its connection). Then every
+the claims and the leases stay behind (a server's hold lives with its connection). Then every
 match is read back from both: its summary, its export (the record, byte for byte) and the
 statistics must be the same, else the copy is a StoreError (and TO keeps what was written:
 it was a new library, to delete and copy again).

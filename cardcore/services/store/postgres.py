@@ -25,7 +25,7 @@ import urllib.parse
 from typing import Any
 
 from cardcore.services.store import MatchLocked, StoreError, StoreUnavailable
-from cardcore.services.store.commits import HOLDER_KEY, MATCH_KEY, pg_connect
+from cardcore.services.store.commits import HOLDER_KEY, MATCH_KEY, RELEASED, pg_connect
 from cardcore.services.store.sql import (
     IDENTITIES,
     MATCH_COLUMNS,
@@ -109,6 +109,7 @@ class PostgresStore(SqlStore):
     """``MatchStore`` on a PostgreSQL database. Safe to share between threads of one process."""
 
     READ_BEGIN = "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY"
+    NOW = "extract(epoch FROM clock_timestamp())::double precision"
 
     def __init__(self, url: str):
         self._setup(url, shown_url(url))
@@ -194,8 +195,7 @@ class PostgresStore(SqlStore):
             with self._mutex:
                 if match_id in self._held:
                     self._held.discard(match_id)
-                    self._read(lambda c: c.execute("SELECT pg_advisory_unlock(?, ?)",
-                                                   (MATCH_KEY, _key(match_id))))
+                    self._unlock(MATCH_KEY, _key(match_id))
 
         return release
 
@@ -210,18 +210,33 @@ class PostgresStore(SqlStore):
         return bool(self._read(lambda c: c.execute("SELECT pg_try_advisory_lock(?, ?)",
                                                    (kind, key)).fetchone()[0]))
 
+    def _unlock(self, kind: int, key: int) -> None:
+        self._read(lambda c: c.execute("SELECT pg_advisory_unlock(?, ?)", (kind, key)))
+
     def is_locked(self, match_id: int) -> bool:
         if match_id in self._held or self._claimed_by(match_id) is not None:
             return True
         return bool(self._read(lambda c: c.execute(_HELD, (MATCH_KEY, _key(match_id))).fetchone()[0]))
 
     def _holder(self) -> str:
+        """A number no live session holds and no row names: a dead holder's never returns
+        (its claims and its lease would be alive again, as SQLite's files never are)."""
         with self._mutex:
             while self._holder_key is None:
                 key = secrets.randbelow(2**31 - 1) + 1
                 if self._try_lock(HOLDER_KEY, key):
-                    self._holder_key = key
+                    if not self._named(str(key)):
+                        self._holder_key = key
+                    else:
+                        self._unlock(HOLDER_KEY, key)
             return str(self._holder_key)
+
+    def _named(self, token: str) -> bool:
+        """A claim (held or let go: ``RELEASED``) or a lease names holder ``token``."""
+        return bool(self._read(lambda c: c.execute(
+            "SELECT EXISTS (SELECT 1 FROM claims WHERE holder IN (?, ?)) "
+            "OR EXISTS (SELECT 1 FROM leases WHERE holder = ?)",
+            (token, RELEASED + token, token)).fetchone()[0]))
 
     def _live_token(self) -> str | None:
         return None if self._holder_key is None else str(self._holder_key)

@@ -36,6 +36,7 @@ from cardcore.services.store import (
     record_digest,
 )
 from cardcore.services.store.commits import (
+    RELEASED,
     MissingMatch,
     column_json,
     insert_lines,
@@ -174,6 +175,9 @@ class SqlStore:
 
     #: How a read of several statements begins (they see one state of the library).
     READ_BEGIN = "BEGIN"
+    #: The library's clock in SQL (seconds since the epoch, a float): leases are written and
+    #: read by it, so servers on machines whose clocks differ agree on when one runs out.
+    NOW: str
     notice: str | None
     url: str
     conn: Any
@@ -212,11 +216,11 @@ class SqlStore:
         (a server that stalls loses its claims too)."""
         if token == self._live_token():
             return True
-        if not self._process_alive(token):
+        if token.startswith(RELEASED) or not self._process_alive(token):
             return False
-        row = self._read(lambda c: c.execute("SELECT expires FROM leases WHERE holder = ?",
+        row = self._read(lambda c: c.execute(f"SELECT expires > {self.NOW} FROM leases WHERE holder = ?",
                                              (token,)).fetchone())
-        return row is None or float(row[0]) > time.time()
+        return row is None or bool(row[0])
 
     def _forget_lock(self, match_id: int) -> None:
         """A deleted match's lock leaves nothing behind."""
@@ -397,7 +401,8 @@ class SqlStore:
         if token is None:
             return  # closed: its claims died with it
         with self._transaction() as cur:
-            cur.execute("DELETE FROM claims WHERE match_id = ? AND holder = ?", (match_id, token))
+            cur.execute("UPDATE claims SET holder = ? WHERE match_id = ? AND holder = ?",
+                        (RELEASED + token, match_id, token))  # whose it was: the fence reads it
 
     def _live_token(self) -> str | None:
         """This store's holder token while it has one (None: no claim made, or closed)."""
@@ -406,17 +411,16 @@ class SqlStore:
     # --- leases: a server's claims, renewed (docs/hosting.md, "Several server processes") --
 
     def lease(self, slot: int, ttl: float, listing: list[dict[str, Any]] | None = None) -> str:
-        """This store's lease as the server of ``slot``, renewed for ``ttl`` seconds, with the
-        public tables it lists; its token (the holder its claims name). Leases of processes
-        gone for a minute are cleared away."""
+        """This store's lease as the server of ``slot``, renewed for ``ttl`` seconds of the
+        library's clock (``NOW``), with the public tables it lists; its token (the holder its
+        claims name). Leases of processes gone for a minute are cleared away."""
         token = self._holder()
-        now = time.time()
         with self._transaction() as cur:
-            cur.execute("INSERT INTO leases (holder, slot, expires, listing) VALUES (?, ?, ?, ?) "
-                        "ON CONFLICT (holder) DO UPDATE SET slot = excluded.slot, "
-                        "expires = excluded.expires, listing = excluded.listing",
-                        (token, slot, now + ttl, _json(listing or [])))
-            old = cur.execute("SELECT holder FROM leases WHERE expires < ?", (now - 60,)).fetchall()
+            cur.execute("INSERT INTO leases (holder, slot, expires, listing) "
+                        f"VALUES (?, ?, {self.NOW} + ?, ?) ON CONFLICT (holder) DO UPDATE SET "
+                        "slot = excluded.slot, expires = excluded.expires, listing = excluded.listing",
+                        (token, slot, ttl, _json(listing or [])))
+            old = cur.execute(f"SELECT holder FROM leases WHERE expires < {self.NOW} - 60").fetchall()
             for (holder,) in old:
                 if not self._process_alive(str(holder)):
                     cur.execute("DELETE FROM leases WHERE holder = ?", (holder,))
@@ -424,26 +428,26 @@ class SqlStore:
 
     def live_leases(self) -> dict[str, int]:
         """The leases alive (this store's too, once it took one): holder token -> slot."""
-        rows = self._read(lambda c: c.execute("SELECT holder, slot FROM leases WHERE expires > ?",
-                                              (time.time(),)).fetchall())
+        rows = self._read(lambda c: c.execute(f"SELECT holder, slot FROM leases WHERE expires > {self.NOW}"
+                                              ).fetchall())
         return {str(h): int(slot) for h, slot in rows if self._alive(str(h))}
 
     def listings(self) -> dict[str, list[dict[str, Any]]]:
         """The public tables each live lease lists (by holder), as it last renewed."""
-        rows = self._read(lambda c: c.execute("SELECT holder, listing FROM leases WHERE expires > ?",
-                                              (time.time(),)).fetchall())
+        rows = self._read(lambda c: c.execute(f"SELECT holder, listing FROM leases WHERE expires > {self.NOW}"
+                                              ).fetchall())
         return {str(holder): json.loads(listing) for holder, listing in rows if self._alive(str(holder))}
 
     def held_tables(self, statuses: tuple[str, ...] = ("waiting", "playing")
                     ) -> list[tuple[str, int, str | None]]:
         """``net_tables``'s codes and matches with the holder that claims each table's match
-        (None: none; alive or not: ``live_leases`` says), oldest first."""
+        (None: none, or let go; alive or not: ``live_leases`` says), oldest first."""
         marks = ", ".join("?" * len(statuses))
         rows = self._read(lambda c: c.execute(
             "SELECT t.code, t.match_id, c.holder FROM net_tables t LEFT JOIN claims c "
             f"ON c.match_id = t.match_id WHERE t.status IN ({marks}) ORDER BY t.created, t.code",
             statuses).fetchall())
-        return [(r[0], int(r[1]), r[2]) for r in rows]
+        return [(r[0], int(r[1]), _claimer(r[2])) for r in rows]
 
     def net_table(self, code: str) -> tuple[int, str, dict[str, Any], str | None] | None:
         """Table ``code``'s row and its match's holder: (match id, status, data, holder or
@@ -451,7 +455,7 @@ class SqlStore:
         row = self._read(lambda c: c.execute(
             "SELECT t.match_id, t.status, t.data, c.holder FROM net_tables t LEFT JOIN claims c "
             "ON c.match_id = t.match_id WHERE t.code = ?", (code,)).fetchone())
-        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), row[3])
+        return None if row is None else (int(row[0]), row[1], json.loads(row[2]), _claimer(row[3]))
 
     # --- reading ------------------------------------------------------------------------
 
@@ -697,6 +701,11 @@ def _known(match_id: int) -> int:
     if not 1 <= match_id < 2**63:
         raise NoSuchMatch(f"no match {match_id} in the library")
     return match_id
+
+
+def _claimer(holder: str | None) -> str | None:
+    """A claim's holder, None for a claim let go (``RELEASED``)."""
+    return None if holder is None or holder.startswith(RELEASED) else holder
 
 
 def _legacy_events(save: SaveFile) -> list[MatchEvent]:

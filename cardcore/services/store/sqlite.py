@@ -17,7 +17,8 @@ Layout (schema version 7, ``PRAGMA user_version``; ``application_id`` marks the 
   A version 1 library gains it when opened (``_migrate``).
 - version 3: ``matches`` rebuilt with AUTOINCREMENT; the snapshots an earlier version stored
   with sorted keys put back in the record's order (``_reorder_v2``).
-- ``claims`` (version 4): the matches a server holds, one row a match naming its holder.
+- ``claims`` (version 4): the matches a server holds, one row a match naming its holder
+  (``-`` and its token once it let the match go: ``commits.RELEASED``).
 - the leagues (version 5): ``store/league_tables.py``.
 - ``matches.people`` (version 6): each seat's person key (``cardcore.engine.people``).
 - ``leases`` (version 7): a server's lease, one row a server process: its holder token,
@@ -189,6 +190,8 @@ def _is_damage(exc: sqlite3.DatabaseError) -> bool:
 
 class SqliteStore(SqlStore):
     """``MatchStore`` on an SQLite file. Safe to share between threads of one process."""
+
+    NOW = "(julianday('now') - 2440587.5) * 86400.0"  # (unixepoch('subsec') needs SQLite 3.42)
 
     def __init__(self, path: str | Path | None = None):
         self._attributes(Path(path) if path else library_path())
