@@ -1,13 +1,15 @@
 """Load on one ``cardcore serve`` process: many tables of four client connections each.
 
-    python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--jitter 0]
+    python benches/serve_load.py [--tables 200] [--seconds 60] [--think 0.25] [--jitter 0.5]
                                  [--game casino] [--saturation-tables 50]
                                  [--saturation-seconds 20] [--server-tree DIR]
                                  [--workers N] [--kill-after S]
 
 Phase 1 (people, only faster): ``--tables`` tables of four clients over 127.0.0.1; each
 client answers ``--think`` seconds after an update asks it to play (``--jitter J``: a
-think time drawn from ``think * (1 ± J)``, as people vary), with a random legal action.
+think time drawn from ``think * (1 ± J)``, as people vary: 0.5 unless told; ``--jitter 0``
+puts all the clients in lockstep, the worst case: every answer of a wave of updates comes
+in the same millisecond), with a random legal action.
 Measured: the latency from sending an action to the last of the table's four
 clients receiving the update it caused (p50, p99, max), the server's memory per table
 (its RSS with the tables and their connections, less its RSS before them, over the tables),
@@ -353,8 +355,6 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     latencies: list[float] = []
     stop = asyncio.Event()
     made = await make_tables(port, tables, game, 1 if workers else 20)
-    if os.environ.get("SERVE_LOAD_NICE"):
-        os.nice(int(os.environ["SERVE_LOAD_NICE"]))
     runs = [TableRun(code, think, latencies, jitter) for code, _, _ in made]
     errors: list[str] = []
     loop = asyncio.get_running_loop()
@@ -483,7 +483,8 @@ async def main() -> None:
     p.add_argument("--tables", type=int, default=200)
     p.add_argument("--seconds", type=float, default=60)
     p.add_argument("--think", type=float, default=0.25)
-    p.add_argument("--jitter", type=float, default=0.0, help="think times vary by this share (0-1)")
+    p.add_argument("--jitter", type=float, default=0.5,
+                   help="think times vary by this share (0-1; 0: every client in lockstep)")
     p.add_argument("--game", default="casino")
     p.add_argument("--saturation-tables", type=int, default=50)
     p.add_argument("--saturation-seconds", type=float, default=20)
