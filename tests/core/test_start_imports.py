@@ -47,9 +47,13 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def loaded(tmp_path, *args: str, probe: str = PROBE, lang: str = "en") -> set[str]:
+def loaded(tmp_path, *args: str, probe: str = PROBE, lang: str | None = "en") -> set[str]:
+    """The modules ``cardcore ARGS`` leaves loaded; ``lang`` None: no language said (the
+    remembered one is looked for)."""
     out = tmp_path / "modules.json"
-    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home"), "CARDCORE_LANG": lang}
+    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home"), "CARDCORE_LANG": lang or ""}
+    if lang is None:
+        del env["CARDCORE_LANG"]
     subprocess.run([sys.executable, "-c", probe, str(out), *args], env=env, check=True,
                    capture_output=True, timeout=120)
     return set(json.loads(out.read_text()))
@@ -91,6 +95,25 @@ def test_plugins_loads_the_games_but_no_match_library_or_screen(tmp_path):
     modules = loaded(tmp_path, "plugins")
     assert among(modules, ("cardcore_casino", "cardcore_canasta")) != []  # what it lists
     assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE) == []
+
+
+#: What a game does in play: its state, moves, loading and heuristic (their game.py imports
+#: them in the methods that deal, read or weigh a hand).
+ENGINES = ("cardcore_casino.state", "cardcore_casino.moves", "cardcore_canasta.state",
+           "cardcore_canasta.loading", "cardcore_canasta.heuristic", "cardcore_canasta.moves")
+
+
+def test_plugins_lists_the_built_in_games_without_their_engines(tmp_path):
+    modules = loaded(tmp_path, "plugins")
+    assert {"cardcore_casino.game", "cardcore_royal_casino.game", "cardcore_canasta.game"} <= modules
+    assert among(modules, ENGINES + SCREEN_AND_NETWORK + ("cardcore.services.settings_model",)) == []
+
+
+@pytest.mark.parametrize("command", ["--help", "history"])
+def test_no_language_said_and_no_settings_file_loads_no_pydantic(tmp_path, command):
+    modules = loaded(tmp_path, command, lang=None)
+    assert "cardcore.services.settings" in modules  # it looked for a remembered language
+    assert among(modules, ("pydantic", "cardcore.services.settings_model") + GAMES) == []
 
 
 def test_history_reads_the_library_without_loading_the_games(tmp_path):
