@@ -437,6 +437,7 @@ def test_pydantic_does_not_read_the_entry_points_again_when_it_has_no_plugin():
     assert "'casino'" in out.stdout
 
 
+@pytest.mark.slow  # a cardcore process: the quick loop has the case without one (above)
 def test_an_installed_pydantic_plugin_still_sees_the_plugins_models(tmp_path):
     info = tmp_path / "pyd_plugin-0.1.dist-info"
     info.mkdir()
