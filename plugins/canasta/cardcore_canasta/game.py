@@ -5,8 +5,10 @@ methods below): ``cardcore plugins`` lists the game without them (docs/design.md
 
 from __future__ import annotations
 
+import functools
 import random
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from cardcore.engine.cards import canasta_deck
 from cardcore.engine.deal import cut, deal, one_at_a_time, shuffled
@@ -111,11 +113,16 @@ class CanastaGame(Game):
         return card if card == "JK" else card[:-1]
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        from .heuristic import heuristic
-        from .state import CanastaState
+        return _heuristic()(state, seat)
 
-        assert isinstance(state, CanastaState)
-        return heuristic(state, seat)
+
+@functools.cache
+def _heuristic() -> Callable[[GameState, int], float]:
+    """The heuristic, imported at the first position weighed; then the same function each
+    call (a search weighs many: an import statement in ``heuristic`` cost it a quarter)."""
+    from .heuristic import heuristic
+
+    return cast(Callable[[GameState, int], float], heuristic)
 
 
 def _turn_upcard(st: CanastaState, stock: list[int]) -> None:

@@ -96,10 +96,7 @@ class FishingGame(Game):
         raise IllegalAction(f"not a legal action here: {data}")
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        from cardcore_casino.state import FishingState
-
-        assert isinstance(state, FishingState)
-        return heuristic(state, seat)
+        return heuristic(state, seat)  # a search's hot path: no import statement here
 
     # --- the rules as played -------------------------------------------------------------
 
