@@ -15,7 +15,6 @@ import functools
 import os
 import re
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -220,12 +219,10 @@ def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
     """``ep.load()`` within ``PLUGIN_SECONDS``, naming the plugin if it takes long; Ctrl+C
     after that names it too. The plugin's own exception goes up as it was raised."""
     started = time.monotonic()
-    timer = threading.Timer(SLOW_SECONDS, notify,
-                            [f"loading plugin {ep.name}… (Ctrl+C to stop)"])
-    timer.daemon = True
-    timer.start()
+    say = functools.partial(notify, f"loading plugin {ep.name}… (Ctrl+C to stop)")
     try:
-        return call_limited(ep.load, PLUGIN_SECONDS, f"plugin {ep.name}: its import")
+        return call_limited(ep.load, PLUGIN_SECONDS, f"plugin {ep.name}: its import",
+                            slow=(SLOW_SECONDS, say))
     except PluginFault as exc:
         if exc.__cause__ is None:
             notify(f"cardcore: {exc}: skipped")
@@ -235,8 +232,6 @@ def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
         if time.monotonic() - started >= SLOW_SECONDS:
             raise PluginLoadInterrupted(ep.name) from None
         raise
-    finally:
-        timer.cancel()
 
 
 def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | None, str | None]) -> None:

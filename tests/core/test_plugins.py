@@ -448,3 +448,19 @@ def test_an_installed_pydantic_plugin_still_sees_the_plugins_models(tmp_path):
     assert out.returncode == 0, out.stderr
     assert "pydantic plugin saw GameOptions" in out.stdout
     assert "pydantic plugin saw CasinoOptions" in out.stdout
+
+
+def test_a_slow_call_is_said_once_and_a_quick_one_not_at_all():
+    import time
+
+    from cardcore.engine.faults import call_limited
+
+    said: list[str] = []
+
+    def slow() -> str:
+        time.sleep(0.15)
+        return "done"
+
+    assert call_limited(slow, 5, "slow", slow=(0.03, lambda: said.append("slow"))) == "done"
+    assert call_limited(lambda: "quick", 5, "quick", slow=(0.03, lambda: said.append("quick"))) == "quick"
+    assert said == ["slow"]
