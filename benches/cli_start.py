@@ -8,7 +8,8 @@ interpreter) with PYTHONPATH set to a tree's packages, and an empty match librar
 (CARDCORE_HOME a fresh directory). ``launcher``: ``cardcore`` with no command, timed to the
 launcher's first frame (headless, benches/tui_start.py's child); ``textual``: the floor under
 it, an app of one line's first frame (Textual's own import and start). A round runs every command
-once, one after the other, and with ``--base`` the old tree's run and this tree's run of a
+once, one after the other (``PYTHONDONTWRITEBYTECODE`` left out, so that the .pyc files
+are written once), and with ``--base`` the old tree's run and this tree's run of a
 command back to back, so the load of a shared machine falls on both alike. A command may carry its
 arguments: ``--commands="--help,--lang id --help"`` times the help read from the Indonesian
 catalog (a tree from before ``--lang`` has none: leave it out with ``--base``). One warm-up round
@@ -41,7 +42,11 @@ def tree_env(tree: Path, home: str) -> dict[str, str]:
     """The environment that runs ``tree``'s code (its packages and example plugins first)."""
     paths = [str(tree / p) for p in PACKAGES]
     paths += sorted(str(d) for d in (tree / "examples").glob("*/") if d.is_dir())
-    return {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "CARDCORE_HOME": home}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(paths), "CARDCORE_HOME": home}
+    # An installed cardcore has its .pyc files (pip compiles them): a shell that says not to
+    # write them would have every run compile the tree's modules again, and time that.
+    env.pop("PYTHONDONTWRITEBYTECODE", None)
+    return env
 
 
 def entry_point() -> list[str]:

@@ -50,9 +50,12 @@ class PluginFault(Exception):
 
 
 def call_limited(fn: Callable[[], T], seconds: float, what: str,
-                 plugin_of: dict[str, str] | None = None) -> T:
+                 plugin_of: dict[str, str] | None = None,
+                 slow: tuple[float, Callable[[], object]] | None = None) -> T:
     """``fn()`` on a thread of its own, waited for at most ``seconds``: its result, or
     PluginFault (``what``, e.g. "plugin casino: Casino.rules", names it if it did not return).
+    ``slow`` (after, say): ``say()`` once if ``fn`` is still running ``after`` seconds in
+    (the waiting thread says it: no timer thread a call).
 
     A thread stuck in a plugin cannot be stopped: it is a daemon, so it never keeps the
     process alive, and it is left to itself while the caller refuses the plugin (a command
@@ -69,7 +72,13 @@ def call_limited(fn: Callable[[], T], seconds: float, what: str,
 
     thread = threading.Thread(target=run, name=what, daemon=True)
     thread.start()
-    thread.join(seconds)
+    waited = 0.0
+    if slow is not None and slow[0] < seconds:
+        waited = slow[0]
+        thread.join(waited)
+        if not outcome:
+            slow[1]()
+    thread.join(seconds - waited)
     if not outcome:
         raise PluginFault(f"{what} did not return within {seconds:g} s")
     ok, value = outcome[0]

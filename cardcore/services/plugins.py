@@ -10,20 +10,20 @@ in one line (``cardcore.engine.faults.call_limited``: the thread stuck in it is 
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import os
 import re
 import sys
-import threading
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from cardcore.engine.faults import PluginFault, call_limited
 
 if TYPE_CHECKING:  # pluggy and the entry points' metadata load with the plugins (load_registry)
-    from importlib.metadata import EntryPoint
+    from importlib.metadata import Distribution, EntryPoint, EntryPoints, SelectableGroups
 
     import pluggy
 
@@ -34,6 +34,8 @@ GROUP = "cardcore"
 #: The distribution whose entry points are the built-in games.
 BUILTIN_DIST = "cardcore"
 SLOW_SECONDS = 2.0
+#: The environment variable that tells pydantic to load no plugin of its own.
+PYDANTIC_OFF = "PYDANTIC_DISABLE_PLUGINS"
 
 
 def _limit() -> float:
@@ -130,11 +132,13 @@ def _selected(eps: list[EntryPoint]) -> list[EntryPoint]:
     return [ep for ep in eps if ep.name in wanted]
 
 
-def _dist(ep: EntryPoint) -> tuple[str | None, str | None]:
-    dist = getattr(ep, "dist", None)
+def _dist(dist: Distribution | None) -> tuple[str | None, str | None]:
+    """The distribution's name and version, from one read of its metadata (each read parses
+    the whole file)."""
     if dist is None:
         return None, None
-    return dist.metadata["Name"], dist.version
+    metadata = dist.metadata
+    return metadata["Name"], metadata["Version"]
 
 
 def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
@@ -145,35 +149,66 @@ def load_registry(extra_plugins: Iterable[tuple[str, object]] = (),
     """
     from importlib.metadata import entry_points
 
-    pm = make_plugin_manager()
-    registry = Registry(pm)
-    from cardcore.engine.bots import builtin
-    from cardcore.services import search_pool
+    every = entry_points()  # every group's: read once, for pydantic's group too
+    registry = Registry(make_plugin_manager())
+    with _pydantic_told_of(every):
+        from cardcore.engine.bots import builtin
+        from cardcore.services import search_pool
 
-    _register(registry, "cardcore.bots", builtin, (None, None))  # the plugin's name (relayout: keep)
-    search_pool.install()  # the expert searches on every core (docs/bots.md)
+        _register(registry, "cardcore.bots", builtin, (None, None))  # the plugin's name (relayout: keep)
+        search_pool.install()  # the expert searches on every core (docs/bots.md)
+        _load_entry_points(registry, every.select(group=GROUP), notify or _to_stderr)
+    for name, plugin in extra_plugins:
+        _register(registry, name, plugin, (None, None))
+    return registry
+
+
+@contextlib.contextmanager
+def _pydantic_told_of(every: EntryPoints | SelectableGroups) -> Iterator[None]:
+    """While the plugins load, pydantic does not read every distribution's entry points again
+    to find its own plugins when ``every`` (that same read, just made) holds none: it is told
+    so by ``PYDANTIC_DISABLE_PLUGINS``, the variable it reads at each model it builds. An
+    installed pydantic plugin is in ``every``, and then nothing is set, nor when the user set
+    the variable. It is unset afterwards: a model built later, or a child process, looks for
+    itself."""
+    if PYDANTIC_OFF in os.environ or every.select(group="pydantic"):
+        yield
+        return
+    os.environ[PYDANTIC_OFF] = "1"
+    try:
+        yield
+    finally:
+        os.environ.pop(PYDANTIC_OFF, None)
+
+
+def _load_entry_points(registry: Registry, eps: Iterable[EntryPoint],
+                       notify: Callable[[str], None]) -> None:
     seen: set[str] = set()
-    for ep in _selected(_in_load_order(entry_points(group=GROUP))):
+    for ep, dist in _in_load_order(_selected(list(eps))):
         if ep.name in seen:  # the same distribution found twice on sys.path
             continue
         seen.add(ep.name)
-        dist = _dist(ep)
         try:
-            module = _import(ep, notify or _to_stderr)
+            module = _import(ep, notify)
         except PluginLoadInterrupted:
             raise
         except BaseException as exc:  # a broken plugin must not take the others down
             registry.errors.append(LoadError(ep.name, dist[0], _load_error(exc)))
             continue
         _register(registry, ep.name, module, dist)
-    for name, plugin in extra_plugins:
-        _register(registry, name, plugin, (None, None))
-    return registry
 
 
-def _in_load_order(eps: Iterable[EntryPoint]) -> list[EntryPoint]:
-    """The built-in games first, so a third-party id clash is refused on the third party."""
-    return sorted(eps, key=lambda ep: (_dist(ep)[0] != BUILTIN_DIST, ep.name))
+def _in_load_order(eps: Iterable[EntryPoint]) -> list[tuple[EntryPoint, tuple[str | None, str | None]]]:
+    """Each entry point with its distribution's name and version (read once a distribution),
+    the built-in games first, so a third-party id clash is refused on the third party."""
+    named: dict[int, tuple[str | None, str | None]] = {}  # by the distribution object
+    found = []
+    for ep in eps:
+        dist = getattr(ep, "dist", None)
+        if id(dist) not in named:
+            named[id(dist)] = _dist(dist)
+        found.append((ep, named[id(dist)]))
+    return sorted(found, key=lambda pair: (pair[1][0] != BUILTIN_DIST, pair[0].name))
 
 
 def _to_stderr(message: str) -> None:
@@ -184,12 +219,10 @@ def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
     """``ep.load()`` within ``PLUGIN_SECONDS``, naming the plugin if it takes long; Ctrl+C
     after that names it too. The plugin's own exception goes up as it was raised."""
     started = time.monotonic()
-    timer = threading.Timer(SLOW_SECONDS, notify,
-                            [f"loading plugin {ep.name}… (Ctrl+C to stop)"])
-    timer.daemon = True
-    timer.start()
+    say = functools.partial(notify, f"loading plugin {ep.name}… (Ctrl+C to stop)")
     try:
-        return call_limited(ep.load, PLUGIN_SECONDS, f"plugin {ep.name}: its import")
+        return call_limited(ep.load, PLUGIN_SECONDS, f"plugin {ep.name}: its import",
+                            slow=(SLOW_SECONDS, say))
     except PluginFault as exc:
         if exc.__cause__ is None:
             notify(f"cardcore: {exc}: skipped")
@@ -199,8 +232,6 @@ def _import(ep: EntryPoint, notify: Callable[[str], None]) -> object:
         if time.monotonic() - started >= SLOW_SECONDS:
             raise PluginLoadInterrupted(ep.name) from None
         raise
-    finally:
-        timer.cancel()
 
 
 def _register(registry: Registry, name: str, plugin: object, dist: tuple[str | None, str | None]) -> None:

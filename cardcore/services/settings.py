@@ -1,5 +1,5 @@
 """The launcher's settings, kept across runs: ``settings.json`` in the data dir
-(``CARDCORE_HOME``), checked by pydantic when read.
+(``CARDCORE_HOME``), checked by pydantic when read (its model: ``cardcore.services.settings_model``).
 
 Only the language for now (docs/languages.md, "Choosing the language"): chosen in the
 launcher, it is the language of the next start too unless ``--lang`` or ``CARDCORE_LANG``
@@ -10,31 +10,15 @@ aside (``settings.json.damaged-...``) when a setting is next written, never over
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING
 
-import pydantic
-from pydantic import ConfigDict
-
-from cardcore.language import LANGUAGES
 from cardcore.services import files
+
+if TYPE_CHECKING:
+    from cardcore.services.settings_model import Settings
 
 FILE_NAME = "settings.json"
 MAX_FILE_BYTES = 64 * 1024
-
-
-class Settings(pydantic.BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    version: Literal[1] = 1
-    #: The language chosen in the launcher (a code of ``language.LANGUAGES``), None: not chosen.
-    language: str | None = None
-
-    @pydantic.field_validator("language")
-    @classmethod
-    def _known(cls, code: str | None) -> str | None:
-        if code is not None and code not in LANGUAGES:
-            raise ValueError(f"not a language cardcore speaks: {code!r}")
-        return code
 
 
 def settings_path(home: Path | None = None) -> Path:
@@ -43,10 +27,14 @@ def settings_path(home: Path | None = None) -> Path:
 
 def _read(path: Path) -> Settings | None:
     """The settings (the defaults when there is no file), None when the file is no settings file."""
+    from cardcore.services.settings_model import Settings
+
     return files.read_model(path, Settings, "settings file", MAX_FILE_BYTES)
 
 
 def load(home: Path | None = None) -> Settings:
+    from cardcore.services.settings_model import Settings
+
     return _read(settings_path(home)) or Settings()
 
 
@@ -59,6 +47,8 @@ def remembered_language(home: Path | None = None) -> str | None:
 
 def remember_language(code: str, home: Path | None = None) -> None:
     """Keep ``code`` as the launcher's language; OSError when it cannot be written."""
+    from cardcore.services.settings_model import Settings
+
     path = settings_path(home)
     found = _read(path)
     if found is None:

@@ -400,3 +400,67 @@ def test_a_game_whose_rules_hung_is_not_asked_again(monkeypatch, crazy_eights):
         release.set()
     assert len(calls) == 1  # the launcher showing it twice does not wait twice
     assert registry.rules(registry.games["casino"], registry.games["casino"].Options()).strip()
+
+
+# --- pydantic's own plugins --------------------------------------------------------------
+
+#: Lists the plugins, then says whether pydantic looked for its own plugins, and the variable.
+PYDANTIC_PROBE = """
+import os
+from pydantic.plugin import _loader
+from cardcore.services.plugins import load_registry
+registry = load_registry()
+print(sorted(registry.games), _loader._plugins, os.environ.get("PYDANTIC_DISABLE_PLUGINS"))
+"""
+
+#: A pydantic plugin: it says so on stdout for each model pydantic builds with it.
+PYDANTIC_PLUGIN = """
+class Plugin:
+    def new_schema_validator(self, schema, schema_type, *args, **kwargs):
+        print("pydantic plugin saw", schema_type.__name__)
+        return None, None, None
+
+plugin = Plugin()
+"""
+
+
+def _this_tree(*first: Path) -> list[str]:
+    """The PYTHONPATH that runs this tree's cardcore, with ``first`` before it."""
+    return [*map(str, first), *filter(None, os.environ.get("PYTHONPATH", "").split(os.pathsep))]
+
+
+def test_pydantic_does_not_read_the_entry_points_again_when_it_has_no_plugin():
+    env = {k: v for k, v in os.environ.items() if k != "PYDANTIC_DISABLE_PLUGINS"}
+    out = subprocess.run([sys.executable, "-c", PYDANTIC_PROBE], capture_output=True, text=True,
+                         env=env, timeout=120, check=True)
+    assert out.stdout.split("] ")[1].split() == ["None", "None"]  # it never looked; unset after
+    assert "'casino'" in out.stdout
+
+
+@pytest.mark.slow  # a cardcore process: the quick loop has the case without one (above)
+def test_an_installed_pydantic_plugin_still_sees_the_plugins_models(tmp_path):
+    info = tmp_path / "pyd_plugin-0.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pyd-plugin\nVersion: 0.1\n")
+    (info / "entry_points.txt").write_text("[pydantic]\nspy = pyd_spy:plugin\n")
+    (tmp_path / "pyd_spy.py").write_text(PYDANTIC_PLUGIN)
+    out = _run(["-m", "cardcore", "plugins"], _this_tree(tmp_path))
+    assert out.returncode == 0, out.stderr
+    assert "pydantic plugin saw GameOptions" in out.stdout
+    assert "pydantic plugin saw CasinoOptions" in out.stdout
+
+
+def test_a_slow_call_is_said_once_and_a_quick_one_not_at_all():
+    import time
+
+    from cardcore.engine.faults import call_limited
+
+    said: list[str] = []
+
+    def slow() -> str:
+        time.sleep(0.15)
+        return "done"
+
+    assert call_limited(slow, 5, "slow", slow=(0.03, lambda: said.append("slow"))) == "done"
+    assert call_limited(lambda: "quick", 5, "quick", slow=(0.03, lambda: said.append("quick"))) == "quick"
+    assert said == ["slow"]

@@ -31,6 +31,9 @@ STORE = ("cardcore.services.store", "sqlite3")
 GAMES = ("cardcore_casino", "cardcore_royal_casino", "cardcore_canasta", "pluggy",
          "cardcore.engine.game", "cardcore.engine.bots")
 
+#: pydantic and the settings file's model: only when a settings file is read (no language said).
+SETTINGS_MODEL = ("pydantic", "cardcore.services.settings_model")
+
 
 #: Runs ``cardcore`` (the launcher) headless to its first frame, then as PROBE.
 LAUNCHER_PROBE = """
@@ -47,9 +50,13 @@ with open(sys.argv[1], "w") as f:
 """
 
 
-def loaded(tmp_path, *args: str, probe: str = PROBE, lang: str = "en") -> set[str]:
+def loaded(tmp_path, *args: str, probe: str = PROBE, lang: str | None = "en") -> set[str]:
+    """The modules ``cardcore ARGS`` leaves loaded; ``lang`` None: no language said (the
+    remembered one is looked for)."""
     out = tmp_path / "modules.json"
-    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home"), "CARDCORE_LANG": lang}
+    env = {**os.environ, "CARDCORE_HOME": str(tmp_path / "home"), "CARDCORE_LANG": lang or ""}
+    if lang is None:
+        del env["CARDCORE_LANG"]
     subprocess.run([sys.executable, "-c", probe, str(out), *args], env=env, check=True,
                    capture_output=True, timeout=120)
     return set(json.loads(out.read_text()))
@@ -60,8 +67,9 @@ def among(modules: set[str], packages: tuple[str, ...]) -> list[str]:
 
 
 def test_help_loads_argparse_and_the_command_line_alone(tmp_path):
-    modules = loaded(tmp_path, "--help")
-    assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + GAMES + ("pydantic",)) == []
+    modules = loaded(tmp_path, "--help", lang=None)  # no language said, no settings file
+    assert "cardcore.services.settings" in modules  # it looked for a remembered language
+    assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + GAMES + SETTINGS_MODEL) == []
 
 
 #: Runs as PROBE, then writes the catalogs read (domain/language) with the modules.
@@ -87,16 +95,22 @@ def test_a_bad_argument_loads_nothing_more(tmp_path):
     assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + GAMES + ("pydantic",)) == []
 
 
-def test_plugins_loads_the_games_but_no_match_library_or_screen(tmp_path):
+#: What a game does in play: its state, moves, loading and heuristic (their game.py imports
+#: them in the methods that deal, read or weigh a hand).
+ENGINES = ("cardcore_casino.state", "cardcore_casino.moves", "cardcore_canasta.state",
+           "cardcore_canasta.loading", "cardcore_canasta.heuristic", "cardcore_canasta.moves")
+
+
+def test_plugins_lists_the_games_without_their_engines_and_no_match_library_or_screen(tmp_path):
     modules = loaded(tmp_path, "plugins")
-    assert among(modules, ("cardcore_casino", "cardcore_canasta")) != []  # what it lists
-    assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE) == []
+    assert {"cardcore_casino.game", "cardcore_royal_casino.game", "cardcore_canasta.game"} <= modules
+    assert among(modules, SCREEN_AND_NETWORK + MATCH + STORE + ENGINES) == []
 
 
 def test_history_reads_the_library_without_loading_the_games(tmp_path):
-    modules = loaded(tmp_path, "history")
+    modules = loaded(tmp_path, "history", lang=None)
     assert "cardcore.services.store.sqlite" in modules
-    assert among(modules, SCREEN_AND_NETWORK + MATCH + GAMES) == []
+    assert among(modules, SCREEN_AND_NETWORK + MATCH + GAMES + SETTINGS_MODEL) == []
 
 
 @pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not

@@ -1,8 +1,14 @@
-"""CanastaGame: what the plugin registers (the common interface of cardcore.engine.game)."""
+"""CanastaGame: what the plugin registers (the common interface of cardcore.engine.game).
+
+The state, its loading and the heuristic are imported when a hand is dealt or read (the
+methods below): ``cardcore plugins`` lists the game without them (docs/design.md, Start-up)."""
 
 from __future__ import annotations
 
+import functools
 import random
+from collections.abc import Callable
+from typing import TYPE_CHECKING, cast
 
 from cardcore.engine.cards import canasta_deck
 from cardcore.engine.deal import cut, deal, one_at_a_time, shuffled
@@ -11,8 +17,6 @@ from cardcore.engine.kit.scores import counts_from_items
 from cardcore.engine.seating import Seating, partnership_draw
 from cardcore.language import N_
 
-from .heuristic import heuristic
-from .loading import state_from_json
 from .rules import (
     FREEZES,
     HAND_SIZE,
@@ -27,8 +31,10 @@ from .rules import (
     variant,
 )
 from .scoring import OLDER_COUNTS, older_counts
-from .state import CanastaState
 from .words import DOMAIN
+
+if TYPE_CHECKING:
+    from .state import CanastaState
 
 
 def _options(options: GameOptions | None) -> CanastaOptions:
@@ -70,6 +76,8 @@ class CanastaGame(Game):
 
     def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
                  totals: list[int]) -> CanastaState:
+        from .state import CanastaState
+
         st = CanastaState(_options(options), seating, tuple(totals))
         order = seating.deal_order()  # clockwise from the dealer's left, the dealer last
         stock = cut(shuffled(canasta_deck(), rng), rng)
@@ -91,6 +99,8 @@ class CanastaGame(Game):
     def state_from_json(self, data: dict, strict: bool = False) -> CanastaState:
         """The position ``data``; ``strict``: also the whole deck, and sizes and counters
         that play can reach."""
+        from .loading import state_from_json
+
         return state_from_json(data, strict)
 
     def action_from_json(self, state: GameState, data: dict) -> Action:
@@ -103,8 +113,16 @@ class CanastaGame(Game):
         return card if card == "JK" else card[:-1]
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        assert isinstance(state, CanastaState)
-        return heuristic(state, seat)
+        return _heuristic()(state, seat)
+
+
+@functools.cache
+def _heuristic() -> Callable[[GameState, int], float]:
+    """The heuristic, imported at the first position weighed; then the same function each
+    call (a search weighs many: an import statement in ``heuristic`` cost it a quarter)."""
+    from .heuristic import heuristic
+
+    return cast(Callable[[GameState, int], float], heuristic)
 
 
 def _turn_upcard(st: CanastaState, stock: list[int]) -> None:

@@ -1,11 +1,14 @@
-"""The fishing-game engine as a cardcore Game, and classic Casino configured on it."""
+"""The fishing-game engine as a cardcore Game, and classic Casino configured on it.
+
+The state and the moves are imported when a hand is dealt or read (the methods below):
+``cardcore plugins`` lists the games without them (docs/design.md, Start-up)."""
 
 from __future__ import annotations
 
 import functools
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from cardcore.engine.cards import CardError, parse_card, standard_deck
 from cardcore.engine.deal import one_at_a_time, packets, shuffled
@@ -14,7 +17,6 @@ from cardcore.engine.kit.scores import counts_from_items
 from cardcore.engine.seating import Seating
 from cardcore.language import N_
 from cardcore_casino.heuristic import heuristic
-from cardcore_casino.moves import CAPTURE, NEW, TRAIL
 from cardcore_casino.rules import (
     CASINO_VALUES,
     ID,
@@ -23,9 +25,11 @@ from cardcore_casino.rules import (
     direction_sign,
 )
 from cardcore_casino.scoring import OLDER_COUNTS, older_counts
-from cardcore_casino.state import FishingState
 from cardcore_casino.text import CasinoText, RulesText
 from cardcore_casino.words import DOMAIN as FISHING_WORDS
+
+if TYPE_CHECKING:
+    from cardcore_casino.state import FishingState
 
 
 class FishingGame(Game):
@@ -66,6 +70,8 @@ class FishingGame(Game):
 
     def new_hand(self, seating: Seating, options: GameOptions, rng: random.Random,
                  totals: list[int]) -> FishingState:
+        from cardcore_casino.state import FishingState
+
         rules = self.rules_for(options)
         n = seating.players
         stock = [ID[c] for c in shuffled(standard_deck(), rng)]
@@ -78,6 +84,8 @@ class FishingGame(Game):
         """The state ``data`` describes (absent keys but ``hands`` take their defaults), or
         StateError naming the place. ``strict``: every key, the whole deck, each card once,
         and hand sizes that play can reach (``parts`` and ``load``)."""
+        from cardcore_casino.state import FishingState
+
         return FishingState.from_json(self, data, strict)
 
     def action_from_json(self, state: GameState, data: dict[str, Any]) -> Action:
@@ -88,8 +96,7 @@ class FishingGame(Game):
         raise IllegalAction(f"not a legal action here: {data}")
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        assert isinstance(state, FishingState)
-        return heuristic(state, seat)
+        return heuristic(state, seat)  # a search's hot path: no import statement here
 
     # --- the rules as played -------------------------------------------------------------
 
@@ -145,6 +152,8 @@ class CasinoGame(FishingGame):
 
 
 def _action_key(data: Any) -> tuple[Any, ...]:
+    from cardcore_casino.moves import CAPTURE, NEW, TRAIL
+
     if not isinstance(data, dict):
         raise IllegalAction(f"an action is a JSON object, not {data!r}")
     try:
