@@ -10,6 +10,7 @@ import random
 import pytest
 
 from cardcore.engine.bots import GreedyBot, InfoSet
+from cardcore.engine.bots.greedy import scored
 from cardcore_canasta import heuristic as h
 
 from .helpers import GAME, position
@@ -57,3 +58,41 @@ def test_a_pair_from_the_unseen_cards_is_the_hypergeometric_chance():
     assert h._miss(20, 5, 3, 4, 2, 0, False) == 0.0  # known to hold a pair (taken with the pile)
     assert h._miss(20, 5, 3, 4, 1, 1, True) == 0.0  # a natural and a wild card known
     assert h._miss(20, 0, 3, 4, 0, 0, True) == 1.0  # no card in hand
+
+
+def discard_order(state) -> list[str]:
+    """Greedy's discards, best first (one sample: the seat's view decides, tests/core re-deals)."""
+    order = [a.to_json() for a, _ in scored(InfoSet.of(GAME, state, 0), random.Random(0))]
+    return [j["card"] for j in order if j["type"] == "discard"]
+
+
+def test_every_safe_discard_is_ranked_before_every_feeding_one():
+    order = discard_order(position(**FEED))
+    assert set(order[:2]) == {"5C", "4C"} and set(order[2:]) == {"10S", "10H"}
+
+
+#: Side 1 has melded 10s one short of a canasta and three kings; South holds only those ranks.
+ALL_FEED = {**FEED, "hands": [["10S", "KC"], *FEED["hands"][1:]],
+            "melds": [[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                      [{"rank": "10", "cards": ["10D", "10C", "10C", "10D", "10H", "2H"]},
+                       {"rank": "K", "cards": ["KH", "KH", "KC"]}]]}
+
+
+def test_when_every_discard_feeds_them_the_one_that_gives_least():
+    # either gives West the pile; the 10 also gives them a canasta (the two used to tie,
+    # and the game's order chose the 10)
+    assert discard_order(position(**ALL_FEED)) == ["KC", "10S"]
+
+
+#: Ten cards in the open pile; side 1 has melded 10s and kings; South holds a 10, a king, a deuce.
+BIG_PILE = {**FEED, "hands": [["10S", "KC", "2D"], *FEED["hands"][1:]],
+            "melds": [[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                      [{"rank": "10", "cards": ["10D", "10C", "10C"]},
+                       {"rank": "K", "cards": ["KH", "KH", "KC"]}]],
+            "discard": ["6H", "5S", "9C", "9D", "8D", "7H", "QH", "JH", "5D", "4S"],
+            "stock": ["3S", "KS", "KD", "QH", "JH", "9S", "7S"]}
+
+
+def test_a_wild_card_freezes_a_big_pile_that_any_other_discard_hands_them():
+    assert discard_order(position(**BIG_PILE))[0] == "2D"
+
