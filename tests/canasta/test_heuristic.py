@@ -96,3 +96,10 @@ BIG_PILE = {**FEED, "hands": [["10S", "KC", "2D"], *FEED["hands"][1:]],
 def test_a_wild_card_freezes_a_big_pile_that_any_other_discard_hands_them():
     assert discard_order(position(**BIG_PILE))[0] == "2D"
 
+
+
+def test_a_black_three_stops_the_pile_before_a_wild_card_is_thrown():
+    # both stop West and freeze the pile; the deuce is worth keeping (it used to look a
+    # liability late in the hand, 20 points at risk, and went first)
+    late = position(**{**FEED, "hands": [["10S", "3S", "2D"], *FEED["hands"][1:]]})
+    assert discard_order(late)[0] == "3S"

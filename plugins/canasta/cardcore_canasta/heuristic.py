@@ -9,7 +9,8 @@ the seat's own hand (other hands are counted, never read).
 - red threes: 100 each (800 for four), negative until the side has melded, weighted by
   the chance it still melds;
 - cards in hand: their value lost if the other side goes out (the seat's own hand by
-  value, the others' by count at an average value), and kept for melding otherwise;
+  value, but for its wild cards, the others' by count at an average value), and kept
+  for melding otherwise;
 - going out (100) is within reach of a side with a canasta;
 - the discard pile: a prize for the side to play next, smaller while frozen; the top
   card also joins the taker's meld of its rank (a canasta, when it is the seventh).
@@ -21,7 +22,7 @@ import functools
 import math
 
 from .moves import DRAW_PHASE, take_actions
-from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, THREE
+from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, SLOT_VALUE, THREE
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
@@ -54,8 +55,11 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     for s in _seats(st.side_of)[side]:
         hand = st.hands[s]
         if s == seat:
-            held += sum(map(card_value, hand))
             counts = st.rank_counts[s]
+            # wild cards are not at risk: they join any of the side's melds (a deuce counted
+            # at risk looked a liability late in the hand and was thrown before a black three)
+            held += sum(map(card_value, hand)) - SLOT_VALUE[DEUCE] * counts[DEUCE] \
+                - SLOT_VALUE[JOKER] * counts[JOKER]
             value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
             held += AVERAGE_CARD * len(hand)
