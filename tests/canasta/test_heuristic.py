@@ -103,3 +103,18 @@ def test_a_black_three_stops_the_pile_before_a_wild_card_is_thrown():
     # liability late in the hand, 20 points at risk, and went first)
     late = position(**{**FEED, "hands": [["10S", "3S", "2D"], *FEED["hands"][1:]]})
     assert discard_order(late)[0] == "3S"
+
+
+def test_what_a_discard_gives_away_is_judged_from_the_seat_s_view():
+    # West's and North's hands dealt again from the stock (South sees neither): the same values
+    state = position(**BIG_PILE)
+    hands = [list(h) for h in BIG_PILE["hands"]]
+    stock = list(BIG_PILE["stock"])
+    hands[1][:3], stock[:3] = stock[:3], hands[1][:3]
+    hands[2][3:], stock[3:6] = stock[3:6], hands[2][3:]
+    other = position(**{**BIG_PILE, "hands": hands, "stock": stock})
+    assert other.view(0) == state.view(0) and other.export() != state.export()
+    for card in ("10S", "KC", "2D"):
+        values = [h.heuristic(after_discard(card, **{**BIG_PILE, "hands": hs, "stock": st}), 0)
+                  for hs, st in ((BIG_PILE["hands"], BIG_PILE["stock"]), (hands, stock))]
+        assert values[0] == values[1]
