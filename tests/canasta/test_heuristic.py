@@ -97,7 +97,6 @@ def test_a_wild_card_freezes_a_big_pile_that_any_other_discard_hands_them():
     assert discard_order(position(**BIG_PILE))[0] == "2D"
 
 
-
 def test_a_black_three_stops_the_pile_before_a_wild_card_is_thrown():
     # both stop West and freeze the pile; the deuce is worth keeping (it used to look a
     # liability late in the hand, 20 points at risk, and went first)
@@ -108,7 +107,7 @@ def test_a_black_three_stops_the_pile_before_a_wild_card_is_thrown():
 def test_what_a_discard_gives_away_is_judged_from_the_seat_s_view():
     # West's and North's hands dealt again from the stock (South sees neither): the same values
     state = position(**BIG_PILE)
-    hands = [list(h) for h in BIG_PILE["hands"]]
+    hands = [list(hand) for hand in BIG_PILE["hands"]]
     stock = list(BIG_PILE["stock"])
     hands[1][:3], stock[:3] = stock[:3], hands[1][:3]
     hands[2][3:], stock[3:6] = stock[3:6], hands[2][3:]
