@@ -10,6 +10,7 @@ import random
 import pytest
 
 from cardcore.engine.bots import GreedyBot, InfoSet
+from cardcore.engine.bots.greedy import scored
 from cardcore_canasta import heuristic as h
 
 from .helpers import GAME, position
@@ -57,3 +58,62 @@ def test_a_pair_from_the_unseen_cards_is_the_hypergeometric_chance():
     assert h._miss(20, 5, 3, 4, 2, 0, False) == 0.0  # known to hold a pair (taken with the pile)
     assert h._miss(20, 5, 3, 4, 1, 1, True) == 0.0  # a natural and a wild card known
     assert h._miss(20, 0, 3, 4, 0, 0, True) == 1.0  # no card in hand
+
+
+def discard_order(state) -> list[str]:
+    """Greedy's discards, best first (one sample: the seat's view decides, tests/core re-deals)."""
+    order = [a.to_json() for a, _ in scored(InfoSet.of(GAME, state, 0), random.Random(0))]
+    return [j["card"] for j in order if j["type"] == "discard"]
+
+
+def test_every_safe_discard_is_ranked_before_every_feeding_one():
+    order = discard_order(position(**FEED))
+    assert set(order[:2]) == {"5C", "4C"} and set(order[2:]) == {"10S", "10H"}
+
+
+#: Side 1 has melded 10s one short of a canasta and three kings; South holds only those ranks.
+ALL_FEED = {**FEED, "hands": [["10S", "KC"], *FEED["hands"][1:]],
+            "melds": [[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                      [{"rank": "10", "cards": ["10D", "10C", "10C", "10D", "10H", "2H"]},
+                       {"rank": "K", "cards": ["KH", "KH", "KC"]}]]}
+
+
+def test_when_every_discard_feeds_them_the_one_that_gives_least():
+    # either gives West the pile; the 10 also gives them a canasta (the two used to tie,
+    # and the game's order chose the 10)
+    assert discard_order(position(**ALL_FEED)) == ["KC", "10S"]
+
+
+#: Ten cards in the open pile; side 1 has melded 10s and kings; South holds a 10, a king, a deuce.
+BIG_PILE = {**FEED, "hands": [["10S", "KC", "2D"], *FEED["hands"][1:]],
+            "melds": [[{"rank": "A", "cards": ["AS", "AH", "AD"]}],
+                      [{"rank": "10", "cards": ["10D", "10C", "10C"]},
+                       {"rank": "K", "cards": ["KH", "KH", "KC"]}]],
+            "discard": ["6H", "5S", "9C", "9D", "8D", "7H", "QH", "JH", "5D", "4S"],
+            "stock": ["3S", "KS", "KD", "QH", "JH", "9S", "7S"]}
+
+
+def test_a_wild_card_freezes_a_big_pile_that_any_other_discard_hands_them():
+    assert discard_order(position(**BIG_PILE))[0] == "2D"
+
+
+def test_a_black_three_stops_the_pile_before_a_wild_card_is_thrown():
+    # both stop West and freeze the pile; the deuce is worth keeping (it used to look a
+    # liability late in the hand, 20 points at risk, and went first)
+    late = position(**{**FEED, "hands": [["10S", "3S", "2D"], *FEED["hands"][1:]]})
+    assert discard_order(late)[0] == "3S"
+
+
+def test_what_a_discard_gives_away_is_judged_from_the_seat_s_view():
+    # West's and North's hands dealt again from the stock (South sees neither): the same values
+    state = position(**BIG_PILE)
+    hands = [list(hand) for hand in BIG_PILE["hands"]]
+    stock = list(BIG_PILE["stock"])
+    hands[1][:3], stock[:3] = stock[:3], hands[1][:3]
+    hands[2][3:], stock[3:6] = stock[3:6], hands[2][3:]
+    other = position(**{**BIG_PILE, "hands": hands, "stock": stock})
+    assert other.view(0) == state.view(0) and other.export() != state.export()
+    for card in ("10S", "KC", "2D"):
+        values = [h.heuristic(after_discard(card, **{**BIG_PILE, "hands": hs, "stock": st}), 0)
+                  for hs, st in ((BIG_PILE["hands"], BIG_PILE["stock"]), (hands, stock))]
+        assert values[0] == values[1]

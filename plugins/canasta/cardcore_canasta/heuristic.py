@@ -9,9 +9,11 @@ the seat's own hand (other hands are counted, never read).
 - red threes: 100 each (800 for four), negative until the side has melded, weighted by
   the chance it still melds;
 - cards in hand: their value lost if the other side goes out (the seat's own hand by
-  value, the others' by count at an average value), and kept for melding otherwise;
+  value, but for its wild cards, the others' by count at an average value), and kept
+  for melding otherwise;
 - going out (100) is within reach of a side with a canasta;
-- the discard pile: a prize for the side to play next, smaller while frozen.
+- the discard pile: a prize for the side to play next, smaller while frozen; the top
+  card also joins the taker's meld of its rank (a canasta, when it is the seventh).
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ import functools
 import math
 
 from .moves import DRAW_PHASE, take_actions
-from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, THREE
+from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, SLOT_VALUE, THREE
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
@@ -42,12 +44,8 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     has_canasta = False
     for ids, _nat, wild in melds.values():
         n = len(ids)
-        value += sum(map(card_value, ids))
-        if n >= CANASTA:
-            has_canasta = True
-            value += 300 if wild else 500
-        else:
-            value += COMPLETE[n] * horizon * (300 - 10 * wild)
+        value += sum(map(card_value, ids)) + _meld_bonus(n, wild, horizon)
+        has_canasta = has_canasta or n >= CANASTA
     reds = len(st.red_threes[side])
     red = 800.0 if reds == 4 else 100.0 * reds
     if not melds:
@@ -57,8 +55,11 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     for s in _seats(st.side_of)[side]:
         hand = st.hands[s]
         if s == seat:
-            held += sum(map(card_value, hand))
             counts = st.rank_counts[s]
+            # wild cards are not at risk: they join any of the side's melds (a deuce counted
+            # at risk looked a liability late in the hand and was thrown before a black three)
+            held += sum(map(card_value, hand)) - SLOT_VALUE[DEUCE] * counts[DEUCE] \
+                - SLOT_VALUE[JOKER] * counts[JOKER]
             value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
             held += AVERAGE_CARD * len(hand)
@@ -66,6 +67,13 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     if has_canasta:
         value += 100 * (1.0 - 0.5 * horizon)
     return value
+
+
+def _meld_bonus(n: int, wild: int, horizon: float) -> float:
+    """A meld of ``n`` cards (``wild`` of them wild): a canasta's bonus, or its chance of one."""
+    if n >= CANASTA:
+        return 300.0 if wild else 500.0
+    return COMPLETE[n] * horizon * (300 - 10 * wild)
 
 
 @functools.cache
@@ -84,12 +92,27 @@ def heuristic(st: CanastaState, seat: int) -> float:
     values = [side_value(st, side, seat, horizon) for side in range(st.setup.sides)]
     p = st.to_play
     if p is not None and st.pile:
+        prize = PILE_CARD * len(st.pile)
         if st.phase == DRAW_PHASE:  # the seat to play may take it now, as the top card says
             take = _take_chance(st, p, seat)
+            prize += _top_onto_meld(st, st.side_of[p], horizon)
         else:  # it discards first, onto the pile, choosing what it gives away
             take = TAKE_FROZEN if st.freezers else TAKE_OPEN
-        values[st.side_of[p]] += take * PILE_CARD * len(st.pile)
+        values[st.side_of[p]] += take * prize
     return values[mine] - sum(v for s, v in enumerate(values) if s != mine)
+
+
+def _top_onto_meld(st: CanastaState, side: int, horizon: float) -> float:
+    """What the top card adds to ``side``'s meld of its rank, taken with the pile: its
+    value and the meld's step toward a canasta (a 10 onto six 10s: the canasta's bonus).
+    Nothing when the side has no meld of the rank (the pair makes a new one whatever the
+    top card; its chance is the take's)."""
+    top = st.pile[-1]
+    meld = st.melds[side].get(RANK_OF[top])
+    if meld is None:
+        return 0.0
+    n, wild = len(meld[0]), meld[2]
+    return CARD_VALUE[top] + _meld_bonus(n + 1, wild, horizon) - _meld_bonus(n, wild, horizon)
 
 
 def _take_chance(st: CanastaState, p: int, seat: int) -> float:
