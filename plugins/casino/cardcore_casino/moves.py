@@ -30,12 +30,21 @@ class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
 
-    __slots__ = ("how",)
+    __slots__ = ("how", "bits")
 
-    # Made by ``_action`` (or inline where thousands are made): no __init__, so
-    # FishingAction() is a call the interpreter makes in C, and one slot besides the key,
-    # ``how`` = (kind, value, touch), which every action of one family shares.
-    how: tuple[int, int, tuple[int, ...]]
+    # Made inline where thousands are made (``_action`` elsewhere): no __init__, so
+    # FishingAction() is a call the interpreter makes in C, and two stores: ``how`` =
+    # (kind, value, touch, head), which every action of one family shares, and ``bits``,
+    # the cards taken or used (an int the family already holds, or one made without the
+    # collector: the key tuple is made only when asked, half the tracked objects of a
+    # listing).
+    how: tuple[int, int, tuple[int, ...], tuple[int, ...]]
+    bits: int
+
+    @property  # Action's slot left unset: the key is made when read
+    def key(self) -> tuple:  # type: ignore[override]
+        how = self.how
+        return (*how[3], self.bits) if how[0] else how[3]
 
     @property
     def kind(self) -> int:
@@ -51,23 +60,28 @@ class FishingAction(Action):
         """What it touches: -1 the loose cards, i >= 0 build i."""
         return self.how[2]
 
+    @property
+    def card(self) -> int:
+        """The hand card's id."""
+        return self.how[3][1]
+
     def to_json(self) -> dict:
-        card = NAMES[self.key[1]]
+        card = NAMES[self.card]
         kind = self.kind
         if kind == TRAIL:
             return {"type": "trail", "card": card}
         if kind == CAPTURE:
-            return {"type": "capture", "card": card, "taken": [NAMES[c] for c in ids_of(self.key[2])]}
+            return {"type": "capture", "card": card, "taken": [NAMES[c] for c in ids_of(self.bits)]}
         return {"type": "build", "card": card, "value": self.value,
-                "used": [NAMES[c] for c in ids_of(self.key[3])]}
+                "used": [NAMES[c] for c in ids_of(self.bits)]}
 
     @property
     def label(self) -> str:
-        card = glyph(NAMES[self.key[1]])
+        card = glyph(NAMES[self.card])
         kind = self.kind
         if kind == TRAIL:
             return _("Trail {card}").format(card=card)
-        on = _glyphs(self.key[-1])
+        on = _glyphs(self.bits)
         if kind == CAPTURE:
             if self.value == 14:
                 return _("Capture {cards} with {card} as 14").format(cards=on, card=card)
@@ -82,7 +96,7 @@ class FishingAction(Action):
 
     @property
     def hand_cards(self) -> tuple[str, ...]:
-        return (NAMES[self.key[1]],)
+        return (NAMES[self.card],)
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -94,21 +108,24 @@ class FishingAction(Action):
         the zone "table" holds both); a trail uses none."""
         if self.kind == TRAIL:
             return ()
-        return tuple((name, "table") for name in _names(self.key[-1]))
+        return tuple((name, "table") for name in _names(self.bits))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_json()}>"
 
 
-def _action(key: tuple, kind: int, value: int, touch: tuple[int, ...]) -> FishingAction:
+def _action(head: tuple[int, ...], kind: int, value: int, touch: tuple[int, ...],
+            bits: int) -> FishingAction:
+    """The action of key ``(*head, bits)`` (a trail: ``head``)."""
     a = FishingAction()
-    a.key = key
-    a.how = (kind, value, touch)
+    a.how = (kind, value, touch, head)
+    a.bits = bits
     return a
 
 
 #: The trail of each card: actions are immutable, so every state shares these.
-_TRAILS: tuple[FishingAction, ...] = tuple(_action((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
+_TRAILS: tuple[FishingAction, ...] = tuple(_action((TRAIL, c), TRAIL, 0, LOOSE, 0)
+                                           for c in range(52))
 
 
 def trail(card: int) -> FishingAction:
@@ -324,12 +341,12 @@ def generate(state: FishingState) -> list[FishingAction]:
 def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
     """Card c captures loose cards only, of value v: every non-empty choice of groups."""
     new = FishingAction
-    how = (CAPTURE, v, LOOSE)
+    how = (CAPTURE, v, LOOSE, (CAPTURE, c))
     for b in L.family(v, 0):
         if b:
             a = new()  # inline _action: the hot path
-            a.key = (CAPTURE, c, b)
             a.how = how
+            a.bits = b
             add(a)
 
 
@@ -337,12 +354,12 @@ def _new_builds(c: int, v: int, fam: Sequence[int], add: Callable[[FishingAction
     """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
     with it and any loose groups of v beside (``family(v, v - h)``)."""
     new = FishingAction
-    how = (NEW, v, LOOSE)
+    how = (NEW, v, LOOSE, (NEW, c, v))
     for b in fam:
         if b:
             a = new()  # inline _action: the hot path
-            a.key = (NEW, c, v, b)
             a.how = how
+            a.bits = b
             add(a)
 
 
@@ -365,7 +382,7 @@ def _court_captures(state: FishingState, t: _Builds | None, c: int,
         choices = sorted(same)
     if t is None or not t.own_vals or t.backed(c, t.own_vals):
         for taken in choices:
-            add(_action((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
+            add(_action((CAPTURE, c), CAPTURE, 0, LOOSE, taken))
     return True
 
 
@@ -402,14 +419,15 @@ def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi:
         subsets = [(sb, k) for sb, k in subsets
                    if t.backed(c, [value for i, (value, owner, _groups, _bits) in enumerate(builds)
                                    if owner == seat and i not in k])]
-    with_loose = [(sb, (CAPTURE, v, (-1, *k))) for sb, k in subsets]
-    alone = [(sb, (CAPTURE, v, k)) for sb, k in subsets if k]
+    head = (CAPTURE, c)
+    with_loose = [(sb, (CAPTURE, v, (-1, *k), head)) for sb, k in subsets]
+    alone = [(sb, (CAPTURE, v, k, head)) for sb, k in subsets if k]
     new = FishingAction
     for lb in unions:
         for sb, how in (with_loose if lb else alone):
             a = new()  # inline _action: a crowded table makes thousands
-            a.key = (CAPTURE, c, lb | sb)
             a.how = how
+            a.bits = lb | sb
             add(a)
 
 
@@ -470,11 +488,12 @@ def _joins(c: int, v: int, bits: int, fam: Sequence[int], kind: int, with_loose:
     """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
     choice of loose cards in ``fam`` (0: none)."""
     new = FishingAction
-    how_loose, how_alone = (kind, v, with_loose), (kind, v, alone)
+    head = (NEW, c, v)
+    how_loose, how_alone = (kind, v, with_loose, head), (kind, v, alone, head)
     for b in fam:
         a = new()  # inline _action: a crowded table makes thousands
-        a.key = (NEW, c, v, bits | b)
         a.how = how_loose if b else how_alone
+        a.bits = bits | b
         add(a)
 
 

@@ -173,14 +173,13 @@ class FishingState(DeclaredState):
             act = self._by_key(action)
         seat = self.to_play
         assert seat is not None  # there was a legal action
-        key = act.key
-        c = key[1]
+        kind, _, touch, head = act.how
+        c = head[1]
         self.hands[seat].remove(c)
-        kind, _, touch = act.how
         if kind == TRAIL:
             self.loose.append(c)
         elif kind == CAPTURE:
-            taken = key[2]
+            taken = act.bits
             pile = self.captured[seat]
             keep = []
             for x in self.loose:
@@ -221,7 +220,7 @@ class FishingState(DeclaredState):
         return act
 
     def _build(self, act: FishingAction, seat: int, c: int) -> None:
-        used = act.key[3]
+        used = act.bits
         v = act.value
         values = self.rules.value
         joined: list[int] = []
