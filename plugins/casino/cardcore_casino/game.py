@@ -5,7 +5,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from typing import Any, ClassVar
+from typing import Any, ClassVar, cast
 
 from cardcore.engine.cards import CardError, parse_card, standard_deck
 from cardcore.engine.deal import one_at_a_time, packets, shuffled
@@ -14,7 +14,7 @@ from cardcore.engine.kit.scores import counts_from_items
 from cardcore.engine.seating import Seating
 from cardcore.language import N_
 from cardcore_casino.heuristic import heuristic
-from cardcore_casino.moves import CAPTURE, NEW, TRAIL
+from cardcore_casino.moves import CAPTURE, NEW, TRAIL, FishingAction, find
 from cardcore_casino.rules import (
     CASINO_VALUES,
     ID,
@@ -81,10 +81,9 @@ class FishingGame(Game):
         return FishingState.from_json(self, data, strict)
 
     def action_from_json(self, state: GameState, data: dict[str, Any]) -> Action:
-        key = _action_key(data)
-        for action in state.legal_actions():
-            if action.key == key:
-                return action
+        action = find(cast("list[FishingAction]", state.legal_actions()), _action_key(data))
+        if action is not None:
+            return action
         raise IllegalAction(f"not a legal action here: {data}")
 
     def heuristic(self, state: GameState, seat: int) -> float:
