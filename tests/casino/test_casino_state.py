@@ -438,8 +438,9 @@ def test_strict_loading_takes_every_position_of_play(game_id):
             state.apply(acts[rng.randrange(len(acts))])
 
 
-def test_a_long_listing_is_applied_by_key_from_clones_that_share_its_index(game_id):
-    # twelve small loose cards: far more actions than the identity scan is for (state.KEYED)
+def test_a_long_listing_is_applied_from_clones_that_share_its_index(game_id):
+    # twelve small loose cards: far more actions than the identity scan is for (state.KEYED);
+    # a listed action found by its id, another by its key, a foreign one refused
     loose = ["AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C"]
     s = load(game_id, hands=[["9H", "8D"], ["4C", "5C"]], table={"loose": loose}, to_play=0)
     listed = s.legal_actions()
@@ -451,6 +452,10 @@ def test_a_long_listing_is_applied_by_key_from_clones_that_share_its_index(game_
         other.apply(trail(ID["4C"]))  # a card of the other hand
     assert other.export() == before
     play(other, "capture 9H: AS AH AD 3S 3H")
+    third = s.clone()
+    twin = load(game_id, hands=[["9H", "8D"], ["4C", "5C"]], table={"loose": loose}, to_play=0)
+    equal = next(a for a in twin.legal_actions() if a.to_json() == move)  # not a listed object
+    third.apply(equal)
     s.apply(GAMES[game_id].action_from_json(s, move))
-    assert s.export() == other.export()
+    assert s.export() == other.export() == third.export()
     assert sorted(s.captured[0]) == sorted(other.captured[0]) and len(s.loose) == 7

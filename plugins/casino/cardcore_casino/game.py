@@ -8,7 +8,7 @@ from __future__ import annotations
 import functools
 import random
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, cast
 
 from cardcore.engine.cards import CardError, parse_card, standard_deck
 from cardcore.engine.deal import one_at_a_time, packets, shuffled
@@ -29,6 +29,7 @@ from cardcore_casino.text import CasinoText, RulesText
 from cardcore_casino.words import DOMAIN as FISHING_WORDS
 
 if TYPE_CHECKING:
+    from cardcore_casino.moves import FishingAction
     from cardcore_casino.state import FishingState
 
 
@@ -89,10 +90,11 @@ class FishingGame(Game):
         return FishingState.from_json(self, data, strict)
 
     def action_from_json(self, state: GameState, data: dict[str, Any]) -> Action:
-        key = _action_key(data)
-        for action in state.legal_actions():
-            if action.key == key:
-                return action
+        from cardcore_casino.moves import find
+
+        action = find(cast("list[FishingAction]", state.legal_actions()), _action_key(data))
+        if action is not None:
+            return action
         raise IllegalAction(f"not a legal action here: {data}")
 
     def heuristic(self, state: GameState, seat: int) -> float:

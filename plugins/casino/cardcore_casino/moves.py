@@ -10,7 +10,7 @@ captures, builds and trail in turn.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, NamedTuple
 
 from cardcore.engine.cards import glyph
@@ -30,12 +30,35 @@ class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
 
-    __slots__ = ("how",)
+    __slots__ = ("how", "mask")
 
-    # Made by ``_action`` (or inline where thousands are made): no __init__, so
-    # FishingAction() is a call the interpreter makes in C, and one slot besides the key,
-    # ``how`` = (kind, value, touch), which every action of one family shares.
-    how: tuple[int, int, tuple[int, ...]]
+    # Made inline where thousands are made (``_action`` elsewhere): no __init__, so
+    # FishingAction() is a call the interpreter makes in C, then two stores. ``how`` =
+    # (kind, value, touch, head, base, luts) is shared by every action of one family;
+    # ``mask`` is the action's own, an int its family already holds: on a crowded table
+    # (``luts`` set) a mask over the sorted loose cards, turned into card ids when read
+    # (``bits``). The key tuple too is made when read. A listing of 15,000 actions is
+    # bound by making them and by the collector's passes over them: one tracked object
+    # each and no new int is what is left.
+    how: tuple[int, int, tuple[int, ...], tuple[int, ...], int, Luts | None]
+    mask: int
+
+    @property  # Action's slot left unset: the key is made when read
+    def key(self) -> tuple:  # type: ignore[override]
+        how = self.how
+        return (*how[3], self.bits) if how[0] else how[3]
+
+    @property
+    def bits(self) -> int:
+        """The cards it takes or uses, as a mask of card ids (a trail: 0)."""
+        _, _, _, _, base, luts = self.how
+        m = self.mask
+        if luts is None:
+            return base | m
+        for t in luts:  # _convert inline: a listing's keys are read by the thousand
+            base |= t[m & 255]
+            m >>= 8
+        return base
 
     @property
     def kind(self) -> int:
@@ -51,23 +74,28 @@ class FishingAction(Action):
         """What it touches: -1 the loose cards, i >= 0 build i."""
         return self.how[2]
 
+    @property
+    def card(self) -> int:
+        """The hand card's id."""
+        return self.how[3][1]
+
     def to_json(self) -> dict:
-        card = NAMES[self.key[1]]
+        card = NAMES[self.card]
         kind = self.kind
         if kind == TRAIL:
             return {"type": "trail", "card": card}
         if kind == CAPTURE:
-            return {"type": "capture", "card": card, "taken": [NAMES[c] for c in ids_of(self.key[2])]}
+            return {"type": "capture", "card": card, "taken": [NAMES[c] for c in ids_of(self.bits)]}
         return {"type": "build", "card": card, "value": self.value,
-                "used": [NAMES[c] for c in ids_of(self.key[3])]}
+                "used": [NAMES[c] for c in ids_of(self.bits)]}
 
     @property
     def label(self) -> str:
-        card = glyph(NAMES[self.key[1]])
+        card = glyph(NAMES[self.card])
         kind = self.kind
         if kind == TRAIL:
             return _("Trail {card}").format(card=card)
-        on = _glyphs(self.key[-1])
+        on = _glyphs(self.bits)
         if kind == CAPTURE:
             if self.value == 14:
                 return _("Capture {cards} with {card} as 14").format(cards=on, card=card)
@@ -82,7 +110,7 @@ class FishingAction(Action):
 
     @property
     def hand_cards(self) -> tuple[str, ...]:
-        return (NAMES[self.key[1]],)
+        return (NAMES[self.card],)
 
     @property
     def targets(self) -> tuple[str, ...]:
@@ -94,26 +122,41 @@ class FishingAction(Action):
         the zone "table" holds both); a trail uses none."""
         if self.kind == TRAIL:
             return ()
-        return tuple((name, "table") for name in _names(self.key[-1]))
+        return tuple((name, "table") for name in _names(self.bits))
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.to_json()}>"
 
 
-def _action(key: tuple, kind: int, value: int, touch: tuple[int, ...]) -> FishingAction:
+def _action(head: tuple[int, ...], kind: int, value: int, touch: tuple[int, ...],
+            bits: int) -> FishingAction:
+    """The action of key ``(*head, bits)`` (a trail: ``head``)."""
     a = FishingAction()
-    a.key = key
-    a.how = (kind, value, touch)
+    a.how = (kind, value, touch, head, 0, None)
+    a.mask = bits
     return a
 
 
 #: The trail of each card: actions are immutable, so every state shares these.
-_TRAILS: tuple[FishingAction, ...] = tuple(_action((TRAIL, c), TRAIL, 0, LOOSE) for c in range(52))
+_TRAILS: tuple[FishingAction, ...] = tuple(_action((TRAIL, c), TRAIL, 0, LOOSE, 0)
+                                           for c in range(52))
 
 
 def trail(card: int) -> FishingAction:
     """The trail of card id ``card`` (one shared object)."""
     return _TRAILS[card]
+
+
+def find(actions: Sequence[FishingAction], key: object) -> FishingAction | None:
+    """The action of ``key`` in a listing, or None. Only the actions of its hand card and
+    kind (the key's ``head``) make their key: a crowded listing's keys cost a conversion."""
+    if not isinstance(key, tuple) or len(key) < 2:
+        return None
+    head = key if key[0] == TRAIL else key[:-1]
+    for a in actions:
+        if a.how[3] == head and a.key == key:
+            return a
+    return None
 
 
 @functools.lru_cache(maxsize=4096)
@@ -175,11 +218,17 @@ class _Builds:
         return True
 
 
-class _Loose:
-    """The loose cards with value, as generate() reads them: their values' ``Table`` and
-    the id bit of each sorted position, to turn the table's masks into masks of card ids."""
+#: Byte tables turning a mask over the sorted loose cards into card ids (``_luts``).
+Luts = tuple[tuple[int, ...], ...]
 
-    __slots__ = ("table", "pos", "crowded")
+
+class _Loose:
+    """The loose cards with value, as generate() reads them: their values' ``Table``, and
+    how its masks (over the sorted values) become masks of card ids: at once on a short
+    table (``pos``: the id bit of each sorted position), when read on a crowded one
+    (``luts``, which the actions keep)."""
+
+    __slots__ = ("table", "pos", "luts")
 
     def __init__(self, state: FishingState):
         R = state.rules
@@ -191,15 +240,16 @@ class _Loose:
             cards = cards[n:]
         self.table = TABLES.get(vals) or table(vals)
         pos = self.pos = list(map(BIT.__getitem__, cards))
-        self.crowded = _Crowded(pos) if len(pos) > 8 else None
+        self.luts = _luts(pos) if len(pos) > 8 else None
 
     def family(self, v: int, r: int) -> Sequence[int]:
-        """``Table.family(v, r)`` as masks of card ids (0 stays 0)."""
+        """``Table.family(v, r)``: as masks of card ids on a short table (0 stays 0), as
+        they are on a crowded one (``luts`` turn them into card ids)."""
         key = (v << 6) + r  # family_key(v, r)
         T = self.table
         fam = T.families.get(key) or T.find_family(v, r)
-        if self.crowded is not None:
-            return self.crowded(key, fam)
+        if self.luts is not None:
+            return fam
         pos = self.pos
         out = []
         for m in fam:
@@ -212,30 +262,7 @@ class _Loose:
         return out
 
 
-class _Crowded:
-    """``_Loose.family``'s conversion on a crowded table: each family converted once per generate() call
-    (every hand card is offered the same ones), through byte tables."""
-
-    __slots__ = ("luts", "done")
-
-    def __init__(self, pos: list[int]):
-        self.luts = _luts(pos)
-        self.done: dict[int, tuple[int, ...]] = {}
-
-    def __call__(self, key: int, fam: tuple[int, ...]) -> tuple[int, ...]:
-        got = self.done.get(key)
-        if got is None:
-            luts = self.luts
-            if len(luts) == 2:
-                lo, hi = luts
-                got = tuple([lo[m & 255] | hi[m >> 8] for m in fam])
-            else:
-                got = tuple([_convert(luts, m) for m in fam])
-            self.done[key] = got
-        return got
-
-
-def _luts(pos: list[int]) -> list[list[int]]:
+def _luts(pos: list[int]) -> Luts:
     """Tables turning a mask over the sorted loose values into a mask of card ids, eight
     positions at a time: ``luts[k][byte k of the mask]``."""
     out = []
@@ -243,11 +270,11 @@ def _luts(pos: list[int]) -> list[list[int]]:
         t = [0]
         for b in pos[k:k + 8]:
             t += [x | b for x in t]
-        out.append(t)
-    return out or [[0]]
+        out.append(tuple(t))
+    return tuple(out)
 
 
-def _convert(luts: list[list[int]], m: int) -> int:
+def _convert(luts: Luts, m: int) -> int:
     b = 0
     for t in luts:
         b |= t[m & 255]
@@ -313,7 +340,7 @@ def generate(state: FishingState) -> list[FishingAction]:
                     low = new_values & -new_values
                     new_values ^= low
                     v = low.bit_length() - 1
-                    _new_builds(c, v, L.family(v, v - h), add)
+                    _new_builds(L, c, v, L.family(v, v - h), add)
         if no_trail or (no_capture and can_capture) or (
                 no_match and (h in vals if h else valueless_loose)):
             continue
@@ -324,25 +351,26 @@ def generate(state: FishingState) -> list[FishingAction]:
 def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
     """Card c captures loose cards only, of value v: every non-empty choice of groups."""
     new = FishingAction
-    how = (CAPTURE, v, LOOSE)
+    how = (CAPTURE, v, LOOSE, (CAPTURE, c), 0, L.luts)
     for b in L.family(v, 0):
         if b:
             a = new()  # inline _action: the hot path
-            a.key = (CAPTURE, c, b)
             a.how = how
+            a.mask = b
             add(a)
 
 
-def _new_builds(c: int, v: int, fam: Sequence[int], add: Callable[[FishingAction], None]) -> None:
+def _new_builds(L: _Loose, c: int, v: int, fam: Sequence[int],
+                add: Callable[[FishingAction], None]) -> None:
     """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
-    with it and any loose groups of v beside (``family(v, v - h)``)."""
+    with it and any loose groups of v beside (``L.family(v, v - h)``)."""
     new = FishingAction
-    how = (NEW, v, LOOSE)
+    how = (NEW, v, LOOSE, (NEW, c, v), 0, L.luts)
     for b in fam:
         if b:
             a = new()  # inline _action: the hot path
-            a.key = (NEW, c, v, b)
             a.how = how
+            a.mask = b
             add(a)
 
 
@@ -365,7 +393,7 @@ def _court_captures(state: FishingState, t: _Builds | None, c: int,
         choices = sorted(same)
     if t is None or not t.own_vals or t.backed(c, t.own_vals):
         for taken in choices:
-            add(_action((CAPTURE, c, taken), CAPTURE, 0, LOOSE))
+            add(_action((CAPTURE, c), CAPTURE, 0, LOOSE, taken))
     return True
 
 
@@ -380,7 +408,7 @@ def _captures_by_builds(t: _Builds, L: _Loose, c: int, cvs: tuple[int, ...],
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
-            _captures_with_builds(t, c, v, L.family(v, 0), bi, add)
+            _captures_with_builds(t, L, c, v, bi, add)
         elif sums >> v & 1:
             can_capture = True
             if not own_vals or t.backed(c, own_vals):
@@ -388,10 +416,10 @@ def _captures_by_builds(t: _Builds, L: _Loose, c: int, cvs: tuple[int, ...],
     return can_capture
 
 
-def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi: list[int],
+def _captures_with_builds(t: _Builds, L: _Loose, c: int, v: int, bi: list[int],
                           add: Callable[[FishingAction], None]) -> None:
     """Captures of value v when builds of v stand: any choice of them, with or without
-    loose groups of v."""
+    loose groups of v (``L.family(v, 0)``)."""
     builds = t.builds
     subsets: list[tuple[int, tuple[int, ...]]] = [(0, ())]
     for i in bi:
@@ -402,14 +430,16 @@ def _captures_with_builds(t: _Builds, c: int, v: int, unions: Iterable[int], bi:
         subsets = [(sb, k) for sb, k in subsets
                    if t.backed(c, [value for i, (value, owner, _groups, _bits) in enumerate(builds)
                                    if owner == seat and i not in k])]
-    with_loose = [(sb, (CAPTURE, v, (-1, *k))) for sb, k in subsets]
-    alone = [(sb, (CAPTURE, v, k)) for sb, k in subsets if k]
+    head = (CAPTURE, c)
+    luts = L.luts
+    with_loose = [(CAPTURE, v, (-1, *k), head, sb, luts) for sb, k in subsets]
+    alone = [(CAPTURE, v, k, head, sb, luts) for sb, k in subsets if k]
     new = FishingAction
-    for lb in unions:
-        for sb, how in (with_loose if lb else alone):
+    for lb in L.family(v, 0):
+        for how in (with_loose if lb else alone):
             a = new()  # inline _action: a crowded table makes thousands
-            a.key = (CAPTURE, c, lb | sb)
             a.how = how
+            a.mask = lb
             add(a)
 
 
@@ -431,7 +461,7 @@ def _builds(t: _Builds, L: _Loose, c: int, h: int, others: int,
         if sums >> v & 1 if r == 0 else sums >> r & 1:  # loose cards to build v with
             fam = L.family(v, r)
             if not own_vals or t.backed(c, [*own_vals, v]):
-                _new_builds(c, v, fam, add)
+                _new_builds(L, c, v, fam, add)
         else:  # adding c alone (r = 0), or nothing
             fam = (0,) if r == 0 else ()
         _onto_builds(t, L, c, h, v, fam, add)
@@ -450,7 +480,7 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
         if bv == v:  # add to it (it becomes or stays multiple)
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
-            _joins(c, v, bits, fam, ADD, (-1, i), (i,), add)
+            _joins(L, c, v, bits, fam, ADD, (-1, i), (i,), add)
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
                 if not t.rules.raise_own_build:
@@ -462,19 +492,22 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            _joins(c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), add)
+            _joins(L, c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), add)
 
 
-def _joins(c: int, v: int, bits: int, fam: Sequence[int], kind: int, with_loose: tuple[int, ...],
-           alone: tuple[int, ...], add: Callable[[FishingAction], None]) -> None:
+def _joins(L: _Loose, c: int, v: int, bits: int, fam: Sequence[int], kind: int,
+           with_loose: tuple[int, ...], alone: tuple[int, ...],
+           add: Callable[[FishingAction], None]) -> None:
     """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
     choice of loose cards in ``fam`` (0: none)."""
     new = FishingAction
-    how_loose, how_alone = (kind, v, with_loose), (kind, v, alone)
+    head = (NEW, c, v)
+    how_loose = (kind, v, with_loose, head, bits, L.luts)
+    how_alone = (kind, v, alone, head, bits, L.luts)
     for b in fam:
         a = new()  # inline _action: a crowded table makes thousands
-        a.key = (NEW, c, v, bits | b)
         a.how = how_loose if b else how_alone
+        a.mask = b
         add(a)
 
 

@@ -30,7 +30,7 @@ from cardcore_casino.words import _
 if TYPE_CHECKING:
     from cardcore_casino.game import FishingGame
 
-#: A listing longer than this gets an index by key (apply would scan it otherwise).
+#: A listing longer than this gets an index of its actions (apply would scan it otherwise).
 KEYED = 48
 
 
@@ -84,7 +84,7 @@ class FishingState(DeclaredState):
     cache_public = True
     __slots__ = ("rules", "seats", "to_play", "hands", "loose", "builds",
                  "captured", "sweeps", "stock", "last_capture", "totals_before",
-                 "_legal", "_keys", "_shown", "_public")
+                 "_legal", "_ids", "_shown", "_public")
 
     def __init__(self, rules: Rules, seating: Seating, to_play: int | None,
                  hands: list[list[int]], loose: list[int], builds: list[Build],
@@ -102,7 +102,9 @@ class FishingState(DeclaredState):
         self.last_capture = last_capture
         self.totals_before = totals_before
         self._legal: list[FishingAction] | None = None
-        self._keys: dict[Any, FishingAction] | None = None
+        #: A long listing's index: the ids of its actions (they are alive: the listing holds
+        #: them), made by the first apply and shared by clones, in a box of one.
+        self._ids: list[frozenset[int] | None] | None = None
         #: The zones every seat sees alike (stock face down, table, captures), made at the
         #: first ``zones`` call after a change: a server draws the table for every seat.
         #: Kept with the language they are in.
@@ -156,31 +158,21 @@ class FishingState(DeclaredState):
             if self.to_play is None:
                 return []
             legal = self._legal = moves.generate(self)
-            if len(legal) > KEYED:  # an index by key, filled by the first apply: clones share it
-                self._keys = {}
+            if len(legal) > KEYED:
+                self._ids = [None]
         return [*legal]
 
     def apply(self, action: Action) -> None:
-        act = None
-        legal = self._legal
-        if legal is not None and self._keys is None:
-            # a short list: the caller usually hands back one of the cached actions
-            for a in legal:
-                if a is action:
-                    act = a
-                    break
-        if act is None:
-            act = self._by_key(action)
+        act = self._listed(action)
         seat = self.to_play
         assert seat is not None  # there was a legal action
-        key = act.key
-        c = key[1]
+        kind, _, touch, head, _, _ = act.how
+        c = head[1]
         self.hands[seat].remove(c)
-        kind, _, touch = act.how
         if kind == TRAIL:
             self.loose.append(c)
         elif kind == CAPTURE:
-            taken = key[2]
+            taken = act.bits
             pile = self.captured[seat]
             keep = []
             for x in self.loose:
@@ -201,8 +193,26 @@ class FishingState(DeclaredState):
                 self.sweeps[seat] += 1
         else:
             self._build(act, seat, c)
-        self._legal = self._keys = self._shown = self._public = None
+        self._legal = self._ids = self._shown = self._public = None
         self._advance()
+
+    def _listed(self, action: Action) -> FishingAction:
+        """The listed action ``action`` is: the caller usually hands back one of the listed
+        objects, found by identity; else by key (or IllegalAction, nothing changed)."""
+        legal = self._legal
+        if legal is not None:
+            box = self._ids
+            if box is None:  # a short listing: scanned
+                for a in legal:
+                    if a is action:
+                        return a
+            else:
+                ids = box[0]
+                if ids is None:  # made whole, then stored: clones on threads may share it
+                    ids = box[0] = frozenset(map(id, legal))
+                if id(action) in ids:
+                    return cast(FishingAction, action)
+        return self._by_key(action)
 
     def _by_key(self, action: Action) -> FishingAction:
         """The listed action with the key of ``action``, or IllegalAction (nothing changed)."""
@@ -210,18 +220,13 @@ class FishingState(DeclaredState):
         if legal is None:
             self.legal_actions()
             legal = self._legal or []
-        keys = self._keys
-        if keys is None:
-            keys = self._keys = {}
-        if not keys:  # filled once, in one dict operation: clones on threads may share it
-            keys.update({a.key: a for a in legal})
-        act = keys.get(getattr(action, "key", None))
+        act = moves.find(legal, getattr(action, "key", None))
         if act is None:
             raise IllegalAction(self.why_illegal(action))
         return act
 
     def _build(self, act: FishingAction, seat: int, c: int) -> None:
-        used = act.key[3]
+        used = act.bits
         v = act.value
         values = self.rules.value
         joined: list[int] = []
@@ -306,7 +311,8 @@ class FishingState(DeclaredState):
         seat = self.to_play
         if c is None or seat is None or c not in self.hands[seat]:
             return None
-        if moves.trail(c) in self.legal_actions():
+        trail = moves.trail(c)  # listed as itself: no key compared
+        if any(a is trail for a in self.legal_actions()):
             return None
         return self._no_trail(c)
 
@@ -374,7 +380,7 @@ class FishingState(DeclaredState):
         s.last_capture = self.last_capture
         s.totals_before = self.totals_before
         s._legal = self._legal
-        s._keys = self._keys
+        s._ids = self._ids
         s._shown = s._public = None
         return s
 
@@ -404,7 +410,7 @@ class FishingState(DeclaredState):
         s = super().determinize(seat, rng)
         assert isinstance(s, FishingState)
         if s.to_play != seat:  # the listing of the seat to play is kept only for its own seat
-            s._legal = s._keys = None
+            s._legal = s._ids = None
         return s
 
     @classmethod
