@@ -459,3 +459,16 @@ def test_a_long_listing_is_applied_from_clones_that_share_its_index(game_id):
     s.apply(GAMES[game_id].action_from_json(s, move))
     assert s.export() == other.export() == third.export()
     assert sorted(s.captured[0]) == sorted(other.captured[0]) and len(s.loose) == 7
+
+
+def test_actions_cross_to_a_worker_process_and_back_equal(game_id):
+    # a search's worker process gets its actions pickled; a crowded table's keep a mask
+    # over its loose cards (their key is made when read)
+    import pickle
+
+    loose = ["AS", "AH", "AD", "AC", "2S", "2H", "2D", "2C", "3S", "3H", "3D", "3C"]
+    for table in (["5S", "2H"], loose):
+        s = load(game_id, hands=[["9H", "7D"], ["4C", "5C"]], table={"loose": table}, to_play=0)
+        for action in s.legal_actions():
+            back = pickle.loads(pickle.dumps(action))
+            assert back == action and back.key == action.key and back.to_json() == action.to_json()

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import Action
@@ -42,6 +42,10 @@ class FishingAction(Action):
     # each and no new int is what is left.
     how: tuple[int, int, tuple[int, ...], tuple[int, ...], int, Luts | None]
     mask: int
+
+    def __getstate__(self) -> tuple[None, dict[str, Any]]:
+        """Pickled (a search's worker process) as its two slots: ``key`` is read, not kept."""
+        return None, {"how": self.how, "mask": self.mask}
 
     @property  # Action's slot left unset: the key is made when read
     def key(self) -> tuple:  # type: ignore[override]
