@@ -57,10 +57,20 @@ def pg_url(pg_server):
     return pg_server.new_database()
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
+def pytest_collection_modifyitems(items):
+    """A test that needs the PostgreSQL server is `make test`'s (slow): the quick loop starts
+    none (the ``library`` fixture's PostgreSQL half is marked where it is declared)."""
+    for item in items:
+        if {"pg_server", "pg_url"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)])
 def library(request, monkeypatch, cardcore_home):
     """The test runs on each back end: the library every ``open_library()`` opens (the
-    data dir's SQLite file, or a new PostgreSQL database named by $CARDCORE_LIBRARY)."""
+    data dir's SQLite file, or a new PostgreSQL database named by $CARDCORE_LIBRARY).
+    PostgreSQL's half is `make test`'s (slow): the quick loop runs the store's tests on
+    SQLite only, with no PostgreSQL server to start."""
     if request.param == "sqlite":
         from cardcore.services.store.sqlite import library_path
 

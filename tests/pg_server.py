@@ -16,13 +16,6 @@ import subprocess
 import tempfile
 from pathlib import Path
 
-import pytest
-
-#: The ``library`` fixture's two back ends, PostgreSQL's run by ``make test`` only (whole
-#: matches committed action by action: 1-2 s of CPU: `make test` runs it, the quick loop does not).
-BOTH_PG_SLOW = pytest.mark.parametrize(
-    "library", ["sqlite", pytest.param("postgresql", marks=pytest.mark.slow)], indirect=True)
-
 #: Bounds on the server's start and stop (seconds).
 START_TIMEOUT = 30
 STOP_TIMEOUT = 30

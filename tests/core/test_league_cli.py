@@ -13,7 +13,6 @@ from cardcore.services.league.book import LeagueBook
 from cardcore.services.plugins import load_registry
 from cardcore.services.store import open_library
 from tests.league_helpers import finished_match
-from tests.pg_server import BOTH_PG_SLOW
 
 PAIRS = ["--pair", "Ann,Cat", "--pair", "Bob,Dan", "--pair", "The Eves=Eve,Fay"]
 
@@ -47,7 +46,6 @@ def entries(name="Tuesday"):
         store.close()
 
 
-@BOTH_PG_SLOW
 def test_a_season_from_the_command_line(registry, capsys, tmp_path, monkeypatch, library):
     monkeypatch.setenv("COLUMNS", "80")
     status, out, _ = run(capsys, "league", "new", "Tuesday", "--game", "casino", "--option", "target=11",
@@ -104,7 +102,6 @@ def test_show_fits_the_width(registry, capsys, monkeypatch, width):
     assert "Catherine" in out and "Longname" in out  # wrapped, not cut
 
 
-@BOTH_PG_SLOW
 def test_bad_input_is_one_line_exit_2_and_nothing_changes(registry, capsys, tmp_path, library):
     run(capsys, "league", "new", "Tuesday", "--game", "casino", "--option", "target=11", *PAIRS)
     one, other = matches(registry, (["Ann", "Bob", "Cat", "Dan"], 1), (["Ann", "Cat", "Bob", "Dan"], 2))

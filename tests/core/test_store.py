@@ -22,7 +22,6 @@ from cardcore.services.plugins import load_registry
 from cardcore.services.store import MatchLocked, NoSuchMatch, StoreError, open_library
 from cardcore.services.store.checks import import_checked, resume
 from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore, library_path
-from tests.pg_server import BOTH_PG_SLOW
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -139,7 +138,6 @@ def test_delete(registry, library):
     assert rows[0] == 0
 
 
-@BOTH_PG_SLOW
 def test_export_is_what_the_table_writes_and_import_export_is_byte_identical(registry, library, tmp_path,
                                                                            capsys):
     store = open_library()
@@ -251,7 +249,6 @@ def test_statistics_are_the_counts_recomputed_from_the_records(registry, library
     assert "Casino (standard)" in out and "Ada" in out and "greedy (bot)" in out
 
 
-@BOTH_PG_SLOW
 def test_canasta_counts_from_the_score_items_agree_with_the_melds(registry, library):
     store = open_library()
     seats = ["random"] * 4
@@ -314,7 +311,6 @@ def test_statistics_of_the_first_version_fixture_are_the_games_reading_of_its_ro
     store.close()
 
 
-@BOTH_PG_SLOW
 def test_variants_are_told_apart(registry, library, capsys):
     store = open_library()
     game = registry.games["casino"]
@@ -403,7 +399,6 @@ def test_cli_resume_plays_a_library_match_the_most_recent_by_default(registry, l
     assert played == [a.id, b.id]
 
 
-@BOTH_PG_SLOW
 def test_load_refuses_a_finished_match_and_a_damaged_snapshot(registry, library):
     store = open_library()
     play, match = start(store, registry, "casino", 1, ["greedy", "greedy"])

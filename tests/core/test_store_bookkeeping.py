@@ -16,7 +16,6 @@ from cardcore.services.plugins import load_registry
 from cardcore.services.store import open_library
 from cardcore.services.store.checks import resume
 from cardcore.services.store.sqlite import SCHEMA_VERSION, SqliteStore
-from tests.pg_server import BOTH_PG_SLOW
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "library-v1.sqlite"
 
@@ -130,7 +129,6 @@ def test_an_older_library_is_migrated_and_gives_no_id_twice(tmp_path, registry, 
 # --- the order of score rows --------------------------------------------------------------
 
 
-@BOTH_PG_SLOW
 @pytest.mark.parametrize(("game_id", "players"), [("royal_casino", 2), ("canasta", 4)])
 def test_score_rows_keep_the_games_order_however_the_match_was_resumed(registry, game_id, players, library):
     store = open_library()

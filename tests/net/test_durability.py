@@ -19,7 +19,6 @@ from cardcore.services.store import open_library
 from cardcore.services.store.commits import WRITER_KEY, is_postgres
 from tests.net.helpers import Client, running, server_config, until
 from tests.net.test_hostile import make_table
-from tests.pg_server import BOTH_PG_SLOW
 
 
 def decisions(library, match_id: int) -> int:
@@ -76,7 +75,6 @@ def quick_failing(**table):
     return replace(server_config(**table), library_wait=0.2)
 
 
-@BOTH_PG_SLOW
 @pytest.mark.asyncio
 async def test_an_update_waits_until_the_library_holds_its_move(library):
     async with running(library, quick_failing()) as server, Holder(library) as hold:
@@ -152,7 +150,6 @@ async def test_a_connection_with_too_much_waiting_for_the_library_is_closed_alon
         assert (await back.update())["turn"] == 1
 
 
-@BOTH_PG_SLOW
 @pytest.mark.asyncio
 async def test_bots_wait_while_the_library_cannot_be_written(library):
     async with running(library, quick_failing(bot_delay=0.5)) as server, Holder(library) as hold:

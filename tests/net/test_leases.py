@@ -14,7 +14,6 @@ import pytest
 
 from cardcore.services.store import MatchLocked, MatchStore, commit_of, open_library, sql
 from tests.net.helpers import Client, running, until
-from tests.pg_server import BOTH_PG_SLOW
 
 
 def _expire(store: MatchStore, holder: str) -> None:
@@ -28,7 +27,6 @@ def _expire(store: MatchStore, holder: str) -> None:
         db.close()
 
 
-@BOTH_PG_SLOW
 def test_a_lease_keeps_its_claims_until_it_expires_then_the_writes_are_fenced(library):
     first, second = open_library(library), open_library(library)
     try:
@@ -78,7 +76,6 @@ class _Skewed:
         return getattr(time, name)
 
 
-@BOTH_PG_SLOW
 def test_a_lease_runs_out_by_the_library_s_clock_not_the_reading_server_s(library, monkeypatch):
     first, second = open_library(library), open_library(library)
     try:
@@ -130,7 +127,6 @@ def _at_once(*calls: Callable[[], object]) -> list[object]:
         return list(pool.map(run, calls))
 
 
-@BOTH_PG_SLOW
 def test_two_servers_taking_a_stalled_server_s_match_at_once_one_gets_it(library):
     stalled, _token, (match_id,) = _stalled(library)
     takers = [open_library(library), open_library(library)]
@@ -162,7 +158,6 @@ def _write_on(store: MatchStore, holder: str, match_id: int, taken: threading.Ev
     return written, lost
 
 
-@BOTH_PG_SLOW
 def test_a_stalled_server_s_writes_racing_the_takeover_never_land_after_it(library):
     stalled, token, ids = _stalled(library, 3)
     taker = open_library(library)
@@ -188,7 +183,6 @@ def test_a_stalled_server_s_writes_racing_the_takeover_never_land_after_it(libra
         taker.close()
 
 
-@BOTH_PG_SLOW
 @pytest.mark.asyncio
 async def test_a_server_that_lost_its_lease_drops_the_table_and_shows_nothing_of_it(library):
     async with running(library) as server:
