@@ -18,6 +18,7 @@ from cardcore.apps.tui.session import Session, SessionSetup
 from cardcore.engine import records
 from cardcore.services import files
 from cardcore.services.plugins import load_registry
+from tests.plugin_helpers import fake_distribution
 
 EXAMPLE = Path(__file__).resolve().parents[2] / "examples" / "crazy_eights"
 
@@ -194,11 +195,7 @@ def cardcore_register_games(register):
 
 
 def test_a_game_failing_during_simulate_is_one_line_naming_plugin_and_method(tmp_path):
-    info = tmp_path / "faulty_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: faulty-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[cardcore]\nfaulty = faulty_module\n")
-    (tmp_path / "faulty_module.py").write_text(FAULTY)
+    fake_distribution(tmp_path, "faulty", FAULTY)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tmp_path), str(EXAMPLE)])}
     out = cardcore("simulate", "faulty", "--matches", "1", "--seed", "2", env=env)
     assert out.returncode == 2

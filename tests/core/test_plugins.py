@@ -10,6 +10,7 @@ import pytest
 from cardcore import hookimpl
 from cardcore.engine import hookspecs
 from cardcore.services.plugins import load_registry, make_plugin_manager
+from tests.plugin_helpers import fake_distribution
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -135,24 +136,13 @@ def test_the_example_installs_like_a_user_would_and_conforms(tmp_path):
 # --- plugins that misbehave ------------------------------------------------------------
 
 
-def _fake_dist(tmp_path, name: str, source: str, dist: str | None = None) -> Path:
-    """A third-party plugin as pip would leave it: a module and its dist-info."""
-    dist = dist or f"{name}-plugin"
-    info = tmp_path / f"{dist.replace('-', '_')}-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {dist}\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text(f"[cardcore]\n{name} = {name}_module\n")
-    (tmp_path / f"{name}_module.py").write_text(source)
-    return tmp_path
-
-
 def _games_listed(stdout: str) -> str:
     return stdout.split("Bots:")[0]
 
 
 def test_a_plugin_exiting_or_interrupting_at_import_is_a_load_error(tmp_path):
-    _fake_dist(tmp_path, "quitter", "raise SystemExit(3)\n")
-    _fake_dist(tmp_path, "stopper", "raise KeyboardInterrupt\n")
+    fake_distribution(tmp_path, "quitter", "raise SystemExit(3)\n")
+    fake_distribution(tmp_path, "stopper", "raise KeyboardInterrupt\n")
     out = _run(["-m", "cardcore", "plugins"], [tmp_path])
     assert out.returncode == 0, out.stderr
     assert "quitter (quitter-plugin): SystemExit: 3" in out.stdout
@@ -165,7 +155,7 @@ def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
     import signal
     import time
 
-    _fake_dist(tmp_path, "sleeper", "import time\ntime.sleep(120)\n")
+    fake_distribution(tmp_path, "sleeper", "import time\ntime.sleep(120)\n")
     env = {**os.environ, "PYTHONPATH": str(tmp_path), "CARDCORE_PLUGIN_SECONDS": "60"}
     proc = subprocess.Popen([sys.executable, "-m", "cardcore", "plugins"], env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
@@ -187,7 +177,7 @@ def test_a_hanging_plugin_is_named_and_ctrl_c_ends_cardcore_naming_it(tmp_path):
 def test_a_plugin_still_importing_past_the_time_limit_is_skipped_naming_it(tmp_path):
     # its import never returns: past CARDCORE_PLUGIN_SECONDS it is a load error, the
     # command goes on (the thread stuck in it is a daemon: the process still ends)
-    _fake_dist(tmp_path, "sleeper", "import time\nwhile True:\n    time.sleep(1)\n")
+    fake_distribution(tmp_path, "sleeper", "import time\nwhile True:\n    time.sleep(1)\n")
     out = _run(["-m", "cardcore", "plugins"], [tmp_path], CARDCORE_PLUGIN_SECONDS="3")
     assert out.returncode == 0, out.stderr
     assert "sleeper (sleeper-plugin): its import did not return within 3 s" in out.stdout
@@ -210,7 +200,7 @@ def cardcore_register_games(register):
 
 
 def test_a_third_party_game_cannot_shadow_a_built_in_one(tmp_path):
-    _fake_dist(tmp_path, "aaa_shadow", SHADOW)
+    fake_distribution(tmp_path, "aaa_shadow", SHADOW)
     out = _run(["-m", "cardcore", "plugins"], [tmp_path, ROOT / "examples" / "crazy_eights"])
     assert out.returncode == 0, out.stderr
     casino = next(ln for ln in out.stdout.splitlines() if ln.strip().startswith("casino "))
@@ -439,11 +429,8 @@ def test_pydantic_does_not_read_the_entry_points_again_when_it_has_no_plugin():
 
 @pytest.mark.slow  # a cardcore process: the quick loop has the case without one (above)
 def test_an_installed_pydantic_plugin_still_sees_the_plugins_models(tmp_path):
-    info = tmp_path / "pyd_plugin-0.1.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: pyd-plugin\nVersion: 0.1\n")
-    (info / "entry_points.txt").write_text("[pydantic]\nspy = pyd_spy:plugin\n")
-    (tmp_path / "pyd_spy.py").write_text(PYDANTIC_PLUGIN)
+    fake_distribution(tmp_path, "spy", PYDANTIC_PLUGIN, dist="pyd-plugin", group="pydantic",
+                      attribute="plugin")
     out = _run(["-m", "cardcore", "plugins"], _this_tree(tmp_path))
     assert out.returncode == 0, out.stderr
     assert "pydantic plugin saw GameOptions" in out.stdout
