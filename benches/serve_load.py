@@ -77,7 +77,7 @@ TARGET = 400  # casino: matches last far longer than a run
 class TableRun:
     """One table: its code, its clients, the send time of each action awaiting its update."""
 
-    def __init__(self, code: str, think: float, latencies: list[float], jitter: float = 0.0):
+    def __init__(self, code: str, think: float, latencies: list[tuple[float, float]], jitter: float = 0.0):
         self.code = code
         self.think = think
         self.jitter = jitter
@@ -104,7 +104,7 @@ class TableRun:
             self.turn = max(self.turn, turn)
             sent = self.sent.pop(turn, None)
             if sent is not None:
-                self.latencies.append(now - sent)
+                self.latencies.append((now, now - sent))
 
 
 class SeatClient(asyncio.Protocol):
@@ -352,7 +352,7 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     room = await start_server(library, workdir / "home", tree, workers)
     port = room.port
     base_rss = sum(rss_mb(pid) for pid in room.pids.values())
-    latencies: list[float] = []
+    latencies: list[tuple[float, float]] = []  # (when the update arrived, its latency)
     stop = asyncio.Event()
     made = await make_tables(port, tables, game, 1 if workers else 20)
     runs = [TableRun(code, think, latencies, jitter) for code, _, _ in made]
@@ -398,7 +398,7 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
     tail = await room.stop()
     lags = [json.loads(part.rsplit(")", 1)[0].split(")")[0]) for part in tail.split("lag ms ")[1:]]
     lost = check_records(library, {r.code: r.turn for r in runs})
-    lat = sorted(latencies)
+    lat = sorted(latency for _, latency in latencies)
     return {
         "tables": tables, "clients": 4 * tables, "think_s": think, "jitter": jitter,
         "servers": workers or 1, "behind_proxy": bool(workers),
@@ -412,6 +412,7 @@ async def run_phase(tables: int, seconds: float, think: float, game: str, workdi
                                      "total": round(1000 * cpu / max(actions, 1), 3)},
         "latency_ms": {"n": len(lat), "p50": _ms(lat, 0.50), "p90": _ms(lat, 0.90),
                        "p99": _ms(lat, 0.99), "max": _ms(lat, 1.0)},
+        "p99_ms_by_10s": p99_by_window(latencies, t0, 10.0),
         "server_loop_lag_ms": lags[0] if len(lags) == 1 else lags,
         "server_rss_mb": {"before_tables": round(base_rss, 1), "with_tables": round(rss, 1),
                           "per_table_kb": round((rss - base_rss) * 1024 / tables, 1)},
@@ -439,6 +440,15 @@ async def kill_one(room: Room, runs: list[TableRun], workers: int) -> dict[str, 
     return {"server": 0, "tables": len(mine), "back": len(back),
             "first_update_after_s": {"p50": round(took[len(took) // 2], 2) if took else None,
                                      "max": round(took[-1], 2) if took else None}}
+
+
+def p99_by_window(latencies: list[tuple[float, float]], t0: float, width: float) -> list[float | None]:
+    """The p99 of each ``width`` seconds of the phase, in order: whether the tail grows as
+    the matches go on or comes in one moment (a pause)."""
+    windows: dict[int, list[float]] = {}
+    for at, latency in latencies:
+        windows.setdefault(int((at - t0) // width), []).append(latency)
+    return [_ms(sorted(windows.get(i, [])), 0.99) for i in range(max(windows, default=-1) + 1)]
 
 
 def _ms(values: list[float], q: float) -> float | None:

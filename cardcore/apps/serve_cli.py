@@ -280,7 +280,12 @@ def settle_collector() -> asyncio.Task[None]:
 
 async def _collect_every(seconds: float) -> None:
     import asyncio
+    import logging
+    import time
 
     while True:
         await asyncio.sleep(seconds)
-        gc.collect()
+        start = time.perf_counter()
+        found = gc.collect()
+        logging.getLogger("cardcore.serve").info(
+            "full collection: %d ms, %d unreachable", round(1000 * (time.perf_counter() - start)), found)

@@ -10,6 +10,8 @@ them all again, in order), and the next batch starts a new process.
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import fcntl
 import os
 import pickle
 import subprocess
@@ -45,6 +47,8 @@ class CommitWorker:
         self._answers = b""
         #: In ``_read`` (whose answers may hand over more: it is not entered again meanwhile).
         self._reading = False
+        #: Batches handed over that the pipe has not taken yet (written when it has room).
+        self._out = bytearray()
 
     def submit(self, commits: Iterable[Commit], tables: Iterable[tuple[str, int, str, dict[str, Any]]],
                holder: str | None = None) -> None:
@@ -53,9 +57,32 @@ class CommitWorker:
         payload = pickle.dumps(batch, protocol=pickle.HIGHEST_PROTOCOL)
         self._waiting += 1
         try:
-            stdin = self._running().stdin
-            assert stdin is not None
-            _write_all(stdin.fileno(), len(payload).to_bytes(HEADER, "little") + payload)
+            self._running()
+            self._out += len(payload).to_bytes(HEADER, "little") + payload
+            self._flush()
+        except OSError as exc:
+            self._fail(StoreUnavailable(f"the library's writer process: {exc.strerror or exc}"))
+
+    def _flush(self) -> None:
+        """Write what the pipe takes now, the rest when it has room: the event loop never
+        waits for the process (a batch bigger than the pipe's buffer, handed over while the
+        process is writing the one before, would hold every table of the server until then)."""
+        assert self._proc is not None and self._proc.stdin is not None
+        fd = self._proc.stdin.fileno()
+        try:
+            while self._out:
+                del self._out[:os.write(fd, self._out)]
+        except BlockingIOError:
+            pass
+        loop = asyncio.get_running_loop()
+        if self._out:
+            loop.add_writer(fd, self._writable)
+        else:
+            loop.remove_writer(fd)
+
+    def _writable(self) -> None:
+        try:
+            self._flush()
         except OSError as exc:
             self._fail(StoreUnavailable(f"the library's writer process: {exc.strerror or exc}"))
 
@@ -84,8 +111,10 @@ class CommitWorker:
                  str(round(self.wait * 1000))], env=env,
                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 start_new_session=True)  # Ctrl-C at the terminal stops the server, which ends it
-            assert proc.stdout is not None
+            assert proc.stdout is not None and proc.stdin is not None
             os.set_blocking(proc.stdout.fileno(), False)
+            os.set_blocking(proc.stdin.fileno(), False)
+            _widen(proc.stdin.fileno())
             asyncio.get_running_loop().add_reader(proc.stdout.fileno(), self._read)
             self._proc = proc
         return self._proc
@@ -130,11 +159,18 @@ class CommitWorker:
     def _stop(self, wait: float = 0.0) -> None:
         """End the process (after ``wait`` seconds for what it holds); nothing waits after."""
         proc, self._proc = self._proc, None
+        out, self._out = self._out, bytearray()
         self._waiting, self._answers = 0, b""
         if proc is None:
             return
         assert proc.stdin is not None and proc.stdout is not None
-        asyncio.get_running_loop().remove_reader(proc.stdout.fileno())
+        loop = asyncio.get_running_loop()
+        loop.remove_reader(proc.stdout.fileno())
+        loop.remove_writer(proc.stdin.fileno())
+        if wait and out:  # what it was handed and the pipe had no room for yet
+            os.set_blocking(proc.stdin.fileno(), True)
+            with contextlib.suppress(OSError):
+                _write_all(proc.stdin.fileno(), bytes(out))
         proc.stdin.close()  # its end of input: it stops after the batch it is writing
         try:
             proc.wait(wait)
@@ -142,6 +178,16 @@ class CommitWorker:
             proc.kill()
             proc.wait()
         proc.stdout.close()
+
+
+#: The pipe's buffer for batches (Linux lets a process set up to 1 MiB; 64 KiB unless set):
+#: fewer wake-ups to hand a large batch over.
+PIPE_BYTES = 1 << 20
+
+
+def _widen(fd: int) -> None:
+    with contextlib.suppress(OSError, AttributeError):  # not Linux, or a lower limit set there
+        fcntl.fcntl(fd, fcntl.F_SETPIPE_SZ, PIPE_BYTES)
 
 
 def _write_all(fd: int, data: bytes) -> None:
