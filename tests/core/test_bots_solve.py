@@ -18,8 +18,8 @@ OPTIONS = {"target": 21, "court_cards_take_all": False, "direction": "clockwise"
            "deal_in_twos": True, "may_trail_capturing_card": True, "sweeps": True}
 
 #: Last deals from greedy play where greedy's move loses points against best replies.
-#: Seat 1 (KC 10H 8C) may pair the 10C: then 9D is left and seat 0 (5D 2S KH) plays on
-#: for the last capture; trailing the king keeps the 10s for later (0 against -5).
+#: Seat 1 (KC 10H 8C) may pair the 10C at once (-5); trailing the king keeps the 10H to
+#: take the 10C, the 8C and the little casino seat 0 (5D 2S KH) must trail (0).
 KING = {"game": "casino", "players": 2, "dealer": 0, "to_play": 1,
         "hands": [["5D", "2S", "KH"], ["KC", "10H", "8C"]],
         "table": {"loose": ["9D", "10C"], "builds": []},
@@ -29,8 +29,8 @@ KING = {"game": "casino", "players": 2, "dealer": 0, "to_play": 1,
                       "9S", "4C", "4S", "2H", "AS", "AH", "3C", "7D", "QS", "QH"]],
         "sweeps": [0, 0], "stock": [], "last_capture": 0, "totals_before": [0, 0],
         "options": OPTIONS}
-#: Seat 0 (QC 5H 7C) against 7H 2D: greedy pairs the queen at once; trailing the 5 is two
-#: points better.
+#: Seat 0 (QC 5H 7C) against 7H 2D: greedy pairs the queens at once (+3); trailing the 5H
+#: keeps the queen for the last capture (+5).
 QUEEN = {"game": "casino", "players": 2, "dealer": 0, "to_play": 0,
          "hands": [["QC", "5H", "7C"], ["7H", "2D"]],
          "table": {"loose": ["QD"], "builds": []},
