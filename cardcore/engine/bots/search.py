@@ -285,12 +285,14 @@ class SearchBot(Bot):
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
         """The root candidates, best first, with the side's expected hand margin (points)
         and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
-        spent = 0
+        spent, solving = 0, 0.0
         if self.solve_work and (exact := info.exact()) is not None:
+            begun = time.perf_counter()
             solved = self.solved(info, exact)
             if solved is not None:
                 return solved[:top] if top is not None else solved
-            spent = self.solve_work  # given up: the search has the rest of the budget
+            # given up: the search has the rest of the budget and of the time cap
+            spent, solving = self.solve_work, time.perf_counter() - begun
         # the one fresh listing of the root (samples keep it): charged once, as it is done once
         listed = len(info.canonical().legal_actions())
         search = _Search(self, info, rng)
@@ -302,7 +304,7 @@ class SearchBot(Bot):
         priors = search.priors(first, actions)
         order = sorted(range(len(actions)), key=lambda i: (-priors[actions[i].key], i))
         kept = search.root_actions = [actions[i] for i in order[:max(1, self.root_width)]]
-        start = time.perf_counter()
+        start = time.perf_counter() - solving
         done = 0
         for done in range(1, self.iterations + 1):  # noqa: B007 - read after the loop
             if search.work >= self.work_budget and done > 1:
