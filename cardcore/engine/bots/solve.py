@@ -36,7 +36,8 @@ class OutOfWork(Exception):
 
 @dataclass(frozen=True)
 class Solved:
-    """The exact hand margin of the seat's side after each root action, and the work."""
+    """The hand margin of the seat's side after each root action (``solve``), the work
+    and the positions visited."""
 
     values: list[tuple[Action, float]]
     work: int
@@ -123,9 +124,11 @@ class _Solver:
 
 def solve(game: Game, state: GameState, side_of: tuple[int, ...], seat: int,
           cap: int, work: int = 0, bound: bool = True) -> Solved | None:
-    """Each legal action of ``seat`` (to play in ``state``) with the exact margin of its
-    side at the hand's end under best play by both sides; None past ``cap`` work units
-    (counting from ``work``) or with more than two sides."""
+    """Each legal action of ``seat`` (to play in ``state``) with the margin of its side at
+    the hand's end under best play by both sides: exact for the best action; with ``bound``
+    each other one only searched far enough to show it is no better (its value an upper
+    bound), else exact too. None past ``cap`` work units (counting from ``work``) or with
+    more than two sides."""
     if max(side_of) != 1 or state.to_play != seat:
         return None
     solver = _Solver(game, side_of, seat, cap, work)
