@@ -8,6 +8,7 @@
     .venv/bin/python benches/bots.py greedy                # greedy decisions/s (canonical sampling)
     .venv/bin/python benches/bots.py calibrate             # microseconds of each engine call
     .venv/bin/python benches/bots.py iterations            # search iterations/s, work cap off
+    .venv/bin/python benches/bots.py lastdeal              # points lost on last deals, by the solver
 
 Figures go to stdout as one JSON line per measurement and a short table.
 """
@@ -285,6 +286,53 @@ def speedup(args: argparse.Namespace) -> None:
                       "best_seconds": best, "same_results": len(digests) == 1}))
 
 
+def lastdeal(args: argparse.Namespace) -> None:
+    """Points each level gives away on last deals (two players, stock empty), by the exact
+    solver's value of every action: what the solver can add over that level there."""
+    from cardcore.engine.bots.solve import solve
+
+    registry = load_registry()
+    for gid in args.games.split(","):
+        game = registry.game(gid)
+        states = lastdeal_positions(game, args.positions, args.seed)
+        for level in args.levels.split(","):
+            losses, solver_work = [], []
+            for i, state in enumerate(states):
+                info = InfoSet.of(game, state, state.to_play)
+                exact = info.exact()
+                assert exact is not None
+                got = solve(game, exact, info.side_of, info.seat, 10**10, bound=False)
+                assert got is not None
+                values = {a.key: v for a, v in got.values}
+                chosen = registry.bots[level]().choose(info, random.Random(i))
+                losses.append(max(values.values()) - values[chosen.key])
+                solver_work.append(got.work)
+            print(json.dumps({"game": gid, "level": level, "positions": len(losses),
+                              "mean_loss": round(statistics.mean(losses), 3),
+                              "positions_lost": sum(1 for x in losses if x > 0),
+                              "solver_work_median": statistics.median(solver_work)}), flush=True)
+
+
+def lastdeal_positions(game, count: int, seed: int) -> list:
+    """Last-deal positions of two-player greedy play (about three in ten decisions there)."""
+    from cardcore.engine.bots.greedy import GreedyBot
+
+    out: list = []
+    rng = random.Random(seed)
+    options = game.Options()
+    seating = game.seating(2, options)
+    h = 0
+    while len(out) < count:
+        h += 1
+        state = game.new_hand(seating, options, random.Random(f"{seed}:{h}"), [0, 0])
+        while not state.is_over and len(out) < count:
+            info = InfoSet.of(game, state, state.to_play)
+            if info.exact() is not None and len(state.legal_actions()) > 1 and rng.random() < 0.3:
+                out.append(state.clone())
+            state.apply(GreedyBot().choose(info, rng))
+    return out
+
+
 def main() -> None:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = p.add_subparsers(dest="cmd", required=True)
@@ -320,9 +368,14 @@ def main() -> None:
     q.add_argument("--bots", default="medium,greedy")
     q.add_argument("--deals", type=int, default=8)
     q.add_argument("--rounds", type=int, default=2)
+    q = sub.add_parser("lastdeal")
+    q.add_argument("--games", default="casino,royal_casino")
+    q.add_argument("--levels", default="greedy,medium")
+    q.add_argument("--positions", type=int, default=40)
+    q.add_argument("--seed", type=int, default=5)
     args = p.parse_args()
     {"times": times, "calibrate": calibrate, "greedy": greedy, "iterations": iterations, "duel": duel,
-     "speedup": speedup}[args.cmd](args)
+     "speedup": speedup, "lastdeal": lastdeal}[args.cmd](args)
 
 
 if __name__ == "__main__":

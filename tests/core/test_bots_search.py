@@ -6,6 +6,7 @@ import pytest
 
 from cardcore.engine.bots import InfoSet
 from cardcore.engine.bots.expert import ExpertBot
+from cardcore.engine.bots.greedy import GreedyBot
 from cardcore.engine.bots.play import play_bots
 from cardcore.engine.bots.search import HardBot, MediumBot, SearchBot
 from cardcore.engine.game import load_state
@@ -179,3 +180,35 @@ def test_a_third_party_game_gets_every_level(crazy_eights):
         match.start()
         play_bots(match, {0: SMALL[level](), 1: REGISTRY.bots["greedy"](), 2: REGISTRY.bots["random"]()})
         assert match.over
+
+
+def test_a_greedy_playout_step_plays_greedys_move_through_the_movers_eyes():
+    from cardcore.engine.bots.search import _Search
+
+    game = REGISTRY.game("casino")
+    for state in positions(game, 2, 6, seed=3):
+        mover = state.to_play
+        search = _Search(HardBot(), InfoSet.of(game, state, 0), random.Random(0))
+        actions = state.legal_actions()
+        after = search.greedy_step(state, actions)
+        # casino's heuristic reads what the mover may know: a sample's value is the state's
+        greedy = GreedyBot().choose(InfoSet.of(game, state, mover), random.Random(0))
+        expected = state.clone()
+        expected.apply(greedy)
+        assert after.export() == expected.export()
+        assert search.work == len(actions) * 70  # a clone, an apply and an evaluation each
+
+
+def test_greedy_playouts_are_charged_in_the_work_budget_and_replay():
+    game = REGISTRY.game("casino")
+    state = next(s for s in positions(game, 2, 6, seed=5) if len(s.legal_actions()) > 3)
+    runs = []
+    for policy in ("greedy", "greedy", "random"):
+        bot = HardBot(iterations=100_000, work_budget=30_000)
+        bot.rollout_policy = policy
+        action = bot.choose(InfoSet.of(game, state, state.to_play), random.Random(2))
+        runs.append((action, bot.last_iterations, bot.last_work))
+    assert runs[0] == runs[1]  # the same seed, the same choice and work
+    (_, greedy_iterations, greedy_work), (_, random_iterations, _) = runs[0], runs[2]
+    assert 30_000 <= greedy_work < 40_000
+    assert greedy_iterations < random_iterations / 2  # the playouts' work is counted

@@ -81,6 +81,20 @@ class InfoSet:
         """A state consistent with the view: the unseen cards dealt at random."""
         return self.canonical().determinize(self.seat, rng)
 
+    def exact(self) -> GameState | None:
+        """The canonical state when it is the position itself but for the order of one
+        hand: every card the seat cannot see lies in one other seat's hand (the view's
+        ``hands``), so the multiset of unseen cards is that hand (Casino's last deal, two
+        players). None while any card may lie elsewhere (a stock, two hands)."""
+        hands = {path[:2] for path in hidden_places(self._view)}
+        if len(hands) > 1:
+            return None
+        if hands:
+            place = next(iter(hands))
+            if place[0] != "hands" or len(place) != 2 or place[1] == self.seat:
+                return None
+        return self.canonical()
+
 
 def unseen_cards(state: GameState, seat: int | None, view: dict | None = None,
                  export: dict | None = None) -> Counter[str]:

@@ -86,6 +86,7 @@ class ExpertBot(HardBot):
     #: Each search's budgets: about twice hard's (its work binds first).
     iterations = 12_000
     work_budget = 2_500_000
+    solve_work = 1_200_000
     #: The decision's time cap at a table (``max_seconds``): each search gets its share,
     #: by how many run at once.
     table_seconds = 4.0
@@ -103,7 +104,12 @@ class ExpertBot(HardBot):
         self.parallel = parallel
 
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
-        """The summed root candidates of the searches, best first (``SearchBot.analyse``)."""
+        """The summed root candidates of the searches, best first (``SearchBot.analyse``);
+        the exact solver's candidates, here, when nothing hidden matters."""
+        if self.solve_work and (exact := info.exact()) is not None:
+            solved = self.solved(info, exact)
+            if solved is not None:
+                return solved[:top] if top is not None else solved
         pool = _POOL if self.parallel else None
         width = pool.width(info) if pool is not None else 1
         parts = self.split(info, rng, width)
@@ -123,6 +129,7 @@ class ExpertBot(HardBot):
         ``rng`` seeds them all; each search's time cap is its share of ``max_seconds``."""
         seed = rng.getrandbits(64)
         level = copy.copy(self)
+        level.solve_work = 0  # tried once, above
         if self.max_seconds is not None:
             rounds = -(-self.searches // max(1, width))
             level.max_seconds = self.max_seconds / rounds

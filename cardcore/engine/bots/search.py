@@ -110,6 +110,8 @@ class _Search:
 
     def rollout(self, state: GameState) -> list[float]:
         rng = self.rng
+        greedy = self.bot.rollout_policy == "greedy" and self.has_heuristic
+        epsilon = self.bot.rollout_epsilon
         for _ in range(self.depth):
             if state.is_over:
                 break
@@ -117,9 +119,29 @@ class _Search:
             if not actions:  # a partial position may run into a dead end: score it there
                 break
             self.work += _listing(len(actions))
-            state.apply(actions[rng.randrange(len(actions))])
+            if greedy and len(actions) > 1 and (not epsilon or rng.random() >= epsilon):
+                state = self.greedy_step(state, actions)
+            else:
+                state.apply(actions[rng.randrange(len(actions))])
         self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
         return self.evaluate(state)
+
+    def greedy_step(self, state: GameState, actions: list[Action]) -> GameState:
+        """The position after the mover's best action by one ply of the heuristic through
+        the mover's eyes (greedy's choice; ties: the game's order)."""
+        mover = state.to_play
+        assert mover is not None  # the hand is on
+        side = self.side_of[mover]
+        self.work += len(actions) * (WORK_CLONE + WORK_APPLY + WORK_EVAL)
+        best, best_value = state, -math.inf
+        for action in actions:
+            after = state.clone()
+            after.apply(action)
+            value = self.evaluate(after)[side] if after.is_over else \
+                float(self.game.heuristic(after, mover))
+            if value > best_value:
+                best, best_value = after, value
+        return best
 
     # --- the root ---------------------------------------------------------------------
 
@@ -217,8 +239,13 @@ class SearchBot(Bot):
     #: Root actions scored one ply deep at most (a crowded casino table lists 15,000):
     #: beyond it, evenly spaced ones in the game's order.
     prior_cap = 2500
-    #: Random steps after the tree before the heuristic scores the position.
+    #: Steps after the tree before the heuristic scores the position.
     rollout_depth = 4
+    #: How those steps are chosen: "random", or "greedy" (the mover's best action by one
+    #: ply of the heuristic, every action's clone, apply and evaluation charged as work).
+    rollout_policy = "random"
+    #: With "greedy", the share of steps chosen at random instead.
+    rollout_epsilon = 0.0
     #: Root actions searched: the best by one-ply heuristic (all when fewer).
     root_width = 12
     #: The UCB constant, relative to the range of values seen in this search.
@@ -227,6 +254,9 @@ class SearchBot(Bot):
     widening: float | None = None
     #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
     table_seconds = 2.0
+    #: Work units the exact solver may spend once nothing hidden matters
+    #: (``InfoSet.exact``, ``solve``); 0: off. Past it, the search has the rest of the budget.
+    solve_work = 0
     heavy = True
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
@@ -255,10 +285,18 @@ class SearchBot(Bot):
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
         """The root candidates, best first, with the side's expected hand margin (points)
         and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
+        spent, solving = 0, 0.0
+        if self.solve_work and (exact := info.exact()) is not None:
+            begun = time.perf_counter()
+            solved = self.solved(info, exact)
+            if solved is not None:
+                return solved[:top] if top is not None else solved
+            # given up: the search has the rest of the budget and of the time cap
+            spent, solving = self.solve_work, time.perf_counter() - begun
         # the one fresh listing of the root (samples keep it): charged once, as it is done once
         listed = len(info.canonical().legal_actions())
         search = _Search(self, info, rng)
-        search.work += _listing(listed)
+        search.work += spent + _listing(listed)
         first = info.sample(rng)
         # the sample's own action objects (the same keys as the info set's): applying
         # them needs no look-up by key
@@ -266,7 +304,7 @@ class SearchBot(Bot):
         priors = search.priors(first, actions)
         order = sorted(range(len(actions)), key=lambda i: (-priors[actions[i].key], i))
         kept = search.root_actions = [actions[i] for i in order[:max(1, self.root_width)]]
-        start = time.perf_counter()
+        start = time.perf_counter() - solving
         done = 0
         for done in range(1, self.iterations + 1):  # noqa: B007 - read after the loop
             if search.work >= self.work_budget and done > 1:
@@ -286,6 +324,21 @@ class SearchBot(Bot):
             out.append(Estimate(a, value, visits, priors[a.key]))
         out.sort(key=lambda e: (-e.visits, -e.value))
         return out[:top] if top is not None else out
+
+
+    def solved(self, info: InfoSet, exact: GameState) -> list[Estimate] | None:
+        """The root actions by their exact values when nothing hidden matters (``solve``):
+        the best one's value exact, each other's at most what it says (an alpha-beta bound);
+        None past ``solve_work`` work units (or more than two sides)."""
+        from cardcore.engine.bots.solve import solve
+
+        got = solve(info.game, exact, info.side_of, info.seat, self.solve_work)
+        if got is None:
+            return None
+        self.last_iterations, self.last_work = 0, got.work
+        out = [Estimate(a, v, 0, v) for a, v in got.values]
+        out.sort(key=lambda e: -e.value)  # stable: ties keep the heuristic's order
+        return out
 
 
 def _listing(n: int) -> int:
@@ -323,7 +376,11 @@ class HardBot(SearchBot):
     description = "looks further ahead, up to two seconds a move"
     iterations = 5000
     work_budget = 1_200_000
-    rollout_depth = 0
     widening = 1.0
     root_width = 16
     prior_cap = 3000
+    #: Two greedy steps after the tree (the reply and the answer to it), then the heuristic;
+    #: the exact solver once nothing hidden matters.
+    rollout_policy = "greedy"
+    rollout_depth = 2
+    solve_work = 600_000
