@@ -54,16 +54,19 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     held = 0.0
     for s in _seats(st.side_of)[side]:
         hand = st.hands[s]
+        # the cards taken with the pile keep the pile's worth while held: the pile promised it
+        # to its taker (``heuristic``), and a search that looks past the take must find it
+        taken = [c for c in st.known[s] if c < FIRST_WILD]
+        value += PILE_CARD * len(taken)
         if s == seat:
             counts = st.rank_counts[s]
             # wild cards are not at risk: they join any of the side's melds (a deuce counted
             # at risk looked a liability late in the hand and was thrown before a black three)
             held += sum(map(card_value, hand)) - SLOT_VALUE[DEUCE] * counts[DEUCE] \
-                - SLOT_VALUE[JOKER] * counts[JOKER]
+                - SLOT_VALUE[JOKER] * counts[JOKER] - sum(map(card_value, taken))
             value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
-            held += AVERAGE_CARD * len(hand)
-    value -= HAND_RISK * held
+            held += AVERAGE_CARD * (len(hand) - len(taken))
     if has_canasta:
         value += 100 * (1.0 - 0.5 * horizon)
     return value
@@ -96,8 +99,9 @@ def heuristic(st: CanastaState, seat: int) -> float:
         if st.phase == DRAW_PHASE:  # the seat to play may take it now, as the top card says
             take = _take_chance(st, p, seat)
             prize += _top_onto_meld(st, st.side_of[p], horizon)
-        else:  # it discards first, onto the pile, choosing what it gives away
+        else:  # it discards onto the pile, choosing what it gives away: the next seat's prize
             take = TAKE_FROZEN if st.freezers else TAKE_OPEN
+            p = st.next_seat[p]
         values[st.side_of[p]] += take * prize
     return values[mine] - sum(v for s, v in enumerate(values) if s != mine)
 
