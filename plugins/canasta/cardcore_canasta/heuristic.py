@@ -67,6 +67,7 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
             value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
             held += AVERAGE_CARD * (len(hand) - len(taken))
+    value -= HAND_RISK * held
     if has_canasta:
         value += 100 * (1.0 - 0.5 * horizon)
     return value
