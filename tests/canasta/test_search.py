@@ -23,7 +23,7 @@ def test_medium_keeps_a_big_frozen_pile_from_the_next_opponent():
     # natural pair of the top card. Six of the eight 10s are in sight (the pile is browsed,
     # five 10s in it), two of the jacks: the 10♥ is the safe card, the J♠ and the 4♣ may
     # hand East 25 cards (East held J♥ J♣). Medium chose the J♠ or the 4♣ with half of
-    # these seeds, its values of the four discards within 16 points of each other.
+    # these seeds, its values of the four discards within 21 points of each other.
     state = GAME.state_from_json(json.loads((POSITIONS / "big_pile_frozen.json").read_text()))
     info = InfoSet.of(GAME, state, 2)
     for seed in range(4):

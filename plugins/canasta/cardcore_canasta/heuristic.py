@@ -10,10 +10,12 @@ the seat's own hand (other hands are counted, never read).
   the chance it still melds;
 - cards in hand: their value lost if the other side goes out (the seat's own hand by
   value, but for its wild cards, the others' by count at an average value), and kept
-  for melding otherwise;
+  for melding otherwise; the cards taken with the pile keep the pile's worth while held;
 - going out (100) is within reach of a side with a canasta;
-- the discard pile: a prize for the side to play next, smaller while frozen; the top
-  card also joins the taker's meld of its rank (a canasta, when it is the seventh).
+- the discard pile: a prize for the side to draw next (the next seat's while the mover is
+  still to discard), smaller while frozen; the top card also joins the taker's meld of
+  its rank (a canasta, when it is the seventh). Before and after the take (and the
+  discard) the pile counts alike, so a search that looks past them reads one game.
 """
 
 from __future__ import annotations
