@@ -10,10 +10,12 @@ the seat's own hand (other hands are counted, never read).
   the chance it still melds;
 - cards in hand: their value lost if the other side goes out (the seat's own hand by
   value, but for its wild cards, the others' by count at an average value), and kept
-  for melding otherwise;
+  for melding otherwise; the cards taken with the pile keep the pile's worth while held;
 - going out (100) is within reach of a side with a canasta;
-- the discard pile: a prize for the side to play next, smaller while frozen; the top
-  card also joins the taker's meld of its rank (a canasta, when it is the seventh).
+- the discard pile: a prize for the side to draw next (the next seat's while the mover is
+  still to discard), smaller while frozen; the top card also joins the taker's meld of
+  its rank (a canasta, when it is the seventh). Before and after the take (and the
+  discard) the pile counts alike, so a search that looks past them reads one game.
 """
 
 from __future__ import annotations
@@ -54,15 +56,19 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     held = 0.0
     for s in _seats(st.side_of)[side]:
         hand = st.hands[s]
+        # the cards taken with the pile keep the pile's worth while held: the pile promised it
+        # to its taker (``heuristic``), and a search that looks past the take must find it
+        taken = [c for c in st.known[s] if c < FIRST_WILD]
+        value += PILE_CARD * len(taken)
         if s == seat:
             counts = st.rank_counts[s]
             # wild cards are not at risk: they join any of the side's melds (a deuce counted
             # at risk looked a liability late in the hand and was thrown before a black three)
             held += sum(map(card_value, hand)) - SLOT_VALUE[DEUCE] * counts[DEUCE] \
-                - SLOT_VALUE[JOKER] * counts[JOKER]
+                - SLOT_VALUE[JOKER] * counts[JOKER] - sum(map(card_value, taken))
             value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
         else:
-            held += AVERAGE_CARD * len(hand)
+            held += AVERAGE_CARD * (len(hand) - len(taken))
     value -= HAND_RISK * held
     if has_canasta:
         value += 100 * (1.0 - 0.5 * horizon)
@@ -96,8 +102,9 @@ def heuristic(st: CanastaState, seat: int) -> float:
         if st.phase == DRAW_PHASE:  # the seat to play may take it now, as the top card says
             take = _take_chance(st, p, seat)
             prize += _top_onto_meld(st, st.side_of[p], horizon)
-        else:  # it discards first, onto the pile, choosing what it gives away
+        else:  # it discards onto the pile, choosing what it gives away: the next seat's prize
             take = TAKE_FROZEN if st.freezers else TAKE_OPEN
+            p = st.next_seat[p]
         values[st.side_of[p]] += take * prize
     return values[mine] - sum(v for s, v in enumerate(values) if s != mine)
 

@@ -1,0 +1,33 @@
+"""The search (medium) in canasta 4p: positions from play where it used to lose to greedy
+(issue 26, docs/bots.md). Medium looks past the next seat's draw, so the heuristic must
+value the pile the same before and after it is taken: it did not (the cards taken counted
+at risk in hand), and medium handed big piles over."""
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from cardcore.engine.bots import InfoSet
+from cardcore.engine.bots.search import MediumBot
+
+from .helpers import GAME
+
+POSITIONS = Path(__file__).parent / "positions"
+
+
+@pytest.mark.slow  # four searches: about 2 s
+def test_medium_keeps_a_big_frozen_pile_from_the_next_opponent():
+    # North (seat 2) discards onto a frozen pile of 25; East (seat 3) takes it with a
+    # natural pair of the top card. Six of the eight 10s are in sight (the pile is browsed,
+    # five 10s in it), two of the jacks: the 10♥ is the safe card, the J♠ and the 4♣ may
+    # hand East 25 cards (East held J♥ J♣). Medium chose the J♠ or the 4♣ with half of
+    # these seeds, its values of the four discards within 21 points of each other.
+    state = GAME.state_from_json(json.loads((POSITIONS / "big_pile_frozen.json").read_text()))
+    info = InfoSet.of(GAME, state, 2)
+    for seed in range(4):
+        found = MediumBot().analyse(info, random.Random(seed))  # choose plays found[0]
+        assert found[0].action.to_json()["card"] in ("10H", "JK")  # nor can a wild card be taken
+        value = {e.action.to_json()["card"]: e.value for e in found}
+        assert min(value["10H"], value["JK"]) > max(value["JS"], value["4C"]) + 10
