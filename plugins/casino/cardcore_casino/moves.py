@@ -13,6 +13,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import Action
 from cardcore_casino.combos import TABLES, table
@@ -26,6 +28,9 @@ TRAIL, CAPTURE, NEW, RAISE, ADD = 0, 1, 2, 3, 4
 LOOSE = (-1,)
 
 
+# An interpreted class when mypyc compiles this module (docs/design.md, Engine speed): its
+# base, the core's Action, is interpreted and has __slots__, which a native class may not.
+@mypyc_attr(native_class=False)
 class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
