@@ -2,4 +2,4 @@
 
 from cardcore import compiled
 
-__path__ = compiled.path(__name__, __path__)  # actions and moves compiled, when built
+__path__ = compiled.path(__name__, __path__)  # its compiled modules first, when built (make native)

@@ -10,4 +10,4 @@ played, in parts a game supplies), ``game`` (the Game classes), ``plugin``.
 
 from cardcore import compiled
 
-__path__ = compiled.path(__name__, __path__)  # combos and moves compiled, when built
+__path__ = compiled.path(__name__, __path__)  # its compiled modules first, when built (make native)
