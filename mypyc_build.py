@@ -84,8 +84,8 @@ def main() -> None:
     try:
         build()
     except (Exception, SystemExit) as exc:  # no Python headers, say: the pure path still plays
-        print(f"mypyc_build: the build failed ({str(exc).splitlines()[0] if str(exc) else type(exc).__name__}): "
-              "the engines run as Python")
+        why = str(exc).splitlines()[0] if str(exc) else type(exc).__name__
+        print(f"mypyc_build: the build failed ({why}): the engines run as Python")
         return
     print(f"mypyc_build: {', '.join(MODULES)} compiled in {time.perf_counter() - t0:.0f} s")
 
