@@ -36,6 +36,7 @@ def main() -> None:
     args = ap.parse_args()
     ours: dict[tuple, list[dict]] = {}
     peers: dict[str, list[dict]] = {}
+    compiled = None  # our modules that ran compiled (engines.py's first line)
     for _ in range(args.runs):
         for only in ("openspiel:gin_rummy", "rlcard:raw"):
             cmd = [args.peers_python, args.peers, "--only", only, "--scale", str(args.seconds / 5)]
@@ -47,6 +48,8 @@ def main() -> None:
         for row in run([sys.executable, str(HERE / "engines.py"), "--seconds", str(args.seconds)]):
             if "decisions_per_s" in row:
                 ours.setdefault((row["game"], row["players"]), []).append(row)
+            elif row.get("engine") == "meta":
+                compiled = row.get("compiled")
 
     def med(rows: list[dict], key: str) -> float | None:
         values = [r[key] for r in rows if r.get(key) is not None]
@@ -55,6 +58,7 @@ def main() -> None:
     gin = med(peers.get("openspiel-cpp gin_rummy", []), "decisions_per_s")
     if not gin:
         sys.exit("compare: no OpenSpiel gin_rummy figure from the peers (see the errors above)")
+    print(f"ours compiled: {compiled or 'nothing (pure Python)'}")
     print(f"{'engine':<28}{'decisions/s':>14}{'x gin_rummy':>13}{'clone us':>10}{'worst legal ms':>16}")
     for name, rows in peers.items():
         d = med(rows, "decisions_per_s")
@@ -67,7 +71,8 @@ def main() -> None:
               f"{w if w is not None else float('nan'):>16.2f}")
         summary.append({"game": game, "players": players, "decisions_per_s": d,
                         "vs_gin_rummy": d / gin, "clone_us": c, "worst_legal_ms": w})
-    print(json.dumps({"runs": args.runs, "gin_rummy_decisions_per_s": gin, "ours": summary}))
+    print(json.dumps({"runs": args.runs, "gin_rummy_decisions_per_s": gin, "compiled": compiled,
+                      "ours": summary}))
 
 
 if __name__ == "__main__":

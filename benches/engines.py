@@ -10,7 +10,8 @@ apply); clone_us = mean clone() over mid-hand states of the playouts;
 worst_legal_ms = the slowest legal_actions() over the fixed crowded positions in
 benches/positions/<game>.json: for each position one call to warm up, then the
 median of LOADS calls, each the first on a freshly loaded state; measured before
-any playout has warmed a cache.
+any playout has warmed a cache. The first line says which modules ran compiled
+(cardcore/compiled.py: `make native` builds them, CARDCORE_PURE=1 turns them off).
 """
 
 from __future__ import annotations
@@ -25,6 +26,7 @@ import sys
 import time
 from pathlib import Path
 
+from cardcore import compiled
 from cardcore.services.plugins import load_registry
 
 HERE = Path(__file__).resolve().parent
@@ -106,7 +108,7 @@ def main() -> None:
     games = load_registry().games
     print(json.dumps({"engine": "meta", "python": sys.version.split()[0],
                       "machine": platform.machine(), "cpus": os.cpu_count(),
-                      "loadavg": os.getloadavg()}), flush=True)
+                      "loadavg": os.getloadavg(), "compiled": compiled.USED}), flush=True)
     for game_id in args.games.split(","):
         game = games.get(game_id)
         if game is None:

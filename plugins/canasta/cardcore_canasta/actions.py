@@ -12,6 +12,8 @@ from collections.abc import Iterable
 from enum import IntEnum
 from typing import Any
 
+from mypy_extensions import mypyc_attr
+
 from cardcore.engine.cards import glyph, glyphs
 from cardcore.engine.game import Action
 from cardcore.language import N_
@@ -54,6 +56,9 @@ def meld_name(slot: int) -> str:
 _STEPS = ("draw", "take", "take", None, None, "discard", "decline")
 
 
+# An interpreted class when mypyc compiles this module (docs/design.md, Engine speed): its
+# base, the core's Action, is interpreted and has __slots__, which a native class may not.
+@mypyc_attr(native_class=False)
 class CanastaAction(Action):
     """One step. ``data`` by kind: TAKE (with, melds), ONTO slot, MELD melds,
     ADD (slot, cards), DISCARD card; melds are tuples of sorted card-id tuples.

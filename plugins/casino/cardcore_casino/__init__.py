@@ -7,3 +7,7 @@ declared with the kit: export, view, determinize and loading follow), ``load`` (
 loading checks beyond the declaration: the rules), ``scoring``, ``text`` (the rules as
 played, in parts a game supplies), ``game`` (the Game classes), ``plugin``.
 """
+
+from cardcore import compiled
+
+__path__ = compiled.path(__name__, __path__)  # its compiled modules first, when built (make native)

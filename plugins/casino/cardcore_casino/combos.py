@@ -102,19 +102,7 @@ class Table:
                 got = (0, *groups)
             else:
                 found: set[int] = set()
-                last = len(groups)
-
-                def rec(start: int, mask: int, room: int) -> None:
-                    found.add(mask)
-                    if room < v:
-                        return
-                    for j in range(start, last):
-                        g = groups[j]
-                        if not mask & g:
-                            rec(j + 1, mask | g, room - v)
-
-                rec(0, 0, total)
-                del rec  # a recursive closure is a cycle: freed now, not by the collector
+                _groups_of(groups, v, found, 0, 0, total)
                 got = tuple(sorted(found))
         else:
             parts = self.summing(r)
@@ -132,22 +120,38 @@ def family_key(v: int, r: int) -> int:
 
 def _summing(vals: tuple[int, ...], s: int) -> tuple[int, ...]:
     """Every mask of ``vals`` (sorted) whose values add up to ``s``, ascending."""
-    k = len(vals)
     out: list[int] = []
-
-    def rec(i: int, need: int, mask: int) -> None:
-        for j in range(i, k):
-            x = vals[j]
-            if x > need:
-                return
-            if x == need:
-                out.append(mask | (1 << j))
-            else:
-                rec(j + 1, need - x, mask | (1 << j))  # noqa: F821 (see the del)
-
-    rec(0, s, 0)
-    del rec  # a recursive closure is a cycle: freed now, not by the collector
+    _sums_of(vals, out, 0, s, 0)
     return tuple(sorted(out))  # tuples of ints: not tracked by the GC
+
+
+# The recursions are module functions, not closures: a recursive closure is a cycle (freed
+# by the collector), and mypyc (docs/design.md, Engine speed) compiles no ``del`` of one.
+
+
+def _groups_of(groups: tuple[int, ...], v: int, found: set[int], start: int, mask: int,
+               room: int) -> None:
+    """Adds to ``found`` ``mask`` and every union of it with disjoint ``groups[start:]``
+    (masks summing to v) that ``room`` leaves space for."""
+    found.add(mask)
+    if room < v:
+        return
+    for j in range(start, len(groups)):
+        g = groups[j]
+        if not mask & g:
+            _groups_of(groups, v, found, j + 1, mask | g, room - v)
+
+
+def _sums_of(vals: tuple[int, ...], out: list[int], i: int, need: int, mask: int) -> None:
+    """Adds to ``out`` every ``mask`` extended by positions from i whose values make ``need``."""
+    for j in range(i, len(vals)):
+        x = vals[j]
+        if x > need:
+            return
+        if x == need:
+            out.append(mask | (1 << j))
+        else:
+            _sums_of(vals, out, j + 1, need - x, mask | (1 << j))
 
 
 def table(vals: tuple[int, ...]) -> Table:
@@ -163,25 +167,23 @@ def split(cards: list[int], values: Sequence[int], v: int,
           r: int) -> tuple[list[int], list[list[int]]] | None:
     """One way to split ``cards`` into a part summing to ``r`` (empty when r = 0) and
     groups summing to ``v``; None if there is none."""
+    for part in _subsets(cards, values, r):
+        g = _groups(values, v, [c for c in cards if c not in part])
+        if g is not None:
+            return part, g
+    return None
 
-    def groups(rest: list[int]) -> list[list[int]] | None:
-        if not rest:
-            return []
-        first, others = rest[0], rest[1:]
-        for pick in _subsets(others, values, v - values[first]):
-            tail = groups([c for c in others if c not in pick])  # noqa: F821 (see the del)
-            if tail is not None:
-                return [[first, *pick], *tail]
-        return None
 
-    try:
-        for part in _subsets(cards, values, r):
-            g = groups([c for c in cards if c not in part])
-            if g is not None:
-                return part, g
-        return None
-    finally:
-        del groups  # a recursive closure is a cycle: freed now, not by the collector
+def _groups(values: Sequence[int], v: int, rest: list[int]) -> list[list[int]] | None:
+    """One way to split ``rest`` into groups summing to ``v``; None if there is none."""
+    if not rest:
+        return []
+    first, others = rest[0], rest[1:]
+    for pick in _subsets(others, values, v - values[first]):
+        tail = _groups(values, v, [c for c in others if c not in pick])
+        if tail is not None:
+            return [[first, *pick], *tail]
+    return None
 
 
 def _subsets(cards: list[int], values: Sequence[int], need: int) -> Iterator[list[int]]:

@@ -13,6 +13,8 @@ import functools
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from mypy_extensions import mypyc_attr
+
 from cardcore.engine.cards import glyph
 from cardcore.engine.game import Action
 from cardcore_casino.combos import TABLES, table
@@ -26,6 +28,9 @@ TRAIL, CAPTURE, NEW, RAISE, ADD = 0, 1, 2, 3, 4
 LOOSE = (-1,)
 
 
+# An interpreted class when mypyc compiles this module (docs/design.md, Engine speed): its
+# base, the core's Action, is interpreted and has __slots__, which a native class may not.
+@mypyc_attr(native_class=False)
 class FishingAction(Action):
     """One play of a hand card. ``key``: (0, card) | (1, card, taken) | (2, card, value, used),
     cards as ids and card sets as bit masks, so equal keys are equal JSON."""
@@ -352,10 +357,16 @@ def generate(state: FishingState) -> list[FishingAction]:
     return acts
 
 
+# _SHARED: the actions of one family share one ``how`` tuple. A local typed as the tuple it
+# is would be, compiled, a C struct boxed anew into each action it is stored in (a tuple an
+# action, and the collector running over a crowded listing's thousands: 7x slower there),
+# so those locals are typed Any: one Python object, as the interpreter keeps it.
+
+
 def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
     """Card c captures loose cards only, of value v: every non-empty choice of groups."""
     new = FishingAction
-    how = (CAPTURE, v, LOOSE, (CAPTURE, c), 0, L.luts)
+    how: Any = (CAPTURE, v, LOOSE, (CAPTURE, c), 0, L.luts)  # Any: one object (_SHARED)
     for b in L.family(v, 0):
         if b:
             a = new()  # inline _action: the hot path
@@ -369,7 +380,7 @@ def _new_builds(L: _Loose, c: int, v: int, fam: Sequence[int],
     """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
     with it and any loose groups of v beside (``L.family(v, v - h)``)."""
     new = FishingAction
-    how = (NEW, v, LOOSE, (NEW, c, v), 0, L.luts)
+    how: Any = (NEW, v, LOOSE, (NEW, c, v), 0, L.luts)  # Any: one object (_SHARED)
     for b in fam:
         if b:
             a = new()  # inline _action: the hot path
@@ -440,6 +451,7 @@ def _captures_with_builds(t: _Builds, L: _Loose, c: int, v: int, bi: list[int],
     alone = [(CAPTURE, v, k, head, sb, luts) for sb, k in subsets if k]
     new = FishingAction
     for lb in L.family(v, 0):
+        how: Any  # one object (_SHARED)
         for how in (with_loose if lb else alone):
             a = new()  # inline _action: a crowded table makes thousands
             a.how = how
@@ -506,8 +518,8 @@ def _joins(L: _Loose, c: int, v: int, bits: int, fam: Sequence[int], kind: int,
     choice of loose cards in ``fam`` (0: none)."""
     new = FishingAction
     head = (NEW, c, v)
-    how_loose = (kind, v, with_loose, head, bits, L.luts)
-    how_alone = (kind, v, alone, head, bits, L.luts)
+    how_loose: Any = (kind, v, with_loose, head, bits, L.luts)  # Any: one object (_SHARED)
+    how_alone: Any = (kind, v, alone, head, bits, L.luts)
     for b in fam:
         a = new()  # inline _action: a crowded table makes thousands
         a.how = how_loose if b else how_alone
