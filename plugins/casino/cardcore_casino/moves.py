@@ -10,7 +10,7 @@ captures, builds and trail in turn.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from mypy_extensions import mypyc_attr
@@ -227,6 +227,10 @@ class _Builds:
         return True
 
 
+#: A family's masks (ints), typed Any so that compiled code keeps each as the object the
+#: family holds rather than unboxing it and boxing a new int into each action (_SHARED).
+Masks = Sequence[Any]
+
 #: Byte tables turning a mask over the sorted loose cards into card ids (``_luts``).
 Luts = tuple[tuple[int, ...], ...]
 
@@ -251,7 +255,7 @@ class _Loose:
         pos = self.pos = list(map(BIT.__getitem__, cards))
         self.luts = _luts(pos) if len(pos) > 8 else None
 
-    def family(self, v: int, r: int) -> Sequence[int]:
+    def family(self, v: int, r: int) -> Masks:
         """``Table.family(v, r)``: as masks of card ids on a short table (0 stays 0), as
         they are on a crowded one (``luts`` turn them into card ids)."""
         key = (v << 6) + r  # family_key(v, r)
@@ -323,47 +327,51 @@ def generate(state: FishingState) -> list[FishingAction]:
     VAL = R.value
     build_bits = R.build_bits
     acts: list[FishingAction] = []
-    add = acts.append
     for c in hand:
         cvs = capv[c]
         if not cvs:
-            can_capture = _court_captures(state, t, c, add)
+            can_capture = _court_captures(state, t, c, acts)
         elif t is not None:
-            can_capture = _captures_by_builds(t, L, c, cvs, add)
+            can_capture = _captures_by_builds(t, L, c, cvs, acts)
         else:
             can_capture = False
             for v in cvs:
                 if sums >> v & 1:  # some loose cards make v (D16)
                     can_capture = True
-                    _take(L, c, v, add)
+                    _take(L, c, v, acts)
         h = VAL[c]
         if h:
             # the values v >= h, up to the highest build, that the hand still holds a card
             # of after c and that loose cards make with c (v - h, or groups of v beside it)
             others = twice | held & ~capb[c]
             if t is not None:
-                _builds(t, L, c, h, others, add)
+                _builds(t, L, c, h, others, acts)
             else:
                 new_values = others & build_bits & (sums << h | sums & 1 << h)
                 while new_values:
                     low = new_values & -new_values
                     new_values ^= low
                     v = low.bit_length() - 1
-                    _new_builds(L, c, v, L.family(v, v - h), add)
+                    _new_builds(L, c, v, L.family(v, v - h), acts)
         if no_trail or (no_capture and can_capture) or (
                 no_match and (h in vals if h else valueless_loose)):
             continue
-        add(_TRAILS[c])
+        acts.append(_TRAILS[c])
     return acts
 
 
 # _SHARED: the actions of one family share one ``how`` tuple. A local typed as the tuple it
 # is would be, compiled, a C struct boxed anew into each action it is stored in (a tuple an
 # action, and the collector running over a crowded listing's thousands: 7x slower there),
-# so those locals are typed Any: one Python object, as the interpreter keeps it.
+# so those locals are typed Any: one Python object, as the interpreter keeps it. So are the
+# masks read from a family: typed int, each would be unboxed, then boxed anew (a new int an
+# action). And actions go in with ``acts.append``, which compiled is a direct list append
+# and interpreted a specialised call; a bound ``add`` passed around was a generic call
+# compiled. Both made the compiled crowded listing twice the pure one's time; now they take
+# the same instructions (benches/RESULTS.md).
 
 
-def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> None:
+def _take(L: _Loose, c: int, v: int, acts: list[FishingAction]) -> None:
     """Card c captures loose cards only, of value v: every non-empty choice of groups."""
     new = FishingAction
     how: Any = (CAPTURE, v, LOOSE, (CAPTURE, c), 0, L.luts)  # Any: one object (_SHARED)
@@ -372,11 +380,11 @@ def _take(L: _Loose, c: int, v: int, add: Callable[[FishingAction], None]) -> No
             a = new()  # inline _action: the hot path
             a.how = how
             a.mask = b
-            add(a)
+            acts.append(a)
 
 
-def _new_builds(L: _Loose, c: int, v: int, fam: Sequence[int],
-                add: Callable[[FishingAction], None]) -> None:
+def _new_builds(L: _Loose, c: int, v: int, fam: Masks,
+                acts: list[FishingAction]) -> None:
     """New builds of value v by card c (value h): ``fam``, the loose cards making v - h
     with it and any loose groups of v beside (``L.family(v, v - h)``)."""
     new = FishingAction
@@ -386,14 +394,14 @@ def _new_builds(L: _Loose, c: int, v: int, fam: Sequence[int],
             a = new()  # inline _action: the hot path
             a.how = how
             a.mask = b
-            add(a)
+            acts.append(a)
 
 
 # --- captures (D1, D2, D16) ---------------------------------------------------------
 
 
 def _court_captures(state: FishingState, t: _Builds | None, c: int,
-                    add: Callable[[FishingAction], None]) -> bool:
+                    acts: list[FishingAction]) -> bool:
     """A casino court card pairs by rank only; whether it could capture."""
     rank = RANK[c]
     same = [BIT[x] for x in state.loose if RANK[x] == rank]
@@ -408,12 +416,12 @@ def _court_captures(state: FishingState, t: _Builds | None, c: int,
         choices = sorted(same)
     if t is None or not t.own_vals or t.backed(c, t.own_vals):
         for taken in choices:
-            add(_action((CAPTURE, c), CAPTURE, 0, LOOSE, taken))
+            acts.append(_action((CAPTURE, c), CAPTURE, 0, LOOSE, taken))
     return True
 
 
 def _captures_by_builds(t: _Builds, L: _Loose, c: int, cvs: tuple[int, ...],
-                        add: Callable[[FishingAction], None]) -> bool:
+                        acts: list[FishingAction]) -> bool:
     """The captures of card c, which captures the values cvs (royal aces: 1 or 14), when
     builds stand; whether it could capture."""
     can_capture = False
@@ -423,16 +431,16 @@ def _captures_by_builds(t: _Builds, L: _Loose, c: int, cvs: tuple[int, ...],
         bi = t.by_value.get(v)
         if bi:
             can_capture = True
-            _captures_with_builds(t, L, c, v, bi, add)
+            _captures_with_builds(t, L, c, v, bi, acts)
         elif sums >> v & 1:
             can_capture = True
             if not own_vals or t.backed(c, own_vals):
-                _take(L, c, v, add)
+                _take(L, c, v, acts)
     return can_capture
 
 
 def _captures_with_builds(t: _Builds, L: _Loose, c: int, v: int, bi: list[int],
-                          add: Callable[[FishingAction], None]) -> None:
+                          acts: list[FishingAction]) -> None:
     """Captures of value v when builds of v stand: any choice of them, with or without
     loose groups of v (``L.family(v, 0)``)."""
     builds = t.builds
@@ -447,8 +455,8 @@ def _captures_with_builds(t: _Builds, L: _Loose, c: int, v: int, bi: list[int],
                                    if owner == seat and i not in k])]
     head = (CAPTURE, c)
     luts = L.luts
-    with_loose = [(CAPTURE, v, (-1, *k), head, sb, luts) for sb, k in subsets]
-    alone = [(CAPTURE, v, k, head, sb, luts) for sb, k in subsets if k]
+    with_loose: list[Any] = [(CAPTURE, v, (-1, *k), head, sb, luts) for sb, k in subsets]
+    alone: list[Any] = [(CAPTURE, v, k, head, sb, luts) for sb, k in subsets if k]
     new = FishingAction
     for lb in L.family(v, 0):
         how: Any  # one object (_SHARED)
@@ -456,14 +464,14 @@ def _captures_with_builds(t: _Builds, L: _Loose, c: int, v: int, bi: list[int],
             a = new()  # inline _action: a crowded table makes thousands
             a.how = how
             a.mask = lb
-            add(a)
+            acts.append(a)
 
 
 # --- builds (D12-D15) ----------------------------------------------------------------
 
 
 def _builds(t: _Builds, L: _Loose, c: int, h: int, others: int,
-            add: Callable[[FishingAction], None]) -> None:
+            acts: list[FishingAction]) -> None:
     """The builds card c of value h makes when builds stand, by value v (``others``: the
     values the hand holds a card of besides c): a new one, then onto the builds of v."""
     sums = L.table.sums
@@ -477,14 +485,14 @@ def _builds(t: _Builds, L: _Loose, c: int, h: int, others: int,
         if sums >> v & 1 if r == 0 else sums >> r & 1:  # loose cards to build v with
             fam = L.family(v, r)
             if not own_vals or t.backed(c, [*own_vals, v]):
-                _new_builds(L, c, v, fam, add)
+                _new_builds(L, c, v, fam, acts)
         else:  # adding c alone (r = 0), or nothing
             fam = (0,) if r == 0 else ()
-        _onto_builds(t, L, c, h, v, fam, add)
+        _onto_builds(t, L, c, h, v, fam, acts)
 
 
-def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[int],
-                 add: Callable[[FishingAction], None]) -> None:
+def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Masks,
+                 acts: list[FishingAction]) -> None:
     """Card c (value h) added to a build of v, with ``fam`` (loose cards making v - h with
     it, and groups of v), or raising a single build to v; never a partner's build (D14)."""
     seat = t.seat
@@ -496,7 +504,7 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
         if bv == v:  # add to it (it becomes or stays multiple)
             if not t.backed(c, own_vals if owner == seat else [*own_vals, v]):
                 continue
-            _joins(L, c, v, bits, fam, ADD, (-1, i), (i,), add)
+            _joins(L, c, v, bits, fam, ADD, (-1, i), (i,), acts)
         elif bv + h == v and len(groups) == 1:  # raise a single build
             if owner == seat:
                 if not t.rules.raise_own_build:
@@ -508,12 +516,12 @@ def _onto_builds(t: _Builds, L: _Loose, c: int, h: int, v: int, fam: Sequence[in
                 req = [*own_vals, v]
             if not t.backed(c, req):
                 continue
-            _joins(L, c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), add)
+            _joins(L, c, v, bits, L.family(v, 0), RAISE, (-1, i), (i,), acts)
 
 
-def _joins(L: _Loose, c: int, v: int, bits: int, fam: Sequence[int], kind: int,
+def _joins(L: _Loose, c: int, v: int, bits: int, fam: Masks, kind: int,
            with_loose: tuple[int, ...], alone: tuple[int, ...],
-           add: Callable[[FishingAction], None]) -> None:
+           acts: list[FishingAction]) -> None:
     """Card c joins the build of ``bits`` (``kind`` ADD or RAISE, to value v) with each
     choice of loose cards in ``fam`` (0: none)."""
     new = FishingAction
@@ -524,7 +532,7 @@ def _joins(L: _Loose, c: int, v: int, bits: int, fam: Sequence[int], kind: int,
         a = new()  # inline _action: a crowded table makes thousands
         a.how = how_loose if b else how_alone
         a.mask = b
-        add(a)
+        acts.append(a)
 
 
 
