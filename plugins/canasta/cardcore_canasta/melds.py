@@ -70,38 +70,41 @@ def first_meld_sets(rank_counts: list[int], need: int, classic: bool,
     jokers, deuces = rank_counts[JOKER], rank_counts[DEUCE]
     slots = [s for s in NATURALS if rank_counts[s] >= 2 and s != top]
     found: list[tuple[Spec, ...]] = []
-
-    def extend(i: int, total: int, rem: int, jk: int, du: int, chosen: tuple) -> None:
-        for idx in range(i, len(slots)):
-            slot = slots[idx]
-            for k, j, d, value, r in options(slot, rank_counts[slot], jk, du, classic, False):
-                if j > jk or d > du:
-                    continue
-                t = total + value
-                r2 = r if r < rem else rem
-                if t >= need:
-                    if t - r2 < need:
-                        found.append(chosen + ((slot, k, j, d),))
-                else:
-                    more = chosen + ((slot, k, j, d),)
-                    extend(idx + 1, t, r2, jk - j, du - d, more)  # noqa: F821 (see the del)
-
-    try:
-        if top < 0:
-            extend(0, 0, 10_000, jokers, deuces, ())
-            return found
-        if rank_counts[top] < 2:
-            return found
-        for k, j, d, value, r in options(top, rank_counts[top], jokers, deuces, classic, True):
-            spec = ((top, k, j, d),)
-            if value >= need:
-                if value - r < need:
-                    found.append(spec)
-            else:
-                extend(0, value, r, jokers - j, deuces - d, spec)
+    if top < 0:
+        _extend(slots, rank_counts, need, classic, found, 0, 0, 10_000, jokers, deuces, ())
         return found
-    finally:
-        del extend  # a recursive closure is a cycle: freed now, not by the collector
+    if rank_counts[top] < 2:
+        return found
+    for k, j, d, value, r in options(top, rank_counts[top], jokers, deuces, classic, True):
+        spec = ((top, k, j, d),)
+        if value >= need:
+            if value - r < need:
+                found.append(spec)
+        else:
+            _extend(slots, rank_counts, need, classic, found, 0, value, r, jokers - j, deuces - d,
+                    spec)
+    return found
+
+
+def _extend(slots: list[int], rank_counts: list[int], need: int, classic: bool,
+            found: list[tuple[Spec, ...]], i: int, total: int, rem: int, jk: int, du: int,
+            chosen: tuple[Spec, ...]) -> None:
+    """first_meld_sets' search: melds of ``slots[i:]`` added to ``chosen`` (worth ``total``,
+    ``rem`` the least that can be taken out of it), ``jk`` jokers and ``du`` deuces left.
+    A module function, not a closure: no cycle to free, and mypyc compiles it."""
+    for idx in range(i, len(slots)):
+        slot = slots[idx]
+        for k, j, d, value, r in options(slot, rank_counts[slot], jk, du, classic, False):
+            if j > jk or d > du:
+                continue
+            t = total + value
+            r2 = r if r < rem else rem
+            if t >= need:
+                if t - r2 < need:
+                    found.append((*chosen, (slot, k, j, d)))
+            else:
+                _extend(slots, rank_counts, need, classic, found, idx + 1, t, r2, jk - j, du - d,
+                        (*chosen, (slot, k, j, d)))
 
 
 def going_out_sets(rank_counts: list[int], classic: bool, top: int = -1,
@@ -148,23 +151,25 @@ def _spread(nat: list[int], cnt: list[int], top: int, jokers: int, deuces: int,
             valid: tuple[tuple[bool, ...], ...]) -> list[list[tuple[int, int]]]:
     """Ways to put all the wild cards into the natural melds ``nat``, each meld legal."""
     out: list[list[tuple[int, int]]] = []
-
-    def go(i: int, jk: int, du: int, acc: list[tuple[int, int]]) -> None:
-        if i == len(nat):
-            if jk == 0 and du == 0:
-                out.append(list(acc))
-            return
-        n = cnt[nat[i]] + (1 if nat[i] == top else 0)
-        for j in range(min(jk, 3) + 1):
-            for d in range(min(du, 3 - j) + 1):
-                if valid[n][j + d]:
-                    acc.append((j, d))
-                    go(i + 1, jk - j, du - d, acc)  # noqa: F821 (see the del)
-                    acc.pop()
-
-    go(0, jokers, deuces, [])
-    del go  # a recursive closure is a cycle: freed now, not by the collector
+    _go(nat, cnt, top, valid, out, 0, jokers, deuces, [])
     return out
+
+
+def _go(nat: list[int], cnt: list[int], top: int, valid: tuple[tuple[bool, ...], ...],
+        out: list[list[tuple[int, int]]], i: int, jk: int, du: int,
+        acc: list[tuple[int, int]]) -> None:
+    """_spread's search: the wild cards ``jk`` and ``du`` left spread over ``nat[i:]``."""
+    if i == len(nat):
+        if jk == 0 and du == 0:
+            out.append(list(acc))
+        return
+    n = cnt[nat[i]] + (1 if nat[i] == top else 0)
+    for j in range(min(jk, 3) + 1):
+        for d in range(min(du, 3 - j) + 1):
+            if valid[n][j + d]:
+                acc.append((j, d))
+                _go(nat, cnt, top, valid, out, i + 1, jk - j, du - d, acc)
+                acc.pop()
 
 
 def best_first_meld(rank_counts: list[int], classic: bool, top: int = -1) -> int:
@@ -175,27 +180,27 @@ def best_first_meld(rank_counts: list[int], classic: bool, top: int = -1) -> int
     jokers, deuces = rank_counts[JOKER], rank_counts[DEUCE]
     slots = [s for s in NATURALS if rank_counts[s] >= 2 and s != top]
     memo: dict[tuple[int, int, int], int] = {}
+    if top < 0:
+        return _best(slots, rank_counts, classic, memo, 0, jokers, deuces)
+    if rank_counts[top] < 2:
+        return 0
+    return max((value + _best(slots, rank_counts, classic, memo, 0, jokers - j, deuces - d)
+                for _k, j, d, value, _r in options(top, rank_counts[top], jokers, deuces, classic,
+                                                  True) if j <= jokers and d <= deuces), default=0)
 
-    def best(i: int, jk: int, du: int) -> int:
-        key = (i, jk, du)
-        if key in memo:
-            return memo[key]
-        found = best(i + 1, jk, du) if i < len(slots) else 0  # noqa: F821 (see the del)
-        if i < len(slots):
-            for _k, j, d, value, _r in options(slots[i], rank_counts[slots[i]], jk, du, classic,
-                                              False):
-                if j <= jk and d <= du:
-                    found = max(found, value + best(i + 1, jk - j, du - d))  # noqa: F821 (see the del)
-        memo[key] = found
-        return found
 
-    try:
-        if top < 0:
-            return best(0, jokers, deuces)
-        if rank_counts[top] < 2:
-            return 0
-        return max((value + best(0, jokers - j, deuces - d)
-                    for _k, j, d, value, _r in options(top, rank_counts[top], jokers, deuces, classic,
-                                                      True) if j <= jokers and d <= deuces), default=0)
-    finally:
-        del best  # a recursive closure is a cycle: freed now, not by the collector
+def _best(slots: list[int], rank_counts: list[int], classic: bool,
+          memo: dict[tuple[int, int, int], int], i: int, jk: int, du: int) -> int:
+    """best_first_meld's search: the most the melds of ``slots[i:]`` count with ``jk``
+    jokers and ``du`` deuces left."""
+    key = (i, jk, du)
+    if key in memo:
+        return memo[key]
+    found = _best(slots, rank_counts, classic, memo, i + 1, jk, du) if i < len(slots) else 0
+    if i < len(slots):
+        for _k, j, d, value, _r in options(slots[i], rank_counts[slots[i]], jk, du, classic, False):
+            if j <= jk and d <= du:
+                found = max(found, value + _best(slots, rank_counts, classic, memo, i + 1, jk - j,
+                                                 du - d))
+    memo[key] = found
+    return found
