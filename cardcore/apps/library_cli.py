@@ -7,15 +7,15 @@ import argparse
 import functools
 import os
 import sys
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from cardcore.apps.args import fit, output_width
 from cardcore.language import _, day_and_time
 
 if TYPE_CHECKING:  # the store (and pydantic) load when a command opens the library
+    from pathlib import Path
+
     from cardcore.services.plugins import Registry
     from cardcore.services.store import MatchStore, MatchSummary
 
@@ -167,6 +167,8 @@ def resume_target(registry: Registry, arg: str | None) -> int | Path:
     from cardcore.services.store import StoreError
 
     if arg is not None and (not arg.isdigit() or os.path.exists(arg)):
+        from pathlib import Path  # here: --help loads no pathlib
+
         return Path(arg)  # a save file, as before the library
     store = _library()
     try:
@@ -201,6 +203,8 @@ def replay_path(arg: str) -> str:
         text = store.export_record(int(arg))
     finally:
         store.close()
+    import tempfile
+
     fd, path = tempfile.mkstemp(prefix=f"cardcore-match-{arg}-", suffix=".jsonl")
     with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
         f.write(text)

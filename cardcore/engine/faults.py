@@ -44,6 +44,14 @@ def describe(exc: BaseException, plugin_of: dict[str, str] | None = None) -> str
     return f"plugin {plugin}: {function} raised {type(exc).__name__}: {message}"
 
 
+class PluginLoadInterrupted(Exception):
+    """Ctrl+C while a slow plugin was importing."""
+
+    def __init__(self, plugin: str):
+        super().__init__(f"interrupted while loading plugin {plugin!r}")
+        self.plugin = plugin
+
+
 class PluginFault(Exception):
     """Plugin code raised (``__cause__``: its exception, whatever it was) or did not return
     within its time limit (no cause). ``str()``: one line naming the plugin."""

@@ -12,7 +12,7 @@ import time
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, TypeVar
 
-import platformdirs
+from cardcore.services import home
 
 if TYPE_CHECKING:  # the records' pydantic models load when a record or a save is read
     import pydantic
@@ -80,8 +80,7 @@ def read_record_lines(path: str | Path) -> list[tuple[int, MatchEvent]]:
 
 
 def data_dir() -> Path:
-    home = os.environ.get("CARDCORE_HOME")
-    return Path(home) if home else Path(platformdirs.user_data_dir("cardcore", appauthor=False))
+    return Path(home.data_dir_name())
 
 
 def autosave_path() -> Path:

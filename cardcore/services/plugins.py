@@ -20,7 +20,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from cardcore.engine.faults import PluginFault, call_limited
+from cardcore.engine.faults import PluginFault, PluginLoadInterrupted, call_limited
 
 if TYPE_CHECKING:  # pluggy and the entry points' metadata load with the plugins (load_registry)
     from importlib.metadata import Distribution, EntryPoint, EntryPoints, SelectableGroups
@@ -49,14 +49,6 @@ def _limit() -> float:
 #: How long plugin code called at load or for a game's rules may run (seconds).
 PLUGIN_SECONDS = _limit()
 GAME_ID = re.compile(r"[a-z][a-z0-9_]*")
-
-
-class PluginLoadInterrupted(Exception):
-    """Ctrl+C while a slow plugin was importing."""
-
-    def __init__(self, plugin: str):
-        super().__init__(f"interrupted while loading plugin {plugin!r}")
-        self.plugin = plugin
 
 
 def make_plugin_manager() -> pluggy.PluginManager:

@@ -12,12 +12,12 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from cardcore.services import files
+from cardcore.services import files, home
 
 if TYPE_CHECKING:
     from cardcore.services.settings_model import Settings
 
-FILE_NAME = "settings.json"
+FILE_NAME = home.SETTINGS_FILE
 MAX_FILE_BYTES = 64 * 1024
 
 
