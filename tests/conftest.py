@@ -5,6 +5,13 @@ from pathlib import Path
 
 import pytest
 
+# The suite keeps its compiled modules even where the shell says not to write any
+# (PYTHONDONTWRITEBYTECODE): pytest then caches each test module's assertion rewrite (13 s of
+# a quick run's collection, in each worker, otherwise) and the commands the tests start read
+# cardcore's .pyc files (they keep the variable: reading is not writing). __pycache__ is
+# ignored by git.
+sys.dont_write_bytecode = False
+
 ROOT = Path(__file__).resolve().parent.parent
 for EXAMPLE in (ROOT / "examples" / "crazy_eights", ROOT / "examples" / "whist"):
     if str(EXAMPLE) not in sys.path:
