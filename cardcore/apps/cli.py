@@ -202,6 +202,8 @@ def _run(args: argparse.Namespace) -> int:
         return 0
     if args.command == "new-game":
         return _new_game(args.name)
+    if args.command == "plugins":
+        return _plugins()
     if args.command in library_cli.COMMANDS:
         library_cli.run(load_registry, args)
         return 0
@@ -400,29 +402,51 @@ def _said_defaults(setup: Setup) -> Setup:
 # --- plugins -------------------------------------------------------------------------
 
 
-def print_plugins(registry: Registry) -> None:
-    print(_("Games:"))
+def _plugins() -> int:
+    """``cardcore plugins``: the listing kept when nothing it was made from changed
+    (``plugin_listing``: no plugin imported), else made from the plugins and kept."""
+    from cardcore import language
+    from cardcore.services import plugin_listing
+
+    said = language.current()
+    text = plugin_listing.kept(said)
+    if text is None:
+        registry = load_registry()
+        text = plugins_text(registry)
+        if not registry.errors:
+            modules = ["cardcore", *(type(g).__module__ for g in registry.games.values()),
+                       *(b.__module__ for b in registry.bots.values())]
+            plugin_listing.keep(said, text, modules)
+    sys.stdout.write(text)
+    return 0
+
+
+def plugins_text(registry: Registry) -> str:
+    """The games, the bots (weakest first) and the load errors, as ``cardcore plugins``
+    lists them."""
+    lines = [_("Games:")]
     for gid, game in sorted(registry.games.items()):
         plugin, dist, version = registry.origin[gid]
         players = "/".join(map(str, game.player_counts))
-        print(_("  {id:<14} {name:<16} players {players:<7} plugin {plugin} ({dist} {version})").format(
-            id=gid, name=game.name, players=players, plugin=plugin, dist=dist or "-", version=version or "")
-              .rstrip())
+        lines.append(_("  {id:<14} {name:<16} players {players:<7} plugin {plugin} ({dist} {version})")
+                     .format(id=gid, name=game.name, players=players, plugin=plugin, dist=dist or "-",
+                             version=version or "").rstrip())
     from cardcore.engine.bots.builtin import by_strength
 
-    print(_("Bots (weakest first):"))
+    lines.append(_("Bots (weakest first):"))
     for bid in by_strength(registry.bots):
         bot = registry.bots[bid]
         plugin, dist, version = registry.origin["bot:" + bid]
         games = ", ".join(bot.games) if bot.games else _("any game")
-        print(_("  {id:<14} {games:<24} plugin {plugin}").format(id=bid, games=games, plugin=plugin))
+        lines.append(_("  {id:<14} {games:<24} plugin {plugin}").format(id=bid, games=games, plugin=plugin))
         if bot.description:
-            print(f"  {'':<14} {bot.description}")
+            lines.append(f"  {'':<14} {bot.description}")
     if registry.errors:
-        print(_("Load errors:"))
+        lines.append(_("Load errors:"))
         for err in registry.errors:
             where = err.distribution or _("unknown distribution")
-            print(f"  {err.plugin} ({where}): {err.error}")
+            lines.append(f"  {err.plugin} ({where}): {err.error}")
+    return "".join(line + "\n" for line in lines)
 
 
 # --- simulate ------------------------------------------------------------------------
@@ -532,7 +556,6 @@ def _progress(done: int, total: int) -> None:
 
 #: The commands that need the plugins, by name (the library's own are in library_cli).
 _COMMANDS: dict[str, Callable[[Registry, argparse.Namespace], int | None]] = {
-    "plugins": lambda registry, args: print_plugins(registry),
     "rules": _rules,
     "simulate": lambda registry, args: simulate(registry, args),
     "tournament": _tournament,
