@@ -28,8 +28,8 @@ from cardcore.compiled import MANIFEST, ROOT, current, digest  # noqa: E402
 #: in benches/RESULTS.md. Royal Casino runs Casino's. A module listed here must compile
 #: with mypyc and keep the pure path's behaviour (docs/design.md, Engine speed).
 MODULES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "cardcore_casino": ("plugins/casino/cardcore_casino", ("combos", "moves")),
-    "cardcore_canasta": ("plugins/canasta/cardcore_canasta", ("actions", "melds", "moves")),
+    "cardcore_casino": ("plugins/casino/cardcore_casino", ("combos", "heuristic", "moves")),
+    "cardcore_canasta": ("plugins/canasta/cardcore_canasta", ("actions", "heuristic", "melds", "moves")),
 }
 #: -O1: as fast as -O3 here (instructions per decision within 1 %) in about half the time.
 OPT_LEVEL = "1"
