@@ -114,7 +114,7 @@ def test_ray_and_any_worker_count_give_the_same_json(capsys):
     """A local Ray instance (the `ray` extra, installed by make), one worker and two: the
     same JSON, search bots included (each process has its own hash seed)."""
     ray = pytest.importorskip("ray")
-    t = Tournament("casino", ["random", "greedy", "medium"], deals=2, seed=2, players=2)
+    t = Tournament("casino", ["random", "medium"], deals=2, seed=2, players=2)  # one pair: CI's time
     local = run_tournament(REGISTRY, t, workers=1, progress=False)
     two = run_tournament(REGISTRY, t, workers=2, progress=False)
     start = time.perf_counter()
@@ -125,5 +125,5 @@ def test_ray_and_any_worker_count_give_the_same_json(capsys):
     finally:
         ray.shutdown()
     assert on_ray.to_json() == local.to_json() == two.to_json()
-    assert local.to_json()["results"]["medium"]["hands"] == 8  # two deals, two pairs, both seats
+    assert local.to_json()["results"]["medium"]["hands"] == 4  # two deals, one pair, both seats
     print(f"ray start-up {started:.1f} s")
