@@ -7,6 +7,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 from tests.plugin_helpers import fake_distribution
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -59,6 +61,7 @@ def test_the_second_listing_is_the_first_without_a_plugin_or_pydantic_loaded(tmp
     assert "casino " in second and "Bots (weakest first):" in second
 
 
+@pytest.mark.slow  # cardcore started 2-4 times: `make test` runs it
 def test_a_plugin_installed_since_is_listed(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
@@ -68,6 +71,7 @@ def test_a_plugin_installed_since_is_listed(tmp_path):
     assert "mine           Mine" in out
 
 
+@pytest.mark.slow  # cardcore started 2-4 times: `make test` runs it
 def test_a_plugin_edited_since_is_read_again(tmp_path):
     site = tmp_path / "site"
     site.mkdir()
@@ -80,6 +84,7 @@ def test_a_plugin_edited_since_is_read_again(tmp_path):
     assert "mine_module" in loaded
 
 
+@pytest.mark.slow  # cardcore started 2-4 times: `make test` runs it
 def test_the_listing_follows_the_language_and_the_plugins_chosen(tmp_path):
     english, _ = listing(tmp_path)
     indonesian, _ = listing(tmp_path, CARDCORE_LANG="id")
@@ -90,6 +95,7 @@ def test_the_listing_follows_the_language_and_the_plugins_chosen(tmp_path):
     assert "cardcore_canasta" in loaded
 
 
+@pytest.mark.slow  # cardcore started 2-4 times: `make test` runs it
 def test_a_listing_with_a_load_error_is_never_kept_and_a_damaged_file_is_none(tmp_path):
     site = tmp_path / "site"
     site.mkdir()

@@ -16,8 +16,8 @@ from tests.net.play import check_no_leak, gather_bounded, local_record, play_sea
 
 GAMES = [
     ("casino", 2, {}),
-    ("casino", 4, {}),
-    pytest.param("royal_casino", 4, {}, marks=pytest.mark.slow),  # the quick loop: casino's two
+    pytest.param("casino", 4, {}, marks=pytest.mark.slow),  # the quick loop: casino 2p
+    pytest.param("royal_casino", 4, {}, marks=pytest.mark.slow),
     pytest.param("canasta", 4, {"target": 100}, marks=pytest.mark.slow),
 ]
 
