@@ -77,13 +77,10 @@ def keep(language: str, text: str, modules: Iterable[str]) -> None:
     sources = sorted({where for m in modules for where in _sources(m)})
     data = {"made_from": _made_from(language), "packages": {w: _files(w) for w in sources},
             "text": text}
-    path = _path()
+    from cardcore.services.files import write_atomic  # after a full load: its imports are paid
+
     try:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-        temp = f"{path}.{os.getpid()}.tmp"
-        with open(temp, "w", encoding="utf-8") as f:
-            json.dump(data, f)
-        os.replace(temp, path)
+        write_atomic(_path(), json.dumps(data))
     except OSError:
         return
 
