@@ -50,7 +50,7 @@ async def test_the_launchers_footer_keys_are_whole_at_80x24(make_app, spoken):
     async with app.run_test(size=(80, 24)) as pilot:
         await until(pilot, lambda: app.screen.query(FooterKey), "the footer drawn")
         await pilot.pause()
-        assert not footer_problems(app)
+        assert not await footer_problems(pilot)
         assert f"q {_('Quit')}" in screen_lines(app)[-1]
 
 
@@ -68,7 +68,7 @@ async def test_the_library_screens_keys_are_whole_at_80x24(make_app, registry, s
             getattr(app, opens)()
         await until(pilot, lambda: app.screen.query(FooterKey), "the footer drawn")
         await pilot.pause()
-        assert not footer_problems(app), opens
+        assert not await footer_problems(pilot), opens
 
 
 @pytest.mark.slow  # 1-2 s of CPU: `make test` runs it, the quick loop does not
@@ -79,7 +79,7 @@ async def test_the_setup_forms_keys_and_buttons_are_whole_at_80x24(make_app, reg
         app.open_setup(registry.games["canasta"])
         await until(pilot, lambda: app.screen.query(FooterKey), "the footer drawn")
         await pilot.pause()
-        assert not footer_problems(app)
+        assert not await footer_problems(pilot)
         lines = screen_lines(app)
         for button in app.screen.query(Button):
             assert str(button.label) in lines[button.region.y], button.label

@@ -244,7 +244,7 @@ async def test_the_lobby_lists_creates_shows_the_links_and_sits(tmp_path, cardco
                                 and app.screen, "the list of tables")
             assert [t.code for t in lobby.tables] == [other.code]
             await pilot.pause()
-            assert not footer_problems(app)  # the lobby's keys whole
+            assert not await footer_problems(pilot)  # the lobby's keys whole
             from cardcore.apps.tui.session import SessionSetup
 
             game = registry.games["casino"]

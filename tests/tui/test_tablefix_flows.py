@@ -376,7 +376,7 @@ async def test_replay_sheet_at_80x24_shows_the_last_hand_and_the_buttons(make_ap
     app = make_app(start=ShowReplay(Replay(registry, record)))
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.pause()
-        assert not footer_problems(app)  # the replay's keys whole
+        assert not await footer_problems(pilot)  # the replay's keys whole
         await pilot.press("end", "s")
         await pilot.pause()
         await pilot.pause(0.2)
