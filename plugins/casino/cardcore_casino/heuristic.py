@@ -21,23 +21,27 @@ from __future__ import annotations
 
 import functools
 import math
-from typing import Any
+from collections.abc import Sequence
+from typing import Any, Final
 
 from cardcore_casino.rules import ACES_BITS, BIG_CASINO, LITTLE_CASINO, RANK, SPADES_BITS
 
-_POINTS = [0.0] * 52
-for _c in range(52):
-    _POINTS[_c] = (ACES_BITS >> _c & 1) + 2.0 * (_c == BIG_CASINO) + 1.0 * (_c == LITTLE_CASINO)
-_SPADE = [bool(SPADES_BITS >> c & 1) for c in range(52)]
+#: Each card's points (aces 1, big casino 2, little casino 1) and whether it is a spade.
+_POINTS: Final = [(ACES_BITS >> c & 1) + 2 * (c == BIG_CASINO) + (c == LITTLE_CASINO) for c in range(52)]
+_SPADE: Final = [SPADES_BITS >> c & 1 for c in range(52)]
 
 #: Who ends up with a card: in a build, its owner; loose, the side to play; in hand, the seat.
-BUILD_SHARE = 0.85
-LOOSE_SHARE = 0.55
-HAND_SHARE = 0.7
+BUILD_SHARE: Final = 0.85
+LOOSE_SHARE: Final = 0.55
+HAND_SHARE: Final = 0.7
+
+
+_ERF: Final = math.erf  # held here: not looked up in ``math`` at each call
+_SQRT2: Final = math.sqrt(2.0)
 
 
 def _phi(x: float) -> float:
-    return 0.5 * (1.0 + math.erf(x / math.sqrt(2.0)))
+    return 0.5 * (1.0 + _ERF(x / _SQRT2))
 
 
 def _most(counts: list[float], remaining: float) -> list[float]:
@@ -56,90 +60,111 @@ def _most(counts: list[float], remaining: float) -> list[float]:
 
 def expected_points(state: Any, seat: int) -> list[float]:
     """Each side's expected points of the hand, as ``seat`` may know them."""
-    n = state.players
-    side_of = state.seats.side
-    sides = state.seats.sides
+    seats = state.seats
+    side_of: tuple[int, ...] = seats.side
+    sides: int = seats.sides
     cards = [0.0] * sides
     spades = [0.0] * sides
     points = [0.0] * sides
-    for s in range(n):
-        side = side_of[s]
-        pile = state.captured[s]
-        cards[side] += len(pile)  # whole numbers: summed at once, the same floats
-        spades[side] += sum(map(_SPADE.__getitem__, pile))
-        points[side] += sum(map(_POINTS.__getitem__, pile))
     known = 0
+    for s, pile in enumerate(state.captured):
+        side = side_of[s]
+        spade, pts = _counts(pile)  # whole numbers: any order gives the same floats
+        cards[side] += len(pile)
+        spades[side] += spade
+        points[side] += pts
+        known += len(pile)
     for b in state.builds:
-        share = _weights(sides, side_of[b[1]], BUILD_SHARE)
         for g in b[2]:
-            _share(g, share, cards, spades, points)
+            _share(g, side_of[b[1]], BUILD_SHARE, cards, spades, points)
             known += len(g)
     mover = side_of[state.to_play] if state.to_play is not None else None
     last = side_of[state.last_capture] if state.last_capture is not None else None
     taker = mover if mover is not None else last
-    share = _weights(sides, 0, 1.0 / sides) if taker is None else _weights(sides, taker, LOOSE_SHARE)
-    _share(state.loose, share, cards, spades, points)
-    _share(state.hands[seat], _weights(sides, side_of[seat], HAND_SHARE), cards, spades, points)
-    known += sum(map(len, state.captured)) + len(state.loose) + len(state.hands[seat])
+    loose, hand = state.loose, state.hands[seat]
+    if taker is None:
+        _share(loose, 0, 1.0 / sides, cards, spades, points)
+    else:
+        _share(loose, taker, LOOSE_SHARE, cards, spades, points)
+    _share(hand, side_of[seat], HAND_SHARE, cards, spades, points)
+    known += len(loose) + len(hand)
     unknown = 52 - known  # other hands and the stock: even shares, on average
+    spade_known = _total(spades)
     for i in range(sides):
         cards[i] += unknown / sides
-    spade_known = sum(spades)
-    for i in range(sides):
         spades[i] += (13 - spade_known) / sides
-    remaining = unknown + len(state.loose) + len(state.hands[seat])
-    total = [3.0 * p for p in _most(cards, remaining)]
-    spade_left = max(0.0, 13 - spade_known + 2)
-    total = [t + p for t, p in zip(total, _most(spades, spade_left), strict=True)]
-    return _sweeps(state, seat, unknown, [t + p for t, p in zip(total, points, strict=True)])
+    remaining = unknown + len(loose) + len(hand)
+    most_cards = _most(cards, remaining)
+    spade_left = 13 - spade_known + 2
+    most_spades = _most(spades, spade_left if spade_left > 0.0 else 0.0)
+    for i in range(sides):
+        points[i] = 3.0 * most_cards[i] + most_spades[i] + points[i]
+    return _sweeps(state, seat, unknown, points)
 
 
-@functools.cache
-def _weights(sides: int, owner: int, weight: float) -> tuple[float, ...]:
-    """Each side's share of a card ``owner``'s side takes with chance ``weight``."""
-    rest = (1.0 - weight) / (sides - 1)
-    return tuple(weight if i == owner else rest for i in range(sides))
+def _counts(pile: list[int]) -> tuple[int, int]:
+    """The spades of a capture pile and its points (aces and casinos)."""
+    spades = pts = 0
+    for c in pile:
+        spades += _SPADE[c]
+        pts += _POINTS[c]
+    return spades, pts
 
 
-def _share(ids: Any, share: tuple[float, ...], cards: list[float], spades: list[float],
+def _share(ids: Sequence[int], owner: int, weight: float, cards: list[float], spades: list[float],
            points: list[float]) -> None:
-    """Each card of ``ids`` to each side by ``share``: its count, its spade, its points
-    (the sums in the same order as one card at a time: the same floats)."""
-    sides = range(len(share))
-    for c in ids:
-        spade, pts = _SPADE[c], _POINTS[c]
-        for i in sides:
-            w = share[i]
-            cards[i] += w
-            if spade:
-                spades[i] += w
-            if pts:
-                points[i] += w * pts
+    """Each card of ``ids`` to each side: ``owner``'s side takes it with chance ``weight``,
+    the others share the rest evenly; its count, its spade, its points. Side by side, one
+    card at a time, in the order of ``ids``: each side's sums the same floats whatever
+    the number of sides."""
+    sides = len(cards)
+    rest = (1.0 - weight) / (sides - 1)
+    for i in range(sides):
+        w = weight if i == owner else rest
+        count, spade, pts = cards[i], spades[i], points[i]
+        for c in ids:
+            count += w
+            if _SPADE[c]:
+                spade += w
+            worth = _POINTS[c]
+            if worth:
+                pts += w * worth
+        cards[i], spades[i], points[i] = count, spade, pts
 
 
 def heuristic(state: Any, seat: int) -> float:
     """The seat's side's expected hand points less the mean of the other sides'."""
     pts = expected_points(state, seat)
     n = len(pts)
-    mine = pts[0 if n == 1 else (seat % 2 if state.players == 4 else seat)]
-    return mine - (sum(pts) - mine) / (n - 1)
+    mine = pts[0 if n == 1 else state.seats.side[seat]]
+    return mine - (_total(pts) - mine) / (n - 1)
+
+
+def _total(values: list[float]) -> float:
+    """``sum(values)``, the same float, without a call out of compiled code."""
+    total = 0.0
+    for v in values:
+        total += v
+    return total
 
 
 def _sweeps(state: Any, seat: int, unknown: int, out: list[float]) -> list[float]:
-    """Sweeps as scored, and the chance the side to play clears the table next."""
+    """Sweeps as scored, and the chance the side to play clears the table next (``out``,
+    each side's points so far, gets them)."""
     rules = state.rules
-    side_of, sides = state.seats.side, state.seats.sides
-    mover = side_of[state.to_play] if state.to_play is not None else None
     if not rules.sweeps_score:
         return out
-    sweeps = [0] * sides
-    for s in range(state.players):
-        sweeps[side_of[s]] += state.sweeps[s]
+    seats = state.seats
+    side_of: tuple[int, ...] = seats.side
+    sweeps = [0] * seats.sides
+    for s, count in enumerate(state.sweeps):
+        sweeps[side_of[s]] += count
     if rules.sweep_points is not None:
         sweeps = rules.sweep_points(sweeps)
-    out = [t + sw for t, sw in zip(out, sweeps, strict=True)]
-    if mover is not None and not state.builds and 0 < len(state.loose) <= 2:
-        out[mover] += _sweep_chance(state, seat, unknown)
+    for i, sw in enumerate(sweeps):
+        out[i] += sw
+    if state.to_play is not None and not state.builds and 0 < len(state.loose) <= 2:
+        out[side_of[state.to_play]] += _sweep_chance(state, seat, unknown)
     return out
 
 
