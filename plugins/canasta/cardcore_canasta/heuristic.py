@@ -22,32 +22,39 @@ from __future__ import annotations
 
 import functools
 import math
+from collections.abc import Iterable
+from typing import Final
 
 from .moves import DRAW_PHASE, take_actions
 from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, SLOT_VALUE, THREE
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
-COMPLETE = (0.0, 0.0, 0.0, 0.3, 0.4, 0.55, 0.75, 1.0)
+COMPLETE: Final[tuple[float, ...]] = (0.0, 0.0, 0.0, 0.3, 0.4, 0.55, 0.75, 1.0)
 #: The value of an average card held (10 points, a third of them wild-ish).
-AVERAGE_CARD = 11.0
+AVERAGE_CARD: Final = 11.0
 #: The share of the value in hand that counts against the side (it may be melded yet).
-HAND_RISK = 0.45
+HAND_RISK: Final = 0.45
 #: The worth of one discard-pile card to the side that takes it, and the odds of taking.
-PILE_CARD = 12.0
-TAKE_OPEN, TAKE_FROZEN = 0.35, 0.12
-FULL_STOCK = 108 - 44 - 1
+PILE_CARD: Final = 12.0
+TAKE_OPEN: Final = 0.35
+TAKE_FROZEN: Final = 0.12
+FULL_STOCK: Final = 108 - 44 - 1
+#: The rules' tables, held here: compiled, a module's Final is read without a lookup.
+_CARD_VALUE: Final = CARD_VALUE
+_WILD_VALUES: Final = SLOT_VALUE[DEUCE], SLOT_VALUE[JOKER]
+_CANASTA: Final = CANASTA
+_FIRST_WILD: Final = FIRST_WILD
 
 
 def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
-    card_value = CARD_VALUE.__getitem__
     melds = st.melds[side]
     value = 0.0
     has_canasta = False
     for ids, _nat, wild in melds.values():
         n = len(ids)
-        value += sum(map(card_value, ids)) + _meld_bonus(n, wild, horizon)
-        has_canasta = has_canasta or n >= CANASTA
+        value += _points(ids) + _meld_bonus(n, wild, horizon)
+        has_canasta = has_canasta or n >= _CANASTA
     reds = len(st.red_threes[side])
     red = 800.0 if reds == 4 else 100.0 * reds
     if not melds:
@@ -58,15 +65,16 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
         hand = st.hands[s]
         # the cards taken with the pile keep the pile's worth while held: the pile promised it
         # to its taker (``heuristic``), and a search that looks past the take must find it
-        taken = [c for c in st.known[s] if c < FIRST_WILD]
+        taken = [c for c in st.known[s] if c < _FIRST_WILD]
         value += PILE_CARD * len(taken)
         if s == seat:
             counts = st.rank_counts[s]
             # wild cards are not at risk: they join any of the side's melds (a deuce counted
             # at risk looked a liability late in the hand and was thrown before a black three)
-            held += sum(map(card_value, hand)) - SLOT_VALUE[DEUCE] * counts[DEUCE] \
-                - SLOT_VALUE[JOKER] * counts[JOKER] - sum(map(card_value, taken))
-            value += 15.0 * (counts[DEUCE] + counts[JOKER]) * horizon  # wild cards build canastas
+            deuces, jokers = counts[DEUCE], counts[JOKER]
+            held += _points(hand) - _WILD_VALUES[0] * deuces - _WILD_VALUES[1] * jokers \
+                - _points(taken)
+            value += 15.0 * (deuces + jokers) * horizon  # wild cards build canastas
         else:
             held += AVERAGE_CARD * (len(hand) - len(taken))
     value -= HAND_RISK * held
@@ -75,9 +83,17 @@ def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
     return value
 
 
+def _points(ids: Iterable[int]) -> int:
+    """The cards' points (a compiled loop: ``sum(map(...))`` calls out for each card)."""
+    total = 0
+    for c in ids:
+        total += _CARD_VALUE[c]
+    return total
+
+
 def _meld_bonus(n: int, wild: int, horizon: float) -> float:
     """A meld of ``n`` cards (``wild`` of them wild): a canasta's bonus, or its chance of one."""
-    if n >= CANASTA:
+    if n >= _CANASTA:
         return 300.0 if wild else 500.0
     return COMPLETE[n] * horizon * (300 - 10 * wild)
 
