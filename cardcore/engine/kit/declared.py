@@ -549,11 +549,9 @@ def _deal_barred(places: list[Place], cards: list[Any], needs: dict, bars: dict,
 def _first(deck: list[Any], n: int, refuses: CardTest | None) -> tuple[list[Any], list[Any]]:
     """The first ``n`` cards of ``deck`` that ``refuses`` lets through, and the others in
     their order."""
-    if refuses is None:
+    if refuses is None or not any(map(refuses, deck[:n])):  # the usual case: none tested past n
         return deck[:n], deck[n:]
     flags = list(map(refuses, deck))
-    if not any(flags[:n]):
-        return deck[:n], deck[n:]
     through = [i for i, f in enumerate(flags) if not f]
     if len(through) < n:
         raise ValueError(f"determinize: too few cards for a place that refuses some: {n} wanted")
