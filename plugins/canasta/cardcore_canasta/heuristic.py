@@ -25,7 +25,7 @@ import math
 from collections.abc import Iterable
 from typing import Final
 
-from .moves import DRAW_PHASE, take_actions
+from .moves import DRAW_PHASE, OVER, take_actions
 from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, SLOT_VALUE, THREE
 from .state import CanastaState
 
@@ -107,7 +107,7 @@ def _seats(side_of: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
 def heuristic(st: CanastaState, seat: int) -> float:
     """The seat's side minus the other side, in expected hand points."""
     mine = st.side_of[seat]
-    if st.is_over:
+    if st.phase == OVER:  # is_over, read without calling the property's Python
         totals = [side["total"] for side in st.score()["sides"]]
         return float(totals[mine] - sum(t for s, t in enumerate(totals) if s != mine))
     horizon = min(1.0, len(st.stock) / FULL_STOCK)
