@@ -12,6 +12,7 @@ import pytest
 from cardcore.engine.bots import GreedyBot, InfoSet
 from cardcore.engine.bots.greedy import scored
 from cardcore_canasta import heuristic as h
+from tests.bot_helpers import weighed
 
 from .helpers import GAME, position
 
@@ -117,3 +118,10 @@ def test_what_a_discard_gives_away_is_judged_from_the_seat_s_view():
         values = [h.heuristic(after_discard(card, **{**BIG_PILE, "hands": hs, "stock": st}), 0)
                   for hs, st in ((BIG_PILE["hands"], BIG_PILE["stock"]), (hands, stock))]
         assert values[0] == values[1]
+
+
+@pytest.mark.parametrize(("players", "digest"), [(4, "ecdcf2196dcd7d1a"), (2, "077bf2bf54595a76")])
+def test_the_heuristic_gives_the_same_floats_as_it_always_has(players, digest):
+    """Pinned at a4db0b3, before the heuristic was rewritten for speed (benches/RESULTS.md):
+    every value of a hand's positions, to the last bit, compiled and pure."""
+    assert weighed(GAME, players, 1) == digest

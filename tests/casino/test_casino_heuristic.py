@@ -12,6 +12,7 @@ import pytest
 from cardcore.engine.bots import GreedyBot, InfoSet
 from cardcore_casino import heuristic as h
 from cardcore_casino.rules import ID, NAMES
+from tests.bot_helpers import weighed
 
 from .helpers import CASINO, ROYAL, load
 
@@ -70,3 +71,12 @@ def test_the_seat_to_play_knows_its_own_hand():
         state = load("casino", players=2, dealer=0, to_play=0, hands=[hand, ["2C"]],
                      table={"loose": ["5D"], "builds": []})
         assert h._sweep_chance(state, 0, 2) == chance
+
+
+@pytest.mark.parametrize(("game", "players", "hands", "digest"), [
+    (CASINO, 2, 2, "f29aaac24899e002"), (CASINO, 3, 1, "03f31678eb1bc36c"),
+    (ROYAL, 4, 2, "b3bc84978be034a5"), (ROYAL, 2, 1, "8136c2dc1b857560")])
+def test_the_heuristic_gives_the_same_floats_as_it_always_has(game, players, hands, digest):
+    """Pinned at a4db0b3, before the heuristic was rewritten for speed (benches/RESULTS.md):
+    every value of thousands of positions, to the last bit, compiled and pure."""
+    assert weighed(game, players, hands) == digest
