@@ -160,7 +160,7 @@ def _sweeps(state: Any, seat: int, unknown: int, out: list[float]) -> list[float
     for s, count in enumerate(state.sweeps):
         sweeps[side_of[s]] += count
     if rules.sweep_points is not None:
-        sweeps = _swept(rules.sweep_points, sweeps)
+        sweeps = _swept(rules.sweep_points, tuple(sweeps))
     for i, sw in enumerate(sweeps):
         out[i] += sw
     if state.to_play is not None and not state.builds and 0 < len(state.loose) <= 2:
@@ -168,19 +168,11 @@ def _sweeps(state: Any, seat: int, unknown: int, out: list[float]) -> list[float
     return out
 
 
-#: A variant's ``sweep_points`` by its argument: a rule's hook is a pure function, and a
-#: search asks at every position it weighs (a Python call each time: 5 % of Royal's search).
-_SWEPT: dict[tuple[Any, tuple[int, ...]], list[int]] = {}
-
-
-def _swept(hook: Any, sweeps: list[int]) -> list[int]:
-    key = (hook, tuple(sweeps))
-    points = _SWEPT.get(key)
-    if points is None:
-        if len(_SWEPT) >= 4096:
-            _SWEPT.clear()
-        points = _SWEPT[key] = hook(sweeps)
-    return points
+@functools.lru_cache(maxsize=4096)  # a rule's hook is a pure function, and a search asks at
+def _swept(hook: Any, sweeps: tuple[int, ...]) -> list[int]:  # every position it weighs
+    """A variant's ``sweep_points`` by its argument (a Python call each time was 5 % of
+    Royal's search)."""
+    return hook(list(sweeps))
 
 
 def _sweep_chance(state: Any, seat: int, unknown: int) -> float:
