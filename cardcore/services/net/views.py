@@ -54,7 +54,8 @@ def _spend(budget: Counter[str], card: str | None) -> str | None:
 #: The JSON of actions that have a ``shown_key``, encoded, by (class, shown_key, language):
 #: listings repeat most of their actions from move to move and table to table.
 _ENCODED: dict[tuple[type, tuple, str], orjson.Fragment] = {}
-#: Encoded actions kept at most (all are dropped when full: a few MB at most).
+#: Encoded actions kept at most (all are dropped when full): about 4 MB. Casino finds 72 %
+#: of the actions it lists here (80 % at four times the size, 86 % with no bound).
 ENCODED_MAX = 8192
 
 
@@ -84,7 +85,8 @@ def _encoded(action: Action, language: str) -> orjson.Fragment | dict[str, Any]:
     if found is None:
         if len(_ENCODED) >= ENCODED_MAX:
             _ENCODED.clear()
-        found = _ENCODED[key] = orjson.Fragment(frame(action_json(action)))
+        # a copy: a small orjson output keeps the 4 KB buffer it was written in
+        found = _ENCODED[key] = orjson.Fragment(memoryview(frame(action_json(action))).tobytes())
     return found
 
 
