@@ -79,6 +79,14 @@ class Action:
         fixed keys (d, t, x, ...), so they do not move with the list. None by default."""
         return None
 
+    @property
+    def shown_key(self) -> tuple | None:
+        """A tuple that fixes all a front end is shown of the action (its JSON, label, hand
+        cards, table cards, targets, step) in whatever state it is listed, the language
+        aside; None (the default): some of it depends on the state. A server encodes the
+        listing of actions that have one once per tuple and language."""
+        return None
+
     def to_json(self) -> dict:
         """Its JSON form (records, saves, ``Game.action_from_json``); equal JSON, same action."""
         raise NotImplementedError

@@ -49,6 +49,8 @@ class CommitWorker:
         self._reading = False
         #: Batches handed over that the pipe has not taken yet (written when it has room).
         self._out = bytearray()
+        #: The loop watches the pipe for room (``_out`` waits).
+        self._watching = False
 
     def submit(self, commits: Iterable[Commit], tables: Iterable[tuple[str, int, str, dict[str, Any]]],
                holder: str | None = None) -> None:
@@ -74,11 +76,13 @@ class CommitWorker:
                 del self._out[:os.write(fd, self._out)]
         except BlockingIOError:
             pass
-        loop = asyncio.get_running_loop()
-        if self._out:
-            loop.add_writer(fd, self._writable)
-        else:
-            loop.remove_writer(fd)
+        if bool(self._out) is not self._watching:  # told only when it changes: a batch a time
+            self._watching = bool(self._out)
+            loop = asyncio.get_running_loop()
+            if self._watching:
+                loop.add_writer(fd, self._writable)
+            else:
+                loop.remove_writer(fd)
 
     def _writable(self) -> None:
         try:
@@ -167,6 +171,7 @@ class CommitWorker:
         loop = asyncio.get_running_loop()
         loop.remove_reader(proc.stdout.fileno())
         loop.remove_writer(proc.stdin.fileno())
+        self._watching = False
         if wait and out:  # what it was handed and the pipe had no room for yet
             os.set_blocking(proc.stdin.fileno(), True)
             with contextlib.suppress(OSError):

@@ -563,7 +563,8 @@ class Table:
             data = views.sheet_json(self.match)
             if language != ENGLISH and data["variant"]:
                 data["variant"] = self.match.game.variant(self.match.options)
-            kept = self._sheet_json[language] = (key, orjson.Fragment(frame(data)))
+            # a copy: a small orjson output keeps the 4 KB buffer it was written in
+            kept = self._sheet_json[language] = (key, orjson.Fragment(memoryview(frame(data)).tobytes()))
         return kept[1]
 
     def _seat_status(self, seat: int) -> None:

@@ -104,6 +104,11 @@ class CanastaAction(Action):
         return text
 
     @property
+    def shown_key(self) -> tuple:
+        """Its slots: all its JSON, label, cards, targets and step read."""
+        return (self.kind, self.data, self.side, self.out, self.need)
+
+    @property
     def melds(self) -> tuple[tuple[int, ...], ...]:
         """The melds it lays, as card ids (taking the pile: the top card's meld first,
         with the top card, which is of the rank of its natural pair, D29)."""

@@ -88,6 +88,12 @@ class FishingAction(Action):
         """The hand card's id."""
         return self.how[3][1]
 
+    @property
+    def shown_key(self) -> tuple:
+        """(kind, value, touch, card, bits): all its JSON, label, targets and cards read."""
+        how = self.how
+        return (how[0], how[1], how[2], how[3][1], self.bits)
+
     def to_json(self) -> dict:
         card = NAMES[self.card]
         kind = self.kind
