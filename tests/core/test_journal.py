@@ -90,7 +90,8 @@ def played_record(game, seed, players, undo_at=5):
 
 
 @pytest.mark.parametrize("game_id, players", [
-    ("casino", 2), ("royal_casino", 4), ("canasta", 4), ("crazy_eights", 3)])
+    ("casino", 2), ("royal_casino", 4), pytest.param("canasta", 4, marks=pytest.mark.slow),
+    ("crazy_eights", 3)])
 def test_fresh_records_of_every_game_round_trip_and_replay(game_id, players, crazy_eights):
     registry = load_registry()
     game = crazy_eights if game_id == "crazy_eights" else registry.games[game_id]

@@ -39,6 +39,7 @@ async def first_update(port: int, **create) -> tuple[dict, str, list]:
     return update, made["code"], raw
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_a_seats_first_update_finds_no_deal_among_small_seeds(tmp_path):
     registry = load_registry()

@@ -89,6 +89,7 @@ async def test_clients_play_a_whole_match_as_a_local_match_would(tmp_path, game_
     await play_table(tmp_path, game_id, ["human"] * players, options, seed=11)
 
 
+@pytest.mark.slow
 @pytest.mark.asyncio
 async def test_the_servers_bots_play_with_the_matchs_own_random_streams(tmp_path):
     # the local match lets its bots choose with Match.bot_rng: the server's bots must agree
