@@ -585,6 +585,12 @@ def frame(message: dict[str, Any] | list[Any]) -> bytes:
     return orjson.dumps(message, option=_ORJSON)
 
 
+def fragment(data: dict[str, Any] | list[Any]) -> orjson.Fragment:
+    """``data``'s JSON to keep and splice into frames (``frame`` takes it as encoded), held
+    as a copy of its own: a small orjson output keeps the 4 KB buffer it was written in."""
+    return orjson.Fragment(memoryview(frame(data)).tobytes())
+
+
 def decode(raw: str | bytes, *, sent_by: Literal["client", "server"] = "client") -> Any:
     """The message in ``raw`` (a client's by default, or the server's): ProtocolError with
     its code and one line when it is too big, not JSON, of another version or shape."""

@@ -35,7 +35,7 @@ from cardcore.services.league import player_key
 from cardcore.services.net import views
 from cardcore.services.net.bot_work import BotFailed, BotWork
 from cardcore.services.net.persist import Writer
-from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
+from cardcore.services.net.protocol import PROTOCOL_VERSION, fragment, frame
 from cardcore.services.net.seats import Peer, Seat, matches
 from cardcore.services.plugins import Registry
 from cardcore.services.table_service import MoveFailed, Refused, TableService
@@ -563,8 +563,7 @@ class Table:
             data = views.sheet_json(self.match)
             if language != ENGLISH and data["variant"]:
                 data["variant"] = self.match.game.variant(self.match.options)
-            # a copy: a small orjson output keeps the 4 KB buffer it was written in
-            kept = self._sheet_json[language] = (key, orjson.Fragment(memoryview(frame(data)).tobytes()))
+            kept = self._sheet_json[language] = (key, fragment(data))
         return kept[1]
 
     def _seat_status(self, seat: int) -> None:

@@ -18,7 +18,7 @@ from cardcore.engine.game import Action, GameState, Group, Zone
 from cardcore.engine.kit.known import known_in
 from cardcore.engine.match import Match
 from cardcore.language import current
-from cardcore.services.net.protocol import PROTOCOL_VERSION, frame
+from cardcore.services.net.protocol import PROTOCOL_VERSION, fragment, frame
 from cardcore.services.net.wire import action_json, view_cards, zone_json
 
 
@@ -85,8 +85,7 @@ def _encoded(action: Action, language: str) -> orjson.Fragment | dict[str, Any]:
     if found is None:
         if len(_ENCODED) >= ENCODED_MAX:
             _ENCODED.clear()
-        # a copy: a small orjson output keeps the 4 KB buffer it was written in
-        found = _ENCODED[key] = orjson.Fragment(memoryview(frame(action_json(action))).tobytes())
+        found = _ENCODED[key] = fragment(action_json(action))
     return found
 
 
