@@ -56,8 +56,11 @@ EXTRAS = [ScoreExtra("aces", _aces_scored, sheet=False),
 def cancel_sweeps(sweeps: list[int]) -> list[int]:
     """Opposing sweeps cancel one for one: each side keeps its sweeps less the most of
     any other side, never below 0."""
-    *_, second, first = sorted(sweeps)  # a search's heuristic asks at every position: no loop
-    return [max(0, s - (second if s == first else first)) for s in sweeps]
+    out = []
+    for i, s in enumerate(sweeps):
+        most_other = max(x for j, x in enumerate(sweeps) if j != i)
+        out.append(max(0, s - most_other))
+    return out
 
 
 def royal_row(state: FishingState, row: ScoreRow) -> None:
