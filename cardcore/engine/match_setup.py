@@ -21,6 +21,7 @@ import pydantic
 from pydantic import ConfigDict, Field
 
 from cardcore.engine.bots.base import Bot
+from cardcore.engine.bots.variant import MAX_SPEC, VariantError, resolve
 from cardcore.engine.complaints import option_complaint
 from cardcore.engine.game import Game, GameOptions
 from cardcore.engine.match import Match, SetupError, check_players
@@ -42,7 +43,7 @@ class Installed(Protocol):
 HUMAN = "human"
 #: Seats a setup names at most (no built-in game seats more than 4).
 MAX_SEATS = 8
-SeatKind = Annotated[str, Field(min_length=1, max_length=64)]
+SeatKind = Annotated[str, Field(min_length=1, max_length=MAX_SPEC)]
 
 
 #: The bits of a seed nobody chose: no search over the seeds finds a deal from what a seat sees.
@@ -120,6 +121,11 @@ class MatchSetup(pydantic.BaseModel):
         if kind == HUMAN and self.humans_allowed:
             return
         bot = registry.bots.get(kind)
+        if bot is None and not self.humans_allowed and "[" in kind:  # bots only: a variant
+            try:
+                bot = resolve(registry.bots, kind)
+            except VariantError as exc:
+                raise SetupError(str(exc)) from None
         if bot is None:
             extra = "human or " if self.humans_allowed else ""
             known = ", ".join(sorted(registry.bots))

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.engine.bots.play import play_bots
+from cardcore.engine.bots.variant import resolve
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
 from cardcore.language import _, number
@@ -74,12 +75,23 @@ def play_match(registry: Any, game: Any, options: Any, seats: list[str], seed: i
                pm: Any = None) -> Match:
     """One match with a bot in every seat, played to its end: what simulate and the
     tournament both run."""
-    bots = {s: registry.bots[b]() for s, b in enumerate(seats)}
+    bots = {s: resolve(registry.bots, b)() for s, b in enumerate(seats)}
     match = Match(game, options, seed=seed, seats=seats, match_no=match_no,
                   max_hands=max_hands, on_event=on_event, pm=pm)
     match.start()
     play_bots(match, bots)
     return match
+
+
+def interval95(xs: list[float]) -> tuple[float, float]:
+    """The 95% confidence interval of the mean of ``xs``, independent draws (the normal
+    approximation); unbounded below two."""
+    if len(xs) < 2:
+        return (-math.inf, math.inf)
+    m = sum(xs) / len(xs)
+    sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
+    half = 1.96 * sd / math.sqrt(len(xs))
+    return (m - half, m + half)
 
 
 def margins(totals: list[int]) -> list[float]:
@@ -152,13 +164,7 @@ class Results:
     def interval(self, bot: str) -> tuple[float, float]:
         """The 95% confidence interval of the mean margin per hand (normal approximation
         over the independent duplicate deals)."""
-        xs = self.units(bot)
-        m = self.mean(bot)
-        if len(xs) < 2:
-            return (-math.inf, math.inf)
-        sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
-        half = 1.96 * sd / math.sqrt(len(xs))
-        return (m - half, m + half)
+        return interval95(self.units(bot))
 
     def ratings(self) -> dict[str, float]:
         """Bradley-Terry strengths on an Elo scale (1500 the geometric mean), fitted by
@@ -208,15 +214,16 @@ class Results:
     def table(self) -> str:
         t = self.tournament
         ratings = self.ratings()
+        w = max(12, *(len(b) for b in t.bots))  # a variant's id is its spec
         lines = [_("{game}: {done} of {units} (pair, deal) units, seed {seed}, {seconds} s").format(
                      game=t.game, done=len(self.done), units=len(t.jobs()), seed=t.seed,
                      seconds=number(self.seconds, 1, grouping=False)),
-                 "  {:<12} {:>12} {:>22} {:>7} {:>7}".format(
-                     _("bot"), _("margin/hand"), _("95% interval"), _("hands"), _("rating"))]
+                 "  {:<{w}} {:>12} {:>22} {:>7} {:>7}".format(
+                     _("bot"), _("margin/hand"), _("95% interval"), _("hands"), _("rating"), w=w)]
         for b in sorted(t.bots, key=lambda b: -ratings[b]):
             lo, hi = self.interval(b)
             ci = f"[{lo:+.3f}, {hi:+.3f}]" if math.isfinite(lo) else "-"
-            lines.append(f"  {b:<12} {self.mean(b):>+12.3f} {ci:>22} {self.hands(b):>7} "
+            lines.append(f"  {b:<{w}} {self.mean(b):>+12.3f} {ci:>22} {self.hands(b):>7} "
                          f"{ratings[b]:>7.0f}")
         return "\n".join(lines)
 
@@ -340,8 +347,7 @@ def run_tournament(registry: Any, t: Tournament, *, workers: int = 1, backend: s
     t = Tournament(t.game, list(t.bots), t.deals, t.seed, t.players or game.player_counts[0],
                    dict(t.options))
     for b in t.bots:
-        if b not in registry.bots:
-            raise ValueError(f"unknown bot {b!r} (bots: {', '.join(sorted(registry.bots))})")
+        resolve(registry.bots, b)  # VariantError (a ValueError): no such bot, or a bad setting
     if len(set(t.bots)) != len(t.bots) or len(t.bots) < 2:
         raise ValueError("a tournament wants two or more different bots")
     path = Path(checkpoint) if checkpoint else None

@@ -287,6 +287,10 @@ class Bot:
     #: worker processes, so the bot, its info set and its random stream must pickle; a
     #: light one's on its threads (docs/bots.md).
     heavy: ClassVar[bool] = False
+    #: Settings a variant may change (``cardcore/engine/bots/variant.py``: ``hard[exploration=0.5]``
+    #: in a tournament), and the words a string setting may take.
+    tunable: ClassVar[tuple[str, ...]] = ()
+    choices: ClassVar[dict[str, tuple[str, ...]]] = {}
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         raise NotImplementedError

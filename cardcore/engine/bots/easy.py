@@ -22,6 +22,7 @@ class EasyBot(Bot):
     mistake_rate = 1 / 3
     #: How far down its own ranking a slip goes: the second or the third best.
     slip_depth = 2
+    tunable = ("mistake_rate", "slip_depth")
 
     def choose(self, info: InfoSet, rng: random.Random) -> Action:
         actions = info.legal_actions()

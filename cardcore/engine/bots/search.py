@@ -258,6 +258,9 @@ class SearchBot(Bot):
     #: (``InfoSet.exact``, ``solve``); 0: off. Past it, the search has the rest of the budget.
     solve_work = 0
     heavy = True
+    tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
+               "rollout_epsilon", "root_width", "exploration", "widening", "solve_work")
+    choices = {"rollout_policy": ("random", "greedy")}
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
