@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import statistics
 from pathlib import Path
 
@@ -48,9 +49,9 @@ def main() -> None:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
     rows, base = [], None
-    for n, cand in enumerate(args.candidates):
+    for cand in args.candidates:
         t = Tournament(args.game, [cand, args.against], args.deals, args.seed, args.players)
-        point = out / f"{n}.jsonl" if out is not None else None
+        point = out / f"{re.sub(r'[^A-Za-z0-9_.=,-]', '_', cand)}.jsonl" if out is not None else None
         results = run_tournament(registry, t, workers=args.workers, checkpoint=point, progress=False)
         deals = per_deal(results, cand)
         mean, lo, hi = interval(list(deals.values()))  # a unit's margin is a hand's

@@ -314,6 +314,12 @@ class GameState(ABC):
         so a zone never shows a card the view hides. ``seat`` None: every card face up
         (replays of finished matches and tables with no human)."""
 
+    def match_totals(self) -> list[int] | None:
+        """Each side's match total before this hand (public: the score sheet's), or None
+        (the default): the search levels then play the hand alone. With it they play for
+        the match near its target (docs/bots.md, "Playing for the match")."""
+        return None
+
     def why_not(self, card: str) -> str | None:
         """Why the seat to play has no action with ``card`` (from its hand), in one line
         ("70 is below the 90 minimum"), or None (the default): the front end shows it

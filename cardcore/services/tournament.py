@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.engine.bots.play import play_bots
+from cardcore.engine.bots.stakes import margins
 from cardcore.engine.bots.variant import resolve
 from cardcore.engine.journal import MatchEvent
 from cardcore.engine.match import Match
@@ -92,13 +93,6 @@ def interval95(xs: list[float]) -> tuple[float, float]:
     sd = math.sqrt(sum((x - m) ** 2 for x in xs) / (len(xs) - 1))
     half = 1.96 * sd / math.sqrt(len(xs))
     return (m - half, m + half)
-
-
-def margins(totals: list[int]) -> list[float]:
-    """Each side's total less the mean of the other sides'."""
-    n = len(totals)
-    whole = sum(totals)
-    return [t - (whole - t) / (n - 1) for t in totals] if n > 1 else [float(t) for t in totals]
 
 
 _REGISTRY: Any = None

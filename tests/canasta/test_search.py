@@ -31,3 +31,25 @@ def test_medium_keeps_a_big_frozen_pile_from_the_next_opponent():
         assert found[0].action.to_json()["card"] in ("10H", "JK")  # nor can a wild card be taken
         value = {e.action.to_json()["card"]: e.value for e in found}
         assert min(value["10H"], value["JK"]) > max(value["JS"], value["4C"]) + 10
+
+
+def test_near_the_target_the_search_goes_out_to_win_the_match():
+    """Playing for the match (docs/bots.md): North (seat 2) can go out by melding its four
+    black threes. Alone, the hand is worth more played on (medium discards a 3♣); 50 points
+    short of 5,000, going out ends the hand with North-South over the target and ahead,
+    the match won: medium goes out. Positions from greedy play (hand 24 of a 4p search)."""
+    data = json.loads((POSITIONS / "out_with_black_threes.json").read_text())
+    alone = InfoSet.of(GAME, GAME.state_from_json(data), 2)
+    near = GAME.state_from_json({**data, "totals_before": [4950, 3000]})
+    info = InfoSet.of(GAME, near, 2)
+    for seed in range(3):
+        assert MediumBot().choose(alone, random.Random(seed)).label == "Discard 3♣"
+        blind = MediumBot()
+        blind.play_for_match = False
+        assert blind.choose(info, random.Random(seed)).label == "Discard 3♣"
+        chosen = MediumBot().choose(info, random.Random(seed))
+        assert chosen.out and chosen.label == "Go out: meld 3♠ 3♠ 3♣ 3♣"
+    near.apply(chosen)
+    assert near.is_over
+    ns, ew = (side["total"] for side in near.score()["sides"])
+    assert 4950 + ns >= 5000 and 4950 + ns > 3000 + ew  # the match is North-South's

@@ -212,3 +212,34 @@ def test_greedy_playouts_are_charged_in_the_work_budget_and_replay():
     (_, greedy_iterations, greedy_work), (_, random_iterations, _) = runs[0], runs[2]
     assert 30_000 <= greedy_work < 40_000
     assert greedy_iterations < random_iterations / 2  # the playouts' work is counted
+
+
+def test_greedy_expansion_adds_the_movers_best_reply_first():
+    """Below the root, ``expand_policy = "greedy"`` adds the untried action the mover likes
+    best by one ply (what greedy would play): the opponent's capture of a build is the
+    first reply searched, not one found by chance."""
+    from cardcore.engine.bots.search import _Search
+
+    game = REGISTRY.game("casino")
+    checked = 0
+    for state in positions(game, 2, 12, seed=4):
+        seat = state.to_play
+        bot = MediumBot(iterations=2)
+        bot.expand_policy = "greedy"
+        info = InfoSet.of(game, state, seat)
+        search = _Search(bot, info, random.Random(0))
+        search.root_actions = [info.legal_actions()[0]]
+        sample = info.sample(random.Random(1))
+        search.iterate(sample.clone())  # adds the root's action
+        reply_state = sample.clone()
+        reply_state.apply(search.root_actions[0])
+        if reply_state.is_over or len(reply_state.legal_actions()) < 2:
+            continue
+        search.iterate(sample.clone())  # adds the reply below it
+        (child,) = search.root.children.values()
+        (reply,) = child.children
+        replier = reply_state.to_play
+        greedy = GreedyBot().choose(InfoSet.of(game, reply_state, replier), random.Random(0))
+        assert reply == greedy.key
+        checked += 1
+    assert checked >= 6

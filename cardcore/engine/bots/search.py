@@ -24,6 +24,7 @@ import time
 from dataclasses import dataclass
 
 from cardcore.engine.bots.base import Bot, InfoSet
+from cardcore.engine.bots.stakes import Stakes, hand_values
 from cardcore.engine.game import Action, Game, GameState
 
 log = logging.getLogger("cardcore.bots")  # relayout: keep (the name users configure)
@@ -86,6 +87,8 @@ class _Search:
         self.lo, self.hi = math.inf, -math.inf
         self.root = _Node(-1)
         self.root_actions: list[Action] = []
+        #: The match the hand decides, when the state knows it (``stakes.py``).
+        self.stakes = Stakes.of(self.game, info.canonical()) if bot.play_for_match else None
         #: Work done, in units of about a microsecond of engine time (see ``WORK``): a
         #: deterministic measure, so a budget in work replays exactly where time would not.
         self.work = 0
@@ -95,18 +98,14 @@ class _Search:
     def evaluate(self, state: GameState) -> list[float]:
         """Each side's estimate of its hand margin over the others (mean of the others)."""
         if state.is_over:
-            totals = [float(side["total"]) for side in state.score()["sides"]]
-        elif self.has_heuristic:
-            # heuristic(state, seat) is already a margin: with two sides one call gives both
-            if len(self.rep) == 2:
-                mine = float(self.game.heuristic(state, self.info.seat))
-                return [mine, -mine] if self.own == 0 else [-mine, mine]
-            return [float(self.game.heuristic(state, seat)) for seat in self.rep]
-        else:
+            return hand_values(state.score(), self.stakes)
+        if not self.has_heuristic:
             return [0.0] * len(self.rep)
-        n = len(totals)
-        whole = sum(totals)
-        return [t - (whole - t) / (n - 1) for t in totals] if n > 1 else totals
+        # heuristic(state, seat) is already a margin: with two sides one call gives both
+        if len(self.rep) == 2:
+            mine = float(self.game.heuristic(state, self.info.seat))
+            return [mine, -mine] if self.own == 0 else [-mine, mine]
+        return [float(self.game.heuristic(state, seat)) for seat in self.rep]
 
     def rollout(self, state: GameState) -> list[float]:
         rng = self.rng
@@ -129,18 +128,24 @@ class _Search:
     def greedy_step(self, state: GameState, actions: list[Action]) -> GameState:
         """The position after the mover's best action by one ply of the heuristic through
         the mover's eyes (greedy's choice; ties: the game's order)."""
+        return self.greedy_pick(state, actions)[1]
+
+    def greedy_pick(self, state: GameState, actions: list[Action]) -> tuple[Action, GameState]:
+        """The mover's best action by one ply of the heuristic through its eyes, and the
+        position after it (ties: the game's order); every action's clone, apply and
+        evaluation charged as work."""
         mover = state.to_play
         assert mover is not None  # the hand is on
         side = self.side_of[mover]
         self.work += len(actions) * (WORK_CLONE + WORK_APPLY + WORK_EVAL)
-        best, best_value = state, -math.inf
+        best, best_value = (actions[0], state), -math.inf
         for action in actions:
             after = state.clone()
             after.apply(action)
             value = self.evaluate(after)[side] if after.is_over else \
                 float(self.game.heuristic(after, mover))
             if value > best_value:
-                best, best_value = after, value
+                best, best_value = (action, after), value
         return best
 
     # --- the root ---------------------------------------------------------------------
@@ -163,6 +168,7 @@ class _Search:
         node = self.root
         path: list[_Node] = []
         rng = self.rng
+        greedy_first = self.bot.expand_policy == "greedy"
         while not state.is_over:
             # the root's actions are the seat's own (the view fixes them), in prior order;
             # a sample keeps the listing of the seat to play (determinize's contract)
@@ -186,9 +192,15 @@ class _Search:
                     tried.append((a, child))
             if untried and (node is self.root or self.room(node, len(tried))):
                 mover = self.side_of[state.to_play] if state.to_play is not None else 0
-                action = untried[0] if node is self.root else untried[rng.randrange(len(untried))]
-                child = children[action.key] = _Node(mover)
-                state.apply(action)
+                if node is self.root:
+                    action = untried[0]
+                    state.apply(action)
+                elif greedy_first and len(untried) > 1 and self.has_heuristic:
+                    action, state = self.greedy_pick(state, untried)
+                else:
+                    action = untried[rng.randrange(len(untried))]
+                    state.apply(action)
+                children[action.key] = child = _Node(mover)
                 path.append(child)
                 break
             action, child = self.select(tried)
@@ -252,6 +264,13 @@ class SearchBot(Bot):
     exploration = 0.7
     #: Progressive widening below the root (see ``_Search.room``); None: off.
     widening: float | None = None
+    #: Which untried action a node below the root adds: "random", or "greedy" (the
+    #: mover's best by one ply of the heuristic through its eyes, charged as work): the
+    #: reply a player would see first is searched first.
+    expand_policy = "random"
+    #: Near the match's target, a finished hand is worth the match it decides too
+    #: (``stakes.py``): the hand's margin alone when off.
+    play_for_match = True
     #: The time cap a table sets on the level (``max_seconds``): the decision-time bar.
     table_seconds = 2.0
     #: Work units the exact solver may spend once nothing hidden matters
@@ -259,8 +278,9 @@ class SearchBot(Bot):
     solve_work = 0
     heavy = True
     tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
-               "rollout_epsilon", "root_width", "exploration", "widening", "solve_work")
-    choices = {"rollout_policy": ("random", "greedy")}
+               "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
+               "solve_work")
+    choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy")}
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
@@ -335,7 +355,8 @@ class SearchBot(Bot):
         None past ``solve_work`` work units (or more than two sides)."""
         from cardcore.engine.bots.solve import solve
 
-        got = solve(info.game, exact, info.side_of, info.seat, self.solve_work)
+        stakes = Stakes.of(info.game, exact) if self.play_for_match else None
+        got = solve(info.game, exact, info.side_of, info.seat, self.solve_work, stakes=stakes)
         if got is None:
             return None
         self.last_iterations, self.last_work = 0, got.work

@@ -4,9 +4,10 @@ When every card a seat cannot see lies in one other seat's hand (``InfoSet.exact
 Casino's last deal with two players, the opponent's hand is what the seat has not seen),
 the rest of the hand is a game of perfect information. ``solve`` plays it out with
 minimax on the hand's margin of the seat's side (the game's own score row at the hand's
-end: in Casino the last capture taking the rest, most cards and spades), alpha-beta with
-a transposition table (the export as the key, so no two different positions share an
-entry) and the children ordered by the game's heuristic. Two sides only: with more, the
+end: in Casino the last capture taking the rest, most cards and spades; near the target
+also the match it decides, ``stakes.py``), alpha-beta with a transposition table (the
+export as the key, so no two different positions share an entry) and the children
+ordered by the game's heuristic. Two sides only: with more, the
 other sides' aims differ and minimax is no longer the game.
 
 Its work is charged in the search's units (``search.WORK_*``) and capped: past the cap
@@ -21,6 +22,7 @@ import math
 from dataclasses import dataclass
 
 from cardcore.engine.bots.search import WORK_APPLY, WORK_CLONE, WORK_EVAL, _listing
+from cardcore.engine.bots.stakes import Stakes, hand_values
 from cardcore.engine.game import Action, Game, GameState
 
 #: Work units of a transposition key (the export as JSON: about 20 us on a busy machine).
@@ -46,8 +48,9 @@ class Solved:
 
 class _Solver:
     def __init__(self, game: Game, side_of: tuple[int, ...], seat: int, cap: int,
-                 work: int) -> None:
+                 work: int, stakes: Stakes | None) -> None:
         self.game = game
+        self.stakes = stakes
         self.side_of = side_of
         self.seat = seat
         self.own = side_of[seat]
@@ -63,8 +66,7 @@ class _Solver:
             raise OutOfWork
 
     def margin(self, state: GameState) -> float:
-        totals = [float(side["total"]) for side in state.score()["sides"]]
-        return totals[self.own] - totals[1 - self.own]
+        return hand_values(state.score(), self.stakes)[self.own]
 
     def children(self, state: GameState, plies: int) -> list[tuple[Action, GameState]]:
         """Every action with the position after it, the mover's likeliest best first."""
@@ -123,15 +125,17 @@ class _Solver:
 
 
 def solve(game: Game, state: GameState, side_of: tuple[int, ...], seat: int,
-          cap: int, work: int = 0, bound: bool = True) -> Solved | None:
+          cap: int, work: int = 0, bound: bool = True, stakes: Stakes | None = None
+          ) -> Solved | None:
     """Each legal action of ``seat`` (to play in ``state``) with the margin of its side at
     the hand's end under best play by both sides: exact for the best action; with ``bound``
     each other one only searched far enough to show it is no better (its value an upper
     bound), else exact too. None past ``cap`` work units (counting from ``work``) or with
-    more than two sides."""
+    more than two sides. With ``stakes``, a hand's end that decides the match is worth it
+    too (``stakes.py``)."""
     if max(side_of) != 1 or state.to_play != seat:
         return None
-    solver = _Solver(game, side_of, seat, cap, work)
+    solver = _Solver(game, side_of, seat, cap, work, stakes)
     plies = _plies(state)
     try:
         values = []

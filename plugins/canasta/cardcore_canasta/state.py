@@ -447,6 +447,9 @@ class CanastaState(DeclaredState):
     def check(self, strict: bool) -> None:
         loading.check(self, strict)
 
+    def match_totals(self) -> list[int]:
+        return list(self.setup.totals_before)
+
     def score(self) -> ScoreRow:
         return score_row(self)
 

@@ -435,6 +435,9 @@ class FishingState(DeclaredState):
     def check(self, strict: bool) -> None:
         load.check(self, strict)
 
+    def match_totals(self) -> list[int]:
+        return list(self.totals_before)
+
     def score(self) -> ScoreRow:
         return scoring.score_row(self)
 
