@@ -243,3 +243,28 @@ def test_greedy_expansion_adds_the_movers_best_reply_first():
         assert reply == greedy.key
         checked += 1
     assert checked >= 6
+
+
+@pytest.mark.parametrize("leaf", ["turn", "any"])
+def test_a_turn_leaf_is_scored_between_turns(leaf, monkeypatch):
+    """``leaf = "turn"``: in Canasta a turn is a draw, melds and a discard; every position
+    the heuristic scores is one where the seat to play is about to draw (or the hand is
+    over), its predecessor's turn finished by greedy steps. Where the tree ends ("any")
+    half-played turns are scored too."""
+    from cardcore.engine.bots import search as search_module
+
+    scored = []
+    evaluate = search_module._Search.evaluate
+
+    def recording(self, state):
+        scored.append(state.is_over or {a.step for a in state.legal_actions()} <= {"draw", "take"})
+        return evaluate(self, state)
+
+    monkeypatch.setattr(search_module._Search, "evaluate", recording)
+    game = REGISTRY.game("canasta")
+    for state in positions(game, 4, 6, seed=2):
+        bot = MediumBot(iterations=60)
+        bot.leaf = leaf
+        bot.choose(InfoSet.of(game, state, state.to_play), random.Random(1))
+    between = sum(scored)
+    assert between == len(scored) if leaf == "turn" else between < len(scored) * 0.9

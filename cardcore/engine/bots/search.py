@@ -43,6 +43,9 @@ WORK_LISTED = 6
 
 #: Without a game heuristic, rollouts play to the end of the hand (at most this many steps).
 FULL_ROLLOUT = 100_000
+#: A turn finished by greedy steps before a leaf is scored (``leaf = "turn"``): at most
+#: this many steps.
+TURN_STEPS = 40
 
 
 @dataclass(frozen=True)
@@ -107,10 +110,25 @@ class _Search:
             return [mine, -mine] if self.own == 0 else [-mine, mine]
         return [float(self.game.heuristic(state, seat)) for seat in self.rep]
 
-    def rollout(self, state: GameState) -> list[float]:
+    def rollout(self, state: GameState, last: int | None = None) -> list[float]:
+        """The position's value for each side after the rollout: with ``leaf = "turn"`` the
+        turn of ``last`` (the seat that made the tree's last move) finished first by its
+        greedy steps, so every leaf is scored between turns; then ``rollout_depth`` steps."""
         rng = self.rng
         greedy = self.bot.rollout_policy == "greedy" and self.has_heuristic
         epsilon = self.bot.rollout_epsilon
+        if self.bot.leaf == "turn" and self.has_heuristic:
+            for _ in range(TURN_STEPS):
+                if state.is_over or state.to_play != last:
+                    break
+                actions = state.legal_actions()
+                if not actions:
+                    break
+                self.work += _listing(len(actions))
+                if len(actions) > 1:
+                    state = self.greedy_step(state, actions)
+                else:
+                    state.apply(actions[0])
         for _ in range(self.depth):
             if state.is_over:
                 break
@@ -169,7 +187,9 @@ class _Search:
         path: list[_Node] = []
         rng = self.rng
         greedy_first = self.bot.expand_policy == "greedy"
+        last = state.to_play
         while not state.is_over:
+            last = state.to_play
             # the root's actions are the seat's own (the view fixes them), in prior order;
             # a sample keeps the listing of the seat to play (determinize's contract)
             if node is self.root:
@@ -207,7 +227,7 @@ class _Search:
             state.apply(action)
             path.append(child)
             node = child
-        values = self.rollout(state)
+        values = self.rollout(state, last)
         for v in values:
             self.lo = min(self.lo, v)
             self.hi = max(self.hi, v)
@@ -268,6 +288,11 @@ class SearchBot(Bot):
     #: mover's best by one ply of the heuristic through its eyes, charged as work): the
     #: reply a player would see first is searched first.
     expand_policy = "random"
+    #: Where a leaf is scored: "any" (where the tree ends), or "turn" (the turn of the
+    #: seat that moved last finished by its greedy steps first): in a game of several
+    #: actions a turn (Canasta's draw, melds, discard) the heuristic then compares
+    #: positions between turns, never a turn half played with one played out.
+    leaf = "any"
     #: Near the match's target, a finished hand is worth the match it decides too
     #: (``stakes.py``): the hand's margin alone when off.
     play_for_match = True
@@ -279,8 +304,9 @@ class SearchBot(Bot):
     heavy = True
     tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
                "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
-               "solve_work")
-    choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy")}
+               "leaf", "solve_work")
+    choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy"),
+               "leaf": ("any", "turn")}
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
