@@ -14,7 +14,8 @@ from cardcore.language import _
 def add_parser(sub: Any, count: Callable[[str], int]) -> None:
     q = sub.add_parser("tournament", help=_("bots play duplicate deals; margins, intervals, ratings"))
     q.add_argument("game")
-    q.add_argument("--bots", required=True, help=_("comma-separated bot ids (two or more); a variant: hard[exploration=0.5]"))
+    q.add_argument("--bots", required=True,
+                   help=_("comma-separated bot ids (two or more); a variant: hard[exploration=0.5]"))
     q.add_argument("--deals", type=count, required=True)
     q.add_argument("--seed", type=int, default=0)
     q.add_argument("--players", type=count)

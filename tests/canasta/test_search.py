@@ -11,6 +11,7 @@ import pytest
 
 from cardcore.engine.bots import InfoSet
 from cardcore.engine.bots.search import MediumBot
+from cardcore.engine.bots.stakes import MATCH_WORTH
 
 from .helpers import GAME
 
@@ -53,3 +54,8 @@ def test_near_the_target_the_search_goes_out_to_win_the_match():
     assert near.is_over
     ns, ew = (side["total"] for side in near.score()["sides"])
     assert 4950 + ns >= 5000 and 4950 + ns > 3000 + ew  # the match is North-South's
+    # what a hint says of it: the hand's points, the match apart (test_bots_stakes.py)
+    best = MediumBot().analyse(info, random.Random(0))[0]
+    assert best.action.out and best.match > 0.9 * MATCH_WORTH * 5000
+    assert best.margin == best.value - best.match and abs(best.margin) < 5000
+    assert all(e.match == 0 for e in MediumBot().analyse(alone, random.Random(0)))

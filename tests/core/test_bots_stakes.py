@@ -73,3 +73,17 @@ def test_the_solver_counts_the_match_near_the_target():
         assert [a.label for a, _ in got.values] == ["Capture 10♣ with 10♥", "Trail K♣",
                                                      "Trail 10♥", "Trail 8♣"]
         assert [v for _, v in got.values] == values, before
+
+
+def test_a_hint_says_the_hands_points_and_keeps_the_match_apart():
+    """What a hint or a "why" says is the hand's margin in points (``Estimate.margin``);
+    the match is the estimate's ``match`` part, never added to the points shown."""
+    from cardcore.engine.bots.search import HardBot
+
+    game = REGISTRY.game("casino")
+    w = MATCH_WORTH * 21
+    state = game.state_from_json({**KING, "totals_before": [16, 20]})
+    found = HardBot().analyse(InfoSet.of(game, state, 1), random.Random(1))  # solved exactly
+    said = {e.action.label: (e.margin, e.match) for e in found}
+    assert said == {"Trail K♣": (0.0, w), "Trail 8♣": (0.0, w),
+                    "Capture 10♣ with 10♥": (-5.0, -w), "Trail 10♥": (-5.0, -w)}

@@ -140,6 +140,7 @@ class ExpertBot(HardBot):
         visited first (ties: the higher mean value, then the first met)."""
         visits: dict[tuple, int] = {}
         totals: dict[tuple, float] = {}
+        won: dict[tuple, float] = {}
         first: dict[tuple, Estimate] = {}
         for part in found:
             for e in part.estimates:
@@ -147,7 +148,9 @@ class ExpertBot(HardBot):
                 first.setdefault(key, e)
                 visits[key] = visits.get(key, 0) + e.visits
                 totals[key] = totals.get(key, 0.0) + e.value * e.visits
-        out = [Estimate(e.action, totals[k] / visits[k] if visits[k] else e.prior, visits[k], e.prior)
+                won[key] = won.get(key, 0.0) + e.match * e.visits
+        out = [Estimate(e.action, totals[k] / visits[k] if visits[k] else e.prior, visits[k], e.prior,
+                        won[k] / visits[k] if visits[k] else 0.0)
                for k, e in first.items()]
         out.sort(key=lambda e: (-e.visits, -e.value))
         self.last_iterations = sum(f.iterations for f in found)

@@ -53,20 +53,30 @@ class Estimate:
     """One candidate at the root: the action, the side's expected hand margin, the visits."""
 
     action: Action
+    #: What the search maximises: the side's expected hand margin, and near the target
+    #: the match too (``match``, ``stakes.py``).
     value: float
     visits: int
     #: The one-ply heuristic value on the first sample (what greedy reads).
     prior: float
+    #: The part of ``value`` that is the match (0 far from the target).
+    match: float = 0.0
+
+    @property
+    def margin(self) -> float:
+        """The side's expected hand margin in points: what a hint or a "why" says."""
+        return self.value - self.match
 
 
 class _Node:
-    __slots__ = ("side", "children", "visits", "total", "avail")
+    __slots__ = ("side", "children", "visits", "total", "won", "avail")
 
     def __init__(self, side: int) -> None:
         self.side = side  # the side that chose the action leading here
         self.children: dict[tuple, _Node] = {}
         self.visits = 0
         self.total = 0.0
+        self.won = 0.0  # the match's part of ``total`` (stakes.py)
         self.avail = 1
 
 
@@ -92,6 +102,8 @@ class _Search:
         self.root_actions: list[Action] = []
         #: The match the hand decides, when the state knows it (``stakes.py``).
         self.stakes = Stakes.of(self.game, info.canonical()) if bot.play_for_match else None
+        #: The match's part of the last leaf's values, when that hand's end decided it.
+        self.decided: list[float] | None = None
         #: Work done, in units of about a microsecond of engine time (see ``WORK``): a
         #: deterministic measure, so a budget in work replays exactly where time would not.
         self.work = 0
@@ -101,7 +113,10 @@ class _Search:
     def evaluate(self, state: GameState) -> list[float]:
         """Each side's estimate of its hand margin over the others (mean of the others)."""
         if state.is_over:
-            return hand_values(state.score(), self.stakes)
+            row = state.score()
+            if self.stakes is not None:
+                self.decided = self.stakes.match(row)
+            return hand_values(row, self.stakes)
         if not self.has_heuristic:
             return [0.0] * len(self.rep)
         # heuristic(state, seat) is already a margin: with two sides one call gives both
@@ -234,6 +249,11 @@ class _Search:
         for n in path:
             n.visits += 1
             n.total += values[n.side]
+        decided = self.decided
+        if decided is not None:
+            self.decided = None
+            for n in path:
+                n.won += decided[n.side]
 
     def room(self, node: _Node, tried: int) -> bool:
         """Progressive widening below the root: a node with ``v`` visits tries about
@@ -370,7 +390,8 @@ class SearchBot(Bot):
             child = search.root.children.get(a.key)
             visits = child.visits if child else 0
             value = child.total / child.visits if child and child.visits else priors[a.key]
-            out.append(Estimate(a, value, visits, priors[a.key]))
+            match = child.won / child.visits if child and child.visits else 0.0
+            out.append(Estimate(a, value, visits, priors[a.key], match))
         out.sort(key=lambda e: (-e.visits, -e.value))
         return out[:top] if top is not None else out
 
@@ -386,7 +407,7 @@ class SearchBot(Bot):
         if got is None:
             return None
         self.last_iterations, self.last_work = 0, got.work
-        out = [Estimate(a, v, 0, v) for a, v in got.values]
+        out = [Estimate(a, v, 0, v, stakes.part(v) if stakes else 0.0) for a, v in got.values]
         out.sort(key=lambda e: -e.value)  # stable: ties keep the heuristic's order
         return out
 

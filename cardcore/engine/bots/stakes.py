@@ -48,17 +48,33 @@ class Stakes:
         before: ScoreRow = {"sides": [{"seats": [], "items": {}, "total": t} for t in totals]}
         return cls(game, options, before)
 
+    @property
+    def worth(self) -> float:
+        """A match won, in points."""
+        return float(MATCH_WORTH * self.options.target)
+
     def values(self, row: ScoreRow) -> list[float]:
         """Each side's value of a finished hand: its margin, and the match if it decides it."""
-        totals = [float(side["total"]) for side in row["sides"]]
-        out = margins(totals)
-        n = len(out)
+        out = margins([float(side["total"]) for side in row["sides"]])
+        match = self.match(row)
+        return out if match is None else [v + m for v, m in zip(out, match, strict=True)]
+
+    def match(self, row: ScoreRow) -> list[float] | None:
+        """Each side's share of the match a finished hand decides (the winner ``worth``,
+        the others ``-worth`` between them), or None when it decides none."""
+        n = len(row["sides"])
         sheet = ScoreSheet([""] * n, self.options.target, [self.before, row])
         winner = self.game.match_winner(sheet, self.options)
-        if winner is not None and n > 1:
-            worth = MATCH_WORTH * self.options.target
-            out = [v + worth if s == winner else v - worth / (n - 1) for s, v in enumerate(out)]
-        return out
+        if winner is None or n < 2:
+            return None
+        worth = self.worth
+        return [worth if s == winner else -worth / (n - 1) for s in range(n)]
+
+    def part(self, value: float) -> float:
+        """The match's part of a two-sided value (the solver's): a whole multiple of
+        ``worth``, since a hand's margin is smaller than the target in the games that
+        keep totals (Casino's 11 points and sweeps against 21)."""
+        return round(value / self.worth) * self.worth
 
 
 def hand_values(row: ScoreRow, stakes: Stakes | None) -> list[float]:

@@ -40,7 +40,7 @@ def decide(bot: Bot, info: InfoSet, rng: random.Random) -> Choice:
     if not forced:
         if plays is SearchBot.choose and isinstance(bot, SearchBot):
             found = bot.analyse(info, rng)
-            return Choice(found[0].action, tuple((e.action, e.value) for e in found[:WHY_TOP]))
+            return Choice(found[0].action, tuple((e.action, e.margin) for e in found[:WHY_TOP]))
         if plays is GreedyBot.choose:
             ranked = scored(info, rng)
             return Choice(ranked[0][0], tuple(ranked[:WHY_TOP]))

@@ -262,7 +262,7 @@ class BotWork:
         parts = bot.split(info, rng, self.heavy.workers)
         found = await self._put(self.heavy, owner, [(run_part, (part,)) for part in parts])
         best = bot.combine(found)
-        return Choice(best[0].action, tuple((e.action, e.value) for e in best[:WHY_TOP]))
+        return Choice(best[0].action, tuple((e.action, e.margin) for e in best[:WHY_TOP]))
 
     @staticmethod
     async def _put(lane: _Lane, owner: Owner, calls: list[tuple[Callable[..., Any], tuple[Any, ...]]]

@@ -1030,9 +1030,9 @@ def hint_text(best: list[Estimate]) -> str:
     is no word a player uses, and stays out."""
     first, rest = best[0], best[1:]
     text = _("Hint: {action}, about {points} points for your side").format(
-        action=first.action.label, points=f"{first.value:+.1f}")
+        action=first.action.label, points=f"{first.margin:+.1f}")
     if rest:
-        others = ", ".join(f"{e.action.label} {e.value:+.1f}" for e in rest)
+        others = ", ".join(f"{e.action.label} {e.margin:+.1f}" for e in rest)
         text += "; " + _("next: {actions}").format(actions=others)
     return text
 
