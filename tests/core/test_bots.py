@@ -50,3 +50,26 @@ def test_an_info_set_offers_view_legal_actions_and_samples(crazy_eights):
     assert info.legal_actions() == state.legal_actions()
     sample = info.sample(random.Random(3))
     assert sample.view(0) == state.view(0)
+
+
+def test_greedy_applies_the_samples_own_actions_and_scores_as_by_key():
+    """Greedy applies the sample's own listing (the same actions in the same order), so a
+    crowded casino table's thousands are not each looked up by key (9 s a decision for
+    5,492 actions, benches/bots.py times); the values are those of the info set's
+    actions applied by key."""
+    from cardcore.engine.bots.greedy import scored
+    from tests.core.test_bots_search import positions
+
+    for game_id, players in (("casino", 2), ("royal_casino", 3), ("canasta", 4)):
+        game = load_registry().game(game_id)
+        for state in positions(game, players, 5, seed=6):
+            info = InfoSet.of(game, state, state.to_play)
+            sample = info.sample(random.Random(3))
+            by_key = []
+            for action in info.legal_actions():
+                after = sample.clone()
+                after.apply(action)
+                by_key.append(float(game.heuristic(after, info.seat)))
+            got = scored(info, random.Random(3))
+            assert sorted(got, key=lambda p: info.legal_actions().index(p[0])) == \
+                list(zip(info.legal_actions(), by_key, strict=True))

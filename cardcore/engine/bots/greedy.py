@@ -18,8 +18,14 @@ def scored(info: InfoSet, rng: random.Random) -> list[tuple[Action, float]]:
     """``ranked`` with each action's one-ply value (the side's hand margin, in points)."""
     actions = info.legal_actions()
     sample = info.sample(rng)
+    # the sample's own action objects, in the same order (determinize keeps the mover's
+    # listing): applied, they need no look-up by key, which a crowded casino table's
+    # thousands would pay for each
+    own = sample.legal_actions()
+    if len(own) != len(actions) or (own and own[-1].key != actions[-1].key):
+        own = actions
     values = []
-    for action in actions:
+    for action in own:
         after = sample.clone()
         after.apply(action)
         values.append(float(info.game.heuristic(after, info.seat)))
