@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from cardcore.engine.bots import InfoSet
-from cardcore.engine.bots.search import MediumBot
+from cardcore.engine.bots.search import HardBot, MediumBot
 from cardcore.engine.bots.stakes import MATCH_WORTH
 
 from .helpers import GAME
@@ -59,3 +59,6 @@ def test_near_the_target_the_search_goes_out_to_win_the_match():
     assert best.action.out and best.match > 0.9 * MATCH_WORTH * 5000
     assert best.margin == best.value - best.match and abs(best.margin) < 5000
     assert all(e.match == 0 for e in MediumBot().analyse(alone, random.Random(0)))
+    # hard's greedy playouts score many endings they do not play: only the leaf's counts
+    for e in HardBot().analyse(info, random.Random(0)):
+        assert abs(e.margin) < 5000 and abs(e.match) <= MATCH_WORTH * 5000, e

@@ -112,6 +112,7 @@ class _Search:
 
     def evaluate(self, state: GameState) -> list[float]:
         """Each side's estimate of its hand margin over the others (mean of the others)."""
+        self.decided = None  # the leaf's, the last evaluation before the values are backed up
         if state.is_over:
             row = state.score()
             if self.stakes is not None:
@@ -251,7 +252,6 @@ class _Search:
             n.total += values[n.side]
         decided = self.decided
         if decided is not None:
-            self.decided = None
             for n in path:
                 n.won += decided[n.side]
 
