@@ -114,10 +114,10 @@ class _Search:
         """Each side's estimate of its hand margin over the others (mean of the others)."""
         self.decided = None  # the leaf's, the last evaluation before the values are backed up
         if state.is_over:
-            row = state.score()
-            if self.stakes is not None:
-                self.decided = self.stakes.match(row)
-            return hand_values(row, self.stakes)
+            if self.stakes is None:
+                return hand_values(state.score(), None)
+            values, self.decided = self.stakes.split(state.score())
+            return values
         if not self.has_heuristic:
             return [0.0] * len(self.rep)
         # heuristic(state, seat) is already a margin: with two sides one call gives both

@@ -55,9 +55,13 @@ class Stakes:
 
     def values(self, row: ScoreRow) -> list[float]:
         """Each side's value of a finished hand: its margin, and the match if it decides it."""
+        return self.split(row)[0]
+
+    def split(self, row: ScoreRow) -> tuple[list[float], list[float] | None]:
+        """``values`` and the match's part of them (``match``), the winner found once."""
         out = margins([float(side["total"]) for side in row["sides"]])
         match = self.match(row)
-        return out if match is None else [v + m for v, m in zip(out, match, strict=True)]
+        return (out if match is None else [v + m for v, m in zip(out, match, strict=True)]), match
 
     def match(self, row: ScoreRow) -> list[float] | None:
         """Each side's share of the match a finished hand decides (the winner ``worth``,
