@@ -50,6 +50,10 @@ def test_a_variant_chooses_as_the_level_made_with_its_settings():
     ("nobody[x=1]", "unknown bot 'nobody' (bots: easy, expert, greedy, hard, medium, random)"),
     ("hard[", "bad bot 'hard[': write an id, or id[setting=value,...]"),
     ("hard[x=1]" + "x" * 60, "bad bot 'hard[x=1]xxxxx"),
+    ("hard[iterations=5\n]", "bad bot 'hard[iterations=5\\n]'"),  # no line of its own in a table
+    ("hard[iterations=\u0663]", "bad bot 'hard[iterations=\u0663]'"),  # int() reads it as 3
+    ("hard[iterations=5\t]", "bad bot 'hard[iterations=5\\t]'"),
+    ("hard[exploration=[b]1[/b]]", "bad bot"),
 ])
 def test_a_bad_spec_is_refused_in_one_line(spec, said):
     with pytest.raises(VariantError) as err:

@@ -15,7 +15,9 @@ from typing import Any
 
 from cardcore.engine.bots.base import Bot
 
-_SPEC = re.compile(r"(?P<id>[A-Za-z0-9_.-]+)(?:\[(?P<params>[^\[\]]*)\])?")
+#: Settings are ASCII letters, digits and ``_.=, -``: a spec is printed in tables and kept in
+#: records, so no control character, markup or look-alike digit (``int`` reads "٣" as 3).
+_SPEC = re.compile(r"(?P<id>[A-Za-z0-9_.-]+)(?:\[(?P<params>[A-Za-z0-9_.=, -]*)\])?", re.ASCII)
 #: A spec's length at most, as any seat's kind (``match_setup.SeatKind``).
 MAX_SPEC = 64
 
