@@ -107,6 +107,22 @@ def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
     return my - b * mx, b
 
 
+def game_list(text: str) -> str:
+    """``--games``: ``game:players`` pairs, comma-separated, of installed games (one line and
+    exit 2 otherwise, as argparse says it)."""
+    registry = load_registry()
+    for spec in text.split(","):
+        gid, colon, players = spec.partition(":")
+        if not colon or not players.isdigit():
+            raise argparse.ArgumentTypeError(f"{spec!r}: write game:players, e.g. canasta:4")
+        if gid not in registry.games:
+            known = ", ".join(sorted(registry.games))
+            raise argparse.ArgumentTypeError(f"unknown game {gid!r} (installed: {known})")
+        if int(players) not in registry.games[gid].player_counts:
+            raise argparse.ArgumentTypeError(f"{gid} is not played by {players}")
+    return text
+
+
 def _tables(games: str):
     """For each ``game:players`` of ``games``: the spec, the game, its options, a seating."""
     registry = load_registry()
@@ -338,23 +354,23 @@ def main() -> None:
     sub = p.add_subparsers(dest="cmd", required=True)
     q = sub.add_parser("times")
     q.add_argument("--levels", default="medium,hard")
-    q.add_argument("--games", default=",".join(GAMES))
+    q.add_argument("--games", type=game_list, default=",".join(GAMES))
     q.add_argument("--played", type=int, default=20)
     q = sub.add_parser("calibrate")
-    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--games", type=game_list, default=",".join(GAMES) + ",crazy_eights:2")
     q.add_argument("--hands", type=int, default=60)
     q = sub.add_parser("greedy")
-    q.add_argument("--games", default=",".join(GAMES) + ",crazy_eights:2")
+    q.add_argument("--games", type=game_list, default=",".join(GAMES) + ",crazy_eights:2")
     q.add_argument("--hands", type=int, default=6)
     q.add_argument("--rounds", type=int, default=5)
     q = sub.add_parser("iterations")
-    q.add_argument("--games", default=",".join(GAMES) + ",casino:4,canasta:2")
+    q.add_argument("--games", type=game_list, default=",".join(GAMES) + ",casino:4,canasta:2")
     q.add_argument("--positions", type=int, default=12)
     q.add_argument("--iterations", type=int, default=300)
     q.add_argument("--rounds", type=int, default=2)
     q = sub.add_parser("duel")
     q.add_argument("--pair", default="medium,greedy")
-    q.add_argument("--games", default=",".join(GAMES))
+    q.add_argument("--games", type=game_list, default=",".join(GAMES))
     q.add_argument("--minutes", type=float, default=30.0, help="cap per game")
     q.add_argument("--batch", type=int, default=8, help="deals added per round")
     q.add_argument("--min-deals", type=int, default=32, help="no verdict on fewer deals")
