@@ -9,6 +9,8 @@
     .venv/bin/python benches/bots.py calibrate             # microseconds of each engine call
     .venv/bin/python benches/bots.py iterations            # search iterations/s, work cap off
     .venv/bin/python benches/bots.py lastdeal              # points lost on last deals, by the solver
+    .venv/bin/python benches/bots.py matches --pair medium,greedy --games casino:2 --seeds 50
+                                                           # match win rate, duplicate matches
 
 Figures go to stdout as one JSON line per measurement and a short table.
 """
@@ -270,6 +272,70 @@ def _workers_cpu() -> float:
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
 
 
+_POOL_REGISTRY = None
+
+
+def _match_unit(unit: tuple) -> tuple[int, int, float, int, int]:
+    """One match of a duplicate set (a worker's task): the first bot of ``pair`` holds the
+    seats of side ``rotation``, the second every other seat. Returns (seed, rotation, the
+    first bot's score: 1 won, 0 lost, 0.5 undecided, hands, decisions)."""
+    from cardcore.services.tournament import play_match
+
+    global _POOL_REGISTRY
+    if _POOL_REGISTRY is None:
+        _POOL_REGISTRY = load_registry()
+    gid, players, target, seed, rotation, pair = unit
+    game = _POOL_REGISTRY.game(gid)
+    options = game.Options(**({"target": target} if target else {}))
+    seating = game.seating(players, options)
+    seats = [pair[0] if seating.side_of(s) == rotation else pair[1] for s in range(players)]
+    match = play_match(_POOL_REGISTRY, game, options, seats, f"matches:{seed}")
+    score = 0.5 if match.winner is None else float(match.winner == rotation)
+    return seed, rotation, score, len(match.sheet.hands), match.decisions
+
+
+def matches(args: argparse.Namespace) -> None:
+    """Match win rate, the margin a player feels: the first bot of ``--pair`` against the
+    second in whole matches to the game's target (or ``--target``), each seed's deals played
+    once per side the first bot may hold (duplicate matches: with two sides, the seats
+    swapped), on ``--workers`` processes. The first bot's score a seed is its share of
+    those matches won; printed: the share over all seeds with its 95% interval (seeds
+    independent; with N sides an even match scores 1/N), the seeds it won every match of,
+    mean hands a match, seconds."""
+    from concurrent.futures import ProcessPoolExecutor, as_completed
+
+    from cardcore.services.tournament import interval95
+
+    pair = tuple(args.pair.split(","))
+    for spec, game, options, seating in _tables(args.games):
+        sides = seating.sides
+        units = [(game.id, seating.players, args.target, seed, side, pair)
+                 for seed in range(args.seed, args.seed + args.seeds) for side in range(sides)]
+        scores: dict[int, list[float]] = {}
+        hands = decisions = 0
+        start = time.perf_counter()
+        with ProcessPoolExecutor(max_workers=args.workers) as pool:
+            for done, future in enumerate(as_completed([pool.submit(_match_unit, u) for u in units]), 1):
+                seed, _side, score, n_hands, n_decisions = future.result()
+                scores.setdefault(seed, []).append(score)
+                hands += n_hands
+                decisions += n_decisions
+                print(f"\r{spec} {'/'.join(pair)}: {done}/{len(units)} matches", end="", file=sys.stderr)
+        print(file=sys.stderr)
+        per_seed = [sum(v) / len(v) for v in scores.values()]
+        low, high = interval95(per_seed)
+        print(json.dumps({
+            "game": spec, "pair": list(pair), "target": args.target or options.target,
+            "seeds": len(per_seed), "matches": len(units), "sides": sides,
+            "win_rate": round(sum(per_seed) / len(per_seed), 3),
+            "ci95": [round(low, 3), round(high, 3)], "even": round(1 / sides, 3),
+            "seeds_swept": sum(1 for x in per_seed if x == 1.0),
+            "seeds_lost": sum(1 for x in per_seed if x == 0.0),
+            "hands_per_match": round(hands / len(units), 2),
+            "seconds": round(time.perf_counter() - start, 1), "workers": args.workers,
+            "load": os.getloadavg()[0]}), flush=True)
+
+
 def speedup(args: argparse.Namespace) -> None:
     """Tournament throughput, 2 workers over 1: rounds alternate the two, the best (least)
     time of each counts (load from other processes only ever slows a run down). Beside
@@ -389,9 +455,16 @@ def main() -> None:
     q.add_argument("--levels", default="greedy,medium")
     q.add_argument("--positions", type=int, default=40)
     q.add_argument("--seed", type=int, default=5)
+    q = sub.add_parser("matches")
+    q.add_argument("--pair", default="medium,greedy")
+    q.add_argument("--games", type=game_list, default="casino:2,royal_casino:2,canasta:4")
+    q.add_argument("--seeds", type=int, default=40, help="duplicate sets (matches: seeds x sides)")
+    q.add_argument("--seed", type=int, default=1, help="the first seed")
+    q.add_argument("--target", type=int, default=0, help="the match's target (0: the game's)")
+    q.add_argument("--workers", type=int, default=2)
     args = p.parse_args()
     {"times": times, "calibrate": calibrate, "greedy": greedy, "iterations": iterations, "duel": duel,
-     "speedup": speedup, "lastdeal": lastdeal}[args.cmd](args)
+     "speedup": speedup, "lastdeal": lastdeal, "matches": matches}[args.cmd](args)
 
 
 if __name__ == "__main__":
