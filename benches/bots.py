@@ -324,6 +324,7 @@ def matches(args: argparse.Namespace) -> None:
         print(file=sys.stderr)
         per_seed = [sum(v) / len(v) for v in scores.values()]
         low, high = interval95(per_seed)
+        low, high = max(0.0, low), min(1.0, high)  # a share: the normal approximation clipped
         print(json.dumps({
             "game": spec, "pair": list(pair), "target": args.target or options.target,
             "seeds": len(per_seed), "matches": len(units), "sides": sides,
