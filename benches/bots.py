@@ -27,6 +27,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 from cardcore.engine.bots.base import InfoSet
 from cardcore.engine.game import load_state
@@ -67,14 +68,13 @@ def times(args: argparse.Namespace) -> None:
     registry = load_registry()
     for level in args.levels.split(","):
         bot_cls = registry.bots[level]
-        for spec in args.games.split(","):
-            gid, players = spec.split(":")
-            game = registry.game(gid)
-            states = [load_state(game, p, strict=False) for p in positions(gid)]
-            if spec != args.games.split(",")[[g.split(":")[0] for g in args.games.split(",")].index(gid)]:
-                states = []  # the crowded positions once per game
+        crowded_done: set[str] = set()  # the crowded positions once per game
+        for spec, game, _options, seating in args.games:
+            states = [] if game.id in crowded_done else \
+                [load_state(game, p, strict=False) for p in positions(game.id)]
+            crowded_done.add(game.id)
             crowded = len(states)
-            states += played_positions(game, int(players), args.played, 1)
+            states += played_positions(game, seating.players, args.played, 1)
             secs, cpu = [], []
             load = os.getloadavg()[0]
             for i, state in enumerate(states):
@@ -109,10 +109,11 @@ def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
     return my - b * mx, b
 
 
-def game_list(text: str) -> str:
-    """``--games``: ``game:players`` pairs, comma-separated, of installed games (one line and
-    exit 2 otherwise, as argparse says it)."""
+def game_list(text: str) -> list[tuple[str, Any, Any, Any]]:
+    """``--games``: ``game:players`` pairs, comma-separated, of installed games, each as (the
+    pair, the game, its options, a seating); one line and exit 2 otherwise (argparse's)."""
     registry = load_registry()
+    tables = []
     for spec in text.split(","):
         gid, colon, players = spec.partition(":")
         if not colon or not players.isdigit():
@@ -120,25 +121,18 @@ def game_list(text: str) -> str:
         if gid not in registry.games:
             known = ", ".join(sorted(registry.games))
             raise argparse.ArgumentTypeError(f"unknown game {gid!r} (installed: {known})")
-        if int(players) not in registry.games[gid].player_counts:
+        game = registry.games[gid]
+        if int(players) not in game.player_counts:
             raise argparse.ArgumentTypeError(f"{gid} is not played by {players}")
-    return text
-
-
-def _tables(games: str):
-    """For each ``game:players`` of ``games``: the spec, the game, its options, a seating."""
-    registry = load_registry()
-    for spec in games.split(","):
-        gid, players = spec.split(":")
-        game = registry.game(gid)
         options = game.Options()
-        yield spec, game, options, game.seating(int(players), options)
+        tables.append((spec, game, options, game.seating(int(players), options)))
+    return tables
 
 
 def calibrate(args: argparse.Namespace) -> None:
     """What the search's work units stand for: microseconds of each engine call, per game
     (random play from many deals; every listing fresh, as after an apply)."""
-    for spec, game, options, seating in _tables(args.games):
+    for spec, game, options, seating in args.games:
         rng = random.Random(5)
         us: dict[str, list[float]] = {"sample": [], "clone": [], "apply": [], "heuristic": []}
         listings: list[tuple[int, float]] = []
@@ -172,7 +166,7 @@ def greedy(args: argparse.Namespace) -> None:
     from cardcore.engine.bots import base
     from cardcore.engine.bots.greedy import GreedyBot
 
-    for spec, game, options, seating in _tables(args.games):
+    for spec, game, options, seating in args.games:
         total = 0.0
         decisions = 0
         for h in range(args.hands):
@@ -205,7 +199,7 @@ def iterations(args: argparse.Namespace) -> None:
     from cardcore.engine.bots import base
     from cardcore.engine.bots.search import HardBot
 
-    for spec, game, _options, seating in _tables(args.games):
+    for spec, game, _options, seating in args.games:
         states = played_positions(game, seating.players, args.positions, 7)
         rates, choices = [], []
         for i, state in enumerate(states):
@@ -238,15 +232,15 @@ def duel(args: argparse.Namespace) -> None:
     a, b = args.pair.split(",")
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
-    for spec in args.games.split(","):
-        gid, players = spec.split(":")
+    for spec, game, _options, seating in args.games:
+        gid, players = game.id, seating.players
         checkpoint = folder / f"{gid}-{players}p-{a}-{b}-seed{args.seed}.jsonl"
         deadline = time.monotonic() + args.minutes * 60
         # a rerun starts where the checkpoint ends
         kept = len(checkpoint.read_text().splitlines()) - 1 if checkpoint.exists() else 0
         deals = max(args.batch, kept)
         while True:
-            t = Tournament(game=gid, bots=[a, b], deals=deals, seed=args.seed, players=int(players))
+            t = Tournament(game=gid, bots=[a, b], deals=deals, seed=args.seed, players=players)
             done = run_tournament(registry, t, workers=args.workers, checkpoint=checkpoint,
                                   progress=False)
             lo, hi = done.interval(a)
@@ -272,26 +266,21 @@ def _workers_cpu() -> float:
     return (int(fields[13]) + int(fields[14])) / os.sysconf("SC_CLK_TCK")  # cutime + cstime
 
 
-_POOL_REGISTRY = None
-
-
-def _match_unit(unit: tuple) -> tuple[int, int, float, int, int]:
+def _match_unit(unit: tuple) -> tuple[int, float, int]:
     """One match of a duplicate set (a worker's task): the first bot of ``pair`` holds the
-    seats of side ``rotation``, the second every other seat. Returns (seed, rotation, the
-    first bot's score: 1 won, 0 lost, 0.5 undecided, hands, decisions)."""
-    from cardcore.services.tournament import play_match
+    seats of side ``rotation``, the second every other seat. Returns (seed, the first bot's
+    score: 1 won, 0 lost, 0.5 undecided, hands)."""
+    from cardcore.services.tournament import play_match, worker_registry
 
-    global _POOL_REGISTRY
-    if _POOL_REGISTRY is None:
-        _POOL_REGISTRY = load_registry()
     gid, players, target, seed, rotation, pair = unit
-    game = _POOL_REGISTRY.game(gid)
+    registry = worker_registry()
+    game = registry.game(gid)
     options = game.Options(**({"target": target} if target else {}))
     seating = game.seating(players, options)
     seats = [pair[0] if seating.side_of(s) == rotation else pair[1] for s in range(players)]
-    match = play_match(_POOL_REGISTRY, game, options, seats, f"matches:{seed}")
+    match = play_match(registry, game, options, seats, f"matches:{seed}")
     score = 0.5 if match.winner is None else float(match.winner == rotation)
-    return seed, rotation, score, len(match.sheet.hands), match.decisions
+    return seed, score, len(match.sheet.hands)
 
 
 def matches(args: argparse.Namespace) -> None:
@@ -307,19 +296,18 @@ def matches(args: argparse.Namespace) -> None:
     from cardcore.services.tournament import interval95
 
     pair = tuple(args.pair.split(","))
-    for spec, game, options, seating in _tables(args.games):
+    for spec, game, options, seating in args.games:
         sides = seating.sides
         units = [(game.id, seating.players, args.target, seed, side, pair)
                  for seed in range(args.seed, args.seed + args.seeds) for side in range(sides)]
         scores: dict[int, list[float]] = {}
-        hands = decisions = 0
+        hands = 0
         start = time.perf_counter()
         with ProcessPoolExecutor(max_workers=args.workers) as pool:
             for done, future in enumerate(as_completed([pool.submit(_match_unit, u) for u in units]), 1):
-                seed, _side, score, n_hands, n_decisions = future.result()
+                seed, score, n_hands = future.result()
                 scores.setdefault(seed, []).append(score)
                 hands += n_hands
-                decisions += n_decisions
                 print(f"\r{spec} {'/'.join(pair)}: {done}/{len(units)} matches", end="", file=sys.stderr)
         print(file=sys.stderr)
         per_seed = [sum(v) / len(v) for v in scores.values()]

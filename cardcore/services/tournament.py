@@ -98,7 +98,9 @@ def interval95(xs: list[float]) -> tuple[float, float]:
 _REGISTRY: Any = None
 
 
-def _registry() -> Any:
+def worker_registry() -> Any:
+    """This process's registry, loaded at its first call (a worker process plays many units
+    with one)."""
     global _REGISTRY
     if _REGISTRY is None:
         from cardcore.services.plugins import load_registry
@@ -110,7 +112,7 @@ def _registry() -> Any:
 def play_job(spec: dict[str, Any], job: Job) -> dict[str, Any]:
     """Play one (pair, deal) in every arrangement: the unit every backend runs."""
     t = Tournament(**spec)
-    registry = _registry()
+    registry = worker_registry()
     game = registry.game(t.game)
     options = game.Options(**t.options)
     players = t.players or game.player_counts[0]
@@ -281,7 +283,7 @@ def _worker_start() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    _registry()
+    worker_registry()
 
 
 def _local(spec: dict[str, Any], jobs: list[Job], workers: int) -> Iterator[dict[str, Any]]:
