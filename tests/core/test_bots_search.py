@@ -1,5 +1,6 @@
 """The search bots: levels, determinism, estimates, and no bot ever reads a hidden card."""
 
+import json
 import random
 
 import pytest
@@ -268,3 +269,36 @@ def test_a_turn_leaf_is_scored_between_turns(leaf, monkeypatch):
         bot.choose(InfoSet.of(game, state, state.to_play), random.Random(1))
     between = sum(scored)
     assert between == len(scored) if leaf == "turn" else between < len(scored) * 0.9
+
+
+@pytest.mark.parametrize("game_id,players", [("casino", 2), ("canasta", 4)])
+def test_a_paired_root_plays_every_candidate_from_the_same_deals(game_id, players, monkeypatch):
+    """``root = "paired"``: each sample is played from every root candidate in turn, with
+    the same random numbers below the root, and only whole rounds are played: every
+    candidate is judged on the same deals, so their difference is the candidates', not
+    the deals' luck."""
+    from cardcore.engine.bots import search as search_module
+
+    calls = []
+    iterate = search_module._Search.iterate
+
+    def recording(self, state, first=None):
+        calls.append((first.key, json.dumps(state.export(), sort_keys=True), self.rng.getstate()))
+        return iterate(self, state, first)
+
+    monkeypatch.setattr(search_module._Search, "iterate", recording)
+    game = REGISTRY.game(game_id)
+    state = next(s for s in positions(game, players, 12, seed=3) if len(s.legal_actions()) > 3)
+    bot = MediumBot(iterations=60, work_budget=10**9)
+    bot.root, bot.root_width = "paired", 4
+    estimates = bot.analyse(InfoSet.of(game, state, state.to_play), random.Random(1))
+    width = len(estimates)
+    assert width == min(4, len(state.legal_actions())) and len(calls) == bot.last_iterations
+    rounds = [calls[i:i + width] for i in range(0, len(calls), width)]
+    assert len(rounds) == 60 // width and all(len(r) == width for r in rounds)
+    for r in rounds:
+        assert [c[0] for c in r] == [c[0] for c in rounds[0]]  # every candidate, in turn
+        assert len({c[1] for c in r}) == 1 and len({c[2] for c in r}) == 1  # one deal, one rng
+    assert len({r[0][1] for r in rounds}) > 1  # a new deal each round
+    assert {e.visits for e in estimates} == {len(rounds)}
+    assert [e.value for e in estimates] == sorted((e.value for e in estimates), reverse=True)

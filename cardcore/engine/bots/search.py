@@ -198,7 +198,10 @@ class _Search:
 
     # --- iterations -------------------------------------------------------------------
 
-    def iterate(self, state: GameState) -> None:
+    def iterate(self, state: GameState, first: Action | None = None) -> None:
+        """One iteration on the sample ``state``: down the tree, one node added, a leaf
+        scored, its values backed up; ``first``: the root action it takes (``root =
+        "paired"``), else UCB chooses."""
         node = self.root
         path: list[_Node] = []
         rng = self.rng
@@ -209,7 +212,7 @@ class _Search:
             # the root's actions are the seat's own (the view fixes them), in prior order;
             # a sample keeps the listing of the seat to play (determinize's contract)
             if node is self.root:
-                actions = self.root_actions
+                actions = self.root_actions if first is None else [first]
                 self.work += WORK_APPLY
             else:
                 actions = state.legal_actions()
@@ -313,6 +316,11 @@ class SearchBot(Bot):
     #: actions a turn (Canasta's draw, melds, discard) the heuristic then compares
     #: positions between turns, never a turn half played with one played out.
     leaf = "any"
+    #: How the root's candidates share the iterations: "ucb" (each iteration deals a sample
+    #: and UCB picks the candidate), or "paired" (each sample is played from every candidate
+    #: in turn, with the same random numbers below the root: the candidates are compared on
+    #: the same deals, so the luck of the deal cancels from their differences).
+    root = "ucb"
     #: Near the match's target, a finished hand is worth the match it decides too
     #: (``stakes.py``): the hand's margin alone when off.
     play_for_match = True
@@ -324,9 +332,9 @@ class SearchBot(Bot):
     heavy = True
     tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
                "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
-               "leaf", "solve_work")
+               "leaf", "root", "solve_work")
     choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy"),
-               "leaf": ("any", "turn")}
+               "leaf": ("any", "turn"), "root": ("ucb", "paired")}
 
     def __init__(self, iterations: int | None = None, rollout_depth: int | None = None,
                  root_width: int | None = None, work_budget: int | None = None,
@@ -374,16 +382,8 @@ class SearchBot(Bot):
         order = sorted(range(len(actions)), key=lambda i: (-priors[actions[i].key], i))
         kept = search.root_actions = [actions[i] for i in order[:max(1, self.root_width)]]
         start = time.perf_counter() - solving
-        done = 0
-        for done in range(1, self.iterations + 1):  # noqa: B007 - read after the loop
-            if search.work >= self.work_budget and done > 1:
-                break
-            search.work += WORK_SAMPLE
-            search.iterate(first if done == 1 else info.sample(rng))
-            if self.max_seconds is not None and time.perf_counter() - start > self.max_seconds:
-                log.info("%s: search cut short after %d of %d iterations (%.2f s cap)",
-                         self.id, done, self.iterations, self.max_seconds)
-                break
+        run = self._paired if self.root == "paired" else self._ucb
+        done = run(search, info, rng, first, start)
         self.last_iterations, self.last_work = done, search.work
         out = []
         for a in kept:
@@ -394,6 +394,49 @@ class SearchBot(Bot):
             out.append(Estimate(a, value, visits, priors[a.key], match))
         out.sort(key=lambda e: (-e.visits, -e.value))
         return out[:top] if top is not None else out
+
+    def _ucb(self, search: _Search, info: InfoSet, rng: random.Random, first: GameState,
+             start: float) -> int:
+        """The iterations, a sample each, UCB choosing the root's candidate; their count."""
+        done = 0
+        for done in range(1, self.iterations + 1):  # noqa: B007 - read after the loop
+            if search.work >= self.work_budget and done > 1:
+                break
+            search.work += WORK_SAMPLE
+            search.iterate(first if done == 1 else info.sample(rng))
+            if self._out_of_time(start, done):
+                break
+        return done
+
+    def _paired(self, search: _Search, info: InfoSet, rng: random.Random, first: GameState,
+                start: float) -> int:
+        """Rounds of one sample played from every root candidate in turn, each with the
+        round's random numbers below the root; whole rounds only, so every candidate has
+        the same samples. Their iterations."""
+        kept = search.root_actions
+        done, sample = 0, first
+        while done + len(kept) <= max(self.iterations, len(kept)):
+            if search.work >= self.work_budget and done:
+                break
+            search.work += WORK_SAMPLE + WORK_CLONE * len(kept)
+            seed = rng.getrandbits(64)
+            for action in kept:
+                search.rng = random.Random(seed)
+                search.iterate(sample.clone(), action)
+            done += len(kept)
+            search.rng = rng
+            if self._out_of_time(start, done):
+                break
+            sample = info.sample(rng)
+        return done
+
+    def _out_of_time(self, start: float, done: int) -> bool:
+        """The wall-clock cap reached (said in the log), when the table set one."""
+        if self.max_seconds is None or time.perf_counter() - start <= self.max_seconds:
+            return False
+        log.info("%s: search cut short after %d of %d iterations (%.2f s cap)",
+                 self.id, done, self.iterations, self.max_seconds)
+        return True
 
 
     def solved(self, info: InfoSet, exact: GameState) -> list[Estimate] | None:
