@@ -302,3 +302,37 @@ def test_a_paired_root_plays_every_candidate_from_the_same_deals(game_id, player
     assert len({r[0][1] for r in rounds}) > 1  # a new deal each round
     assert {e.visits for e in estimates} == {len(rounds)}
     assert [e.value for e in estimates] == sorted((e.value for e in estimates), reverse=True)
+
+
+def test_a_gate_leaves_the_heuristic_choice_only_for_a_sure_lead():
+    """``gate``: candidate 1 leads the first (the heuristic's choice) by 1.0 a round on
+    average but by ±6 round to round; candidate 2 by a steady 0.5. Without a gate the
+    larger mean plays; with one, only the lead that is sure; with a gate no lead
+    passes, the heuristic's choice."""
+    from cardcore.engine.bots.search import _sure
+
+    rounds = [[0.0, 1.0 + (6.0 if i % 2 else -6.0), 0.5 + (0.1 if i % 2 else -0.1)]
+              for i in range(16)]
+    assert _sure(rounds, 0.0) == 1
+    assert _sure(rounds, 2.0) == 2
+    assert _sure(rounds, 100.0) == 0
+    assert _sure(rounds[:1], 0.0) == 0  # one round: no spread to judge a lead by
+
+
+@pytest.mark.parametrize("game_id,players", [("casino", 2), ("canasta", 4)])
+def test_a_high_gate_plays_the_best_prior(game_id, players):
+    """With a gate no search can pass, a paired root plays the candidate of the best
+    one-ply prior (greedy's view of the first sample); the rest keep the search's order."""
+    game = REGISTRY.game(game_id)
+    states = [s for s in positions(game, players, 12, seed=3) if len(s.legal_actions()) > 3]
+    for state in states[:4]:
+        info = InfoSet.of(game, state, state.to_play)
+        bot = MediumBot(iterations=120, work_budget=10**9)
+        bot.root, bot.root_width = "paired", 4
+        free = bot.analyse(info, random.Random(1))
+        bot.gate = 1e9
+        gated = bot.analyse(info, random.Random(1))
+        assert gated[0].prior == max(e.prior for e in gated)
+        rest = [e for e in free if e.action.key != gated[0].action.key]
+        assert [e.action.key for e in gated[1:]] == [e.action.key for e in rest]
+    assert len(states) >= 4

@@ -20,6 +20,7 @@ from __future__ import annotations
 import logging
 import math
 import random
+import statistics
 import time
 from dataclasses import dataclass
 
@@ -100,6 +101,8 @@ class _Search:
         self.lo, self.hi = math.inf, -math.inf
         self.root = _Node(-1)
         self.root_actions: list[Action] = []
+        #: With a paired root, each round's value of every root candidate, in their order.
+        self.rounds: list[list[float]] = []
         #: The match the hand decides, when the state knows it (``stakes.py``).
         self.stakes = Stakes.of(self.game, info.canonical()) if bot.play_for_match else None
         #: The match's part of the last leaf's values, when that hand's end decided it.
@@ -198,10 +201,10 @@ class _Search:
 
     # --- iterations -------------------------------------------------------------------
 
-    def iterate(self, state: GameState, first: Action | None = None) -> None:
+    def iterate(self, state: GameState, first: Action | None = None) -> float:
         """One iteration on the sample ``state``: down the tree, one node added, a leaf
         scored, its values backed up; ``first``: the root action it takes (``root =
-        "paired"``), else UCB chooses."""
+        "paired"``), else UCB chooses. The leaf's value for the searching seat's side."""
         node = self.root
         path: list[_Node] = []
         rng = self.rng
@@ -257,6 +260,7 @@ class _Search:
         if decided is not None:
             for n in path:
                 n.won += decided[n.side]
+        return values[self.own]
 
     def room(self, node: _Node, tried: int) -> bool:
         """Progressive widening below the root: a node with ``v`` visits tries about
@@ -321,6 +325,11 @@ class SearchBot(Bot):
     #: in turn, with the same random numbers below the root: the candidates are compared on
     #: the same deals, so the luck of the deal cancels from their differences).
     root = "ucb"
+    #: With ``root = "paired"``: how sure the search must be to leave the heuristic's choice
+    #: (the candidate of the best one-ply prior, greedy's): another candidate is played only
+    #: when its paired lead over it, round by round, is above zero by ``gate`` standard
+    #: errors (0: the best estimate, however slight its lead).
+    gate = 0.0
     #: Near the match's target, a finished hand is worth the match it decides too
     #: (``stakes.py``): the hand's margin alone when off.
     play_for_match = True
@@ -332,7 +341,7 @@ class SearchBot(Bot):
     heavy = True
     tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
                "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
-               "leaf", "root", "solve_work")
+               "leaf", "root", "gate", "solve_work")
     choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy"),
                "leaf": ("any", "turn"), "root": ("ucb", "paired")}
 
@@ -393,6 +402,9 @@ class SearchBot(Bot):
             match = child.won / child.visits if child and child.visits else 0.0
             out.append(Estimate(a, value, visits, priors[a.key], match))
         out.sort(key=lambda e: (-e.visits, -e.value))
+        if self.root == "paired" and self.gate:
+            pick = kept[_sure(search.rounds, self.gate)]
+            out.sort(key=lambda e: e.action is not pick)  # stable: the rest keep their order
         return out[:top] if top is not None else out
 
     def _ucb(self, search: _Search, info: InfoSet, rng: random.Random, first: GameState,
@@ -420,9 +432,11 @@ class SearchBot(Bot):
                 break
             search.work += WORK_SAMPLE + WORK_CLONE * len(kept)
             seed = rng.getrandbits(64)
+            row = []
             for action in kept:
                 search.rng = random.Random(seed)
-                search.iterate(sample.clone(), action)
+                row.append(search.iterate(sample.clone(), action))
+            search.rounds.append(row)
             done += len(kept)
             search.rng = rng
             if self._out_of_time(start, done):
@@ -453,6 +467,22 @@ class SearchBot(Bot):
         out = [Estimate(a, v, 0, v, stakes.part(v) if stakes else 0.0) for a, v in got.values]
         out.sort(key=lambda e: -e.value)  # stable: ties keep the heuristic's order
         return out
+
+
+def _sure(rounds: list[list[float]], gate: float) -> int:
+    """Which candidate a paired root plays (an index into the round's values): the one of
+    the largest mean lead over the first (the heuristic's choice) among those whose lead,
+    round by round, is above zero by ``gate`` standard errors; the first when none is."""
+    n = len(rounds)
+    best, lead = 0, 0.0
+    if n < 2:
+        return best
+    for j in range(1, len(rounds[0])):
+        diffs = [r[j] - r[0] for r in rounds]
+        mean = statistics.fmean(diffs)
+        if mean > lead and mean > gate * statistics.stdev(diffs) / math.sqrt(n):
+            best, lead = j, mean
+    return best
 
 
 def _listing(n: int) -> int:
