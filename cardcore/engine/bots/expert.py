@@ -76,14 +76,16 @@ def use_pool(pool: SearchPool | None) -> None:
 
 
 class ExpertBot(HardBot):
-    """``searches`` hard-kind searches at once, each with hard's budget, roots summed."""
+    """``searches`` hard-kind searches at once, each with a larger budget, roots summed."""
 
     id = "expert"
     name = "Expert (search on every core)"
     description = "searches on every core for a few seconds a move"
     #: Independent searches per decision: part of the level (a seed replays on any machine).
     searches = 4
-    #: Each search has hard's budgets (inherited) and twice its solver's.
+    #: Each search's budgets: about twice hard's (its work binds first).
+    iterations = 12_000
+    work_budget = 2_500_000
     solve_work = 1_200_000
     #: The decision's time cap at a table (``max_seconds``): each search gets its share,
     #: by how many run at once.

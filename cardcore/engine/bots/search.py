@@ -518,8 +518,8 @@ class HardBot(SearchBot):
     id = "hard"
     name = "Hard (search)"
     description = "looks further ahead, up to two seconds a move"
-    iterations = 10_000
-    work_budget = 2_400_000
+    iterations = 5000
+    work_budget = 1_200_000
     widening = 1.0
     root_width = 16
     prior_cap = 3000
@@ -528,5 +528,3 @@ class HardBot(SearchBot):
     rollout_policy = "greedy"
     rollout_depth = 2
     solve_work = 600_000
-    #: Every candidate judged on the same deals (docs/bots.md, "The tuning run").
-    root = "paired"
