@@ -11,6 +11,7 @@ start no process). A server runs the expert's searches on its own bot workers
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import logging
 import os
@@ -90,15 +91,18 @@ def _executor(workers: int) -> Executor:
             method = "forkserver" if os.name == "posix" else "spawn"
             _EXECUTOR = ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context(method),
                                             initializer=_worker_start)
+            # stopped while the interpreter is whole: at its teardown the pool's manager
+            # callback would run with the modules it needs already gone
+            atexit.register(_drop, _EXECUTOR, wait=True)
         return _EXECUTOR
 
 
-def _drop(executor: Executor) -> None:
+def _drop(executor: Executor, wait: bool = False) -> None:
     global _EXECUTOR
     with _LOCK:
         if _EXECUTOR is executor:
             _EXECUTOR = None
-    executor.shutdown(wait=False, cancel_futures=True)
+    executor.shutdown(wait=wait, cancel_futures=True)
 
 
 def _worker_start() -> None:
