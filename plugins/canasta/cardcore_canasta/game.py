@@ -5,7 +5,6 @@ methods below): ``cardcore plugins`` lists the game without them (docs/design.md
 
 from __future__ import annotations
 
-import functools
 import random
 from collections.abc import Callable
 from typing import TYPE_CHECKING, cast
@@ -113,16 +112,14 @@ class CanastaGame(Game):
         return card if card == "JK" else card[:-1]
 
     def heuristic(self, state: GameState, seat: int) -> float:
-        return _heuristic()(state, seat)
+        """The heuristic, imported at the first position weighed. Then the game's own
+        attribute: it hides this method, so a search (which weighs thousands of positions
+        a second) calls the compiled function with no Python call between."""
+        from .heuristic import heuristic
 
-
-@functools.cache
-def _heuristic() -> Callable[[GameState, int], float]:
-    """The heuristic, imported at the first position weighed; then the same function each
-    call (a search weighs many: an import statement in ``heuristic`` cost it a quarter)."""
-    from .heuristic import heuristic
-
-    return cast(Callable[[GameState, int], float], heuristic)
+        weigh = cast(Callable[[GameState, int], float], heuristic)
+        self.heuristic = weigh  # type: ignore[method-assign,assignment]
+        return weigh(state, seat)
 
 
 def _turn_upcard(st: CanastaState, stock: list[int]) -> None:

@@ -20,13 +20,11 @@ the seat's own hand (other hands are counted, never read).
 
 from __future__ import annotations
 
-import functools
 import math
-from collections.abc import Iterable
 from typing import Final
 
 from .moves import DRAW_PHASE, OVER, take_actions
-from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, RANK_OF, SLOT_VALUE, THREE
+from .rules import CANASTA, CARD_VALUE, DEUCE, FIRST_WILD, JOKER, SLOT_VALUE, THREE, Meld
 from .state import CanastaState
 
 #: A meld of n cards becomes a canasta with about this chance, the stock full.
@@ -41,50 +39,61 @@ TAKE_OPEN: Final = 0.35
 TAKE_FROZEN: Final = 0.12
 FULL_STOCK: Final = 108 - 44 - 1
 #: The rules' tables, held here: compiled, a module's Final is read without a lookup.
-_CARD_VALUE: Final = CARD_VALUE
+_CARD_VALUE: Final[tuple[int, ...]] = CARD_VALUE
 _WILD_VALUES: Final = SLOT_VALUE[DEUCE], SLOT_VALUE[JOKER]
 _CANASTA: Final = CANASTA
 _FIRST_WILD: Final = FIRST_WILD
 
 
-def side_value(st: CanastaState, side: int, seat: int, horizon: float) -> float:
-    melds = st.melds[side]
+def side_value(melds: dict[int, Meld], reds: int, seats: tuple[int, ...], hands: list[list[int]],
+               known: tuple[tuple[int, ...], ...], counts: list[int], seat: int,
+               horizon: float) -> float:
+    """One side's expected hand points: its ``melds``, its ``reds`` red threes, the hands of
+    its ``seats`` (``counts``: the rank counts of ``seat``, whose eyes these are)."""
     value = 0.0
     has_canasta = False
     for ids, _nat, wild in melds.values():
         n = len(ids)
-        value += _points(ids) + _meld_bonus(n, wild, horizon)
+        value += _meld_points(ids) + _meld_bonus(n, wild, horizon)
         has_canasta = has_canasta or n >= _CANASTA
-    reds = len(st.red_threes[side])
-    red = 800.0 if reds == 4 else 100.0 * reds
+    red = 800.0 if reds == 4 else 100.0 * float(reds)
     if not melds:
         red *= 1.0 - 2.0 * (1.0 - horizon) ** 2  # the later, the likelier it stays unmelded
     value += red
     held = 0.0
-    for s in _seats(st.side_of)[side]:
-        hand = st.hands[s]
+    for s in seats:
+        hand = hands[s]
         # the cards taken with the pile keep the pile's worth while held: the pile promised it
         # to its taker (``heuristic``), and a search that looks past the take must find it
-        taken = [c for c in st.known[s] if c < _FIRST_WILD]
-        value += PILE_CARD * len(taken)
+        held_known = known[s]
+        taken = [c for c in held_known if c < _FIRST_WILD] if held_known else []
+        value += PILE_CARD * float(len(taken))
         if s == seat:
-            counts = st.rank_counts[s]
             # wild cards are not at risk: they join any of the side's melds (a deuce counted
             # at risk looked a liability late in the hand and was thrown before a black three)
             deuces, jokers = counts[DEUCE], counts[JOKER]
             held += _points(hand) - _WILD_VALUES[0] * deuces - _WILD_VALUES[1] * jokers \
                 - _points(taken)
-            value += 15.0 * (deuces + jokers) * horizon  # wild cards build canastas
+            value += 15.0 * float(deuces + jokers) * horizon  # wild cards build canastas
         else:
-            held += AVERAGE_CARD * (len(hand) - len(taken))
+            held += AVERAGE_CARD * float(len(hand) - len(taken))
     value -= HAND_RISK * held
     if has_canasta:
-        value += 100 * (1.0 - 0.5 * horizon)
+        value += 100.0 * (1.0 - 0.5 * horizon)
     return value
 
 
-def _points(ids: Iterable[int]) -> int:
-    """The cards' points (a compiled loop: ``sum(map(...))`` calls out for each card)."""
+def _points(cards: list[int]) -> int:
+    """The cards' points (a compiled loop over a list: ``sum(map(...))`` or an ``Iterable``
+    calls out for each card)."""
+    total = 0
+    for c in cards:
+        total += _CARD_VALUE[c]
+    return total
+
+
+def _meld_points(ids: tuple[int, ...]) -> int:
+    """A meld's points: ``_points`` over a tuple."""
     total = 0
     for c in ids:
         total += _CARD_VALUE[c]
@@ -98,12 +107,6 @@ def _meld_bonus(n: int, wild: int, horizon: float) -> float:
     return COMPLETE[n] * horizon * (300 - 10 * wild)
 
 
-@functools.cache
-def _seats(side_of: tuple[int, ...]) -> tuple[tuple[int, ...], ...]:
-    """The seats of each side, by the seats' sides (a hand's ``side_of``)."""
-    return tuple(tuple(s for s, x in enumerate(side_of) if x == side) for side in range(max(side_of) + 1))
-
-
 def heuristic(st: CanastaState, seat: int) -> float:
     """The seat's side minus the other side, in expected hand points."""
     mine = st.side_of[seat]
@@ -111,7 +114,10 @@ def heuristic(st: CanastaState, seat: int) -> float:
         totals = [side["total"] for side in st.score()["sides"]]
         return float(totals[mine] - sum(t for s, t in enumerate(totals) if s != mine))
     horizon = min(1.0, len(st.stock) / FULL_STOCK)
-    values = [side_value(st, side, seat, horizon) for side in range(st.setup.sides)]
+    melds, reds, hands, known = st.melds, st.red_threes, st.hands, st.known
+    counts = st.rank_counts[seat]
+    values = [side_value(melds[side], len(reds[side]), seats, hands, known, counts, seat, horizon)
+              for side, seats in enumerate(st.setup.side_seats)]
     p = st.to_play
     if p is not None and st.pile:
         prize = PILE_CARD * len(st.pile)
@@ -131,7 +137,7 @@ def _top_onto_meld(st: CanastaState, side: int, horizon: float) -> float:
     Nothing when the side has no meld of the rank (the pair makes a new one whatever the
     top card; its chance is the take's)."""
     top = st.pile[-1]
-    meld = st.melds[side].get(RANK_OF[top])
+    meld = st.melds[side].get(top >> 2)
     if meld is None:
         return 0.0
     n, wild = len(meld[0]), meld[2]
@@ -146,7 +152,7 @@ def _take_chance(st: CanastaState, p: int, seat: int) -> float:
     the chance a hand of its size holds them, dealt from the cards ``seat`` has not seen
     beside the cards it is known to hold (taken with the pile, D47). A first meld's
     minimum is not counted."""
-    top = RANK_OF[st.pile[-1]]
+    top = st.pile[-1] >> 2  # the top card's rank slot (rules.RANK_OF)
     if top == THREE or top >= DEUCE:
         return 0.0
     if p == seat:
@@ -157,8 +163,12 @@ def _take_chance(st: CanastaState, p: int, seat: int) -> float:
         return 1.0
     nat_seen, wild_seen, unseen = _seen(st, seat, top)
     known = st.known[p]
-    have_n = sum(1 for c in known if RANK_OF[c] == top)
-    have_w = sum(1 for c in known if c >= FIRST_WILD)
+    have_n = have_w = 0
+    for c in known:
+        if c >> 2 == top:
+            have_n += 1
+        elif c >= _FIRST_WILD:
+            have_w += 1
     nat, wild = max(0, 8 - nat_seen), max(0, 12 - wild_seen)  # two decks and four jokers
     return 1.0 - _miss(unseen, len(st.hands[p]) - len(known), nat, wild, have_n, have_w,
                        not frozen)
@@ -174,18 +184,33 @@ def _seen(st: CanastaState, seat: int, rank: int) -> tuple[int, int, int]:
         meld = melds.get(rank)
         if meld is not None:
             nat += meld[1]
-        wild += sum(m[2] for m in melds.values())
-    pile = st.pile if st.setup.browse_pile else st.pile[-1:]
-    nat += sum(1 for c in pile if RANK_OF[c] == rank)
-    wild += sum(1 for c in pile if c >= FIRST_WILD)
-    unseen = len(st.stock) + len(st.pile) - len(pile)
+        for m in melds.values():
+            wild += m[2]
+    whole_pile = st.pile
+    pile = whole_pile if st.setup.browse_pile else whole_pile[-1:]
+    for c in pile:  # a card id's rank slot is ``c >> 2`` (rules.RANK_OF)
+        if c >> 2 == rank:
+            nat += 1
+        elif c >= _FIRST_WILD:
+            wild += 1
+    unseen = len(st.stock) + len(whole_pile) - len(pile)
+    every_known = st.known
     for s, hand in enumerate(st.hands):
         if s != seat:
-            known = st.known[s]
-            nat += sum(1 for c in known if RANK_OF[c] == rank)
-            wild += sum(1 for c in known if c >= FIRST_WILD)
+            known = every_known[s]
+            for c in known:
+                if c >> 2 == rank:
+                    nat += 1
+                elif c >= _FIRST_WILD:
+                    wild += 1
             unseen += len(hand) - len(known)
     return nat, wild, unseen
+
+
+#: ``_miss``'s answers by their questions: a search asks the same ones again and again (the
+#: sums took about 4 % of a canasta search's instructions); emptied once it holds this many.
+_MISSES: Final[dict[tuple[int, int, int, int, int, int, bool], float]] = {}
+_MISSES_KEPT: Final = 1 << 16
 
 
 def _miss(unseen: int, drawn: int, nat: int, wild: int, have_n: int, have_w: int,
@@ -194,6 +219,18 @@ def _miss(unseen: int, drawn: int, nat: int, wild: int, have_n: int, have_w: int
     and ``wild`` wild cards among them), beside ``have_n`` naturals and ``have_w`` wild
     cards it holds already, has no natural pair, nor (``natural_and_wild``) a natural and
     a wild card (hypergeometric)."""
+    question = (unseen, drawn, nat, wild, have_n, have_w, natural_and_wild)
+    answer = _MISSES.get(question)
+    if answer is None:
+        if len(_MISSES) >= _MISSES_KEPT:
+            _MISSES.clear()
+        answer = _MISSES[question] = _count_miss(unseen, drawn, nat, wild, have_n, have_w,
+                                                 natural_and_wild)
+    return answer
+
+
+def _count_miss(unseen: int, drawn: int, nat: int, wild: int, have_n: int, have_w: int,
+                natural_and_wild: bool) -> float:
     drawn = max(0, min(drawn, unseen))
     whole = math.comb(unseen, drawn)
     if whole == 0:

@@ -118,9 +118,17 @@ def going_out_sets(rank_counts: list[int], classic: bool, top: int = -1,
     """
     if max_left < 0:
         return []
+    # a natural rank of one card melds nowhere (a meld holds two naturals or more): it can
+    # only be the card kept, so two such ranks, or one with none to keep, go out no way
+    singles = [s for s in NATURALS if rank_counts[s] == 1]
+    if len(singles) > 1 or (singles and max_left < 1):
+        return []
     valid = VALID[classic]
     results: list[tuple[tuple[Spec, ...], int]] = []
-    lefts = [-1] + ([s for s in range(len(rank_counts)) if rank_counts[s]] if max_left >= 1 else [])
+    if singles:
+        lefts = singles
+    else:
+        lefts = [-1] + ([s for s in range(len(rank_counts)) if rank_counts[s]] if max_left >= 1 else [])
     for left in lefts:
         cnt = list(rank_counts)
         if left >= 0:

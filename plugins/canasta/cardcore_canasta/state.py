@@ -58,8 +58,8 @@ class HandSetup:
     canastas going out needs (D43, D44)."""
 
     __slots__ = ("options", "classic", "black_three_freezes", "concealed_needs_minimum",
-                 "browse_pile", "seating", "sides", "totals_before", "minimums", "draw_count",
-                 "canastas_to_go_out")
+                 "browse_pile", "seating", "sides", "side_seats", "totals_before", "minimums",
+                 "draw_count", "canastas_to_go_out")
 
     def __init__(self, options: CanastaOptions, seating: Seating,
                  totals_before: tuple[int, ...] | None = None) -> None:
@@ -70,6 +70,9 @@ class HandSetup:
         self.browse_pile = options.browse_pile
         self.seating = seating
         self.sides = seating.sides
+        #: The seats of each side, in seat order.
+        self.side_seats = tuple(tuple(s for s in range(seating.players) if seating.side_of(s) == side)
+                                for side in range(self.sides))
         if totals_before is None:
             totals_before = (0,) * self.sides
         self.totals_before = totals_before
