@@ -150,6 +150,15 @@ def test_d34_concealed_before_the_first_meld_in_one_step():
     assert st.score()["sides"][0]["total"] == 140 + 300 + 100 + 100
 
 
+def test_d34_two_lone_naturals_go_out_no_way():
+    # as above with a second lone natural: a natural never melds alone, and only one card
+    # may be kept for the discard, so no step melds the whole hand
+    hand = ["KS", "KH", "KD", "KC", "KS", "KH", "JK", "9S", "9H", "9D", "5C", "6D"]
+    st = position(hands=[hand, [], [], []])
+    assert steps(st) == {"meld 9S 9H 9D | KS KS KH", "meld 9S 9H JK", "meld KS KS JK",
+                         "meld KS KS KH KH KD"} | discards(*hand)
+
+
 def test_d34_concealed_needs_minimum_option():
     hand = ["4S", "4H", "4D", "4C", "4S", "4H", "4D", "9C"]
     st = position(hands=[hand, [], [], []], totals_before=[3000, 0])
