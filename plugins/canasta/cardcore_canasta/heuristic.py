@@ -163,12 +163,7 @@ def _take_chance(st: CanastaState, p: int, seat: int) -> float:
         return 1.0
     nat_seen, wild_seen, unseen = _seen(st, seat, top)
     known = st.known[p]
-    have_n = have_w = 0
-    for c in known:
-        if c >> 2 == top:
-            have_n += 1
-        elif c >= _FIRST_WILD:
-            have_w += 1
+    have_n, have_w = _of_rank_and_wild(known, top)
     nat, wild = max(0, 8 - nat_seen), max(0, 12 - wild_seen)  # two decks and four jokers
     return 1.0 - _miss(unseen, len(st.hands[p]) - len(known), nat, wild, have_n, have_w,
                        not frozen)
@@ -198,13 +193,22 @@ def _seen(st: CanastaState, seat: int, rank: int) -> tuple[int, int, int]:
     for s, hand in enumerate(st.hands):
         if s != seat:
             known = every_known[s]
-            for c in known:
-                if c >> 2 == rank:
-                    nat += 1
-                elif c >= _FIRST_WILD:
-                    wild += 1
+            known_nat, known_wild = _of_rank_and_wild(known, rank)
+            nat, wild = nat + known_nat, wild + known_wild
             unseen += len(hand) - len(known)
     return nat, wild, unseen
+
+
+def _of_rank_and_wild(cards: tuple[int, ...], rank: int) -> tuple[int, int]:
+    """How many of ``cards`` (a seat's known cards) are naturals of ``rank`` (a natural
+    slot), and how many wild."""
+    nat = wild = 0
+    for c in cards:
+        if c >> 2 == rank:  # a card id's rank slot (rules.RANK_OF)
+            nat += 1
+        elif c >= _FIRST_WILD:
+            wild += 1
+    return nat, wild
 
 
 #: ``_miss``'s answers by their questions: a search asks the same ones again and again (the

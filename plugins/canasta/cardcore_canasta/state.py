@@ -71,8 +71,7 @@ class HandSetup:
         self.seating = seating
         self.sides = seating.sides
         #: The seats of each side, in seat order.
-        self.side_seats = tuple(tuple(s for s in range(seating.players) if seating.side_of(s) == side)
-                                for side in range(self.sides))
+        self.side_seats = tuple(tuple(seating.seats_of(side)) for side in range(self.sides))
         if totals_before is None:
             totals_before = (0,) * self.sides
         self.totals_before = totals_before
