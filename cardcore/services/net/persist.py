@@ -2,8 +2,8 @@
 
 Actions queue their events and snapshot with ``commit`` (never blocking). What is queued
 goes to the library's writer process (``CommitWorker``) as one transaction (a group
-commit, with only the last snapshot of each match in it) once the event loop has dealt
-with what it read, or, in a burst of messages, every ``COMMIT_EVERY`` of the loop's work:
+commit, with only the last snapshot of each match in it) ``COMMIT_DELAY`` after the first
+of them, or, in a burst of messages, every ``COMMIT_EVERY`` of the loop's work:
 the process writes it on a core of its own while the loop goes on, and answers each
 batch in order (up to ``IN_FLIGHT`` handed over at once). ``call`` runs anything else on a
 thread of the server's own, in order, and awaits its result (creating a match, opening
@@ -39,9 +39,12 @@ log = logging.getLogger("cardcore.serve")
 
 #: After a failed write, wait this long before trying the batch again (seconds).
 RETRY_AFTER = 1.0
-#: How long writes gather before a batch is handed over (seconds). 0: once the loop has
-#: dealt with what it read (players wait for the commit before they see a move).
-COMMIT_DELAY = 0.0
+#: How long writes gather before a batch is handed over (seconds; 0: once the loop has
+#: dealt with what it read). Players wait for the commit before they see a move, so this
+#: is added to every update; 3 ms gathers the moves of a busy server into fewer, larger
+#: transactions: at 200 tables of people's pace, 10-15 % less CPU an action in the server
+#: and its writer process, and no worse a tail (docs/hosting.md, "Capacity of one process").
+COMMIT_DELAY = 0.003
 #: In a burst of messages, a batch goes once the first write in it has waited this long
 #: (seconds of the loop's work): the first moves of a burst are shown while the loop is
 #: still busy with the last, not all together after it.
