@@ -30,6 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.engine.bots.base import InfoSet
+from cardcore.engine.bots.variant import resolve
 from cardcore.engine.game import load_state
 from cardcore.services.plugins import load_registry
 
@@ -67,7 +68,7 @@ def played_positions(game, players: int, count: int, seed: int) -> list:
 def times(args: argparse.Namespace) -> None:
     registry = load_registry()
     for level in args.levels.split(","):
-        bot_cls = registry.bots[level]
+        bot_cls = resolve(registry.bots, level)  # a level, or a variant of one
         crowded_done: set[str] = set()  # the crowded positions once per game
         for spec, game, _options, seating in args.games:
             states = [] if game.id in crowded_done else \

@@ -7,7 +7,7 @@ import inspect
 import json
 import random
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar, NotRequired, TypedDict
 
@@ -386,6 +386,11 @@ class Game(ABC):
     #: the options' descriptions, the score extras' labels) the front ends pass through
     #: ``translate``.
     domain: ClassVar[Domain | None] = None
+    #: The search levels as this game plays them: for a level's id (``medium``, ``hard``,
+    #: ``expert``), settings the level lets change (``SearchBot.tunable``) and their values,
+    #: chosen by a tuning run of the game (docs/bots.md, "A game's own settings"). Empty:
+    #: every level as the core defines it.
+    search_settings: ClassVar[Mapping[str, Mapping[str, Any]]] = {}
 
     def translate(self, text: str) -> str:
         """One of the game's texts declared as data (its ``description``, an option's

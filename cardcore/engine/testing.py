@@ -121,6 +121,7 @@ def check_game(
     ``options``: the options of the hands dealt one by one (None: the game's defaults; the
     whole matches play the defaults); ``variants``: also a hand with each option off its
     default."""
+    _check_search_settings(game)
     report = Report()
     seeds = list(seeds)
     counts = list(player_counts or game.player_counts)
@@ -135,6 +136,22 @@ def check_game(
             _check_hand(game, counts[i % len(counts)], seeds[i % len(seeds)], max_steps, deep_every,
                         report, here, variant)
     return report
+
+
+def _check_search_settings(game: Game) -> None:
+    """Each level ``Game.search_settings`` tunes is a built-in search level, and each of its
+    settings one that level lets change, with a value a variant could give it."""
+    from cardcore.engine.bots.builtin import LEVELS
+    from cardcore.engine.bots.variant import VariantError, check_settings
+
+    levels = {bot.id: bot for bot in LEVELS}
+    for level, settings in game.search_settings.items():
+        if level not in levels or not levels[level].tunable:
+            raise AssertionError(f"{game.id}: search_settings: {level!r} is not a search level")
+        try:
+            check_settings(levels[level], settings)
+        except VariantError as e:
+            raise AssertionError(f"{game.id}: search_settings[{level!r}]: {e}") from None
 
 
 def option_variants(model: type[GameOptions]) -> list[GameOptions]:

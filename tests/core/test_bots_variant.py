@@ -2,6 +2,7 @@
 simulation plays as the level with those settings changed; a bad spec is one line."""
 
 import random
+import re
 
 import pytest
 
@@ -12,6 +13,7 @@ from cardcore.engine.bots.search import HardBot, MediumBot
 from cardcore.engine.bots.variant import VariantError, resolve
 from cardcore.engine.match import SetupError
 from cardcore.engine.match_setup import MatchSetup
+from cardcore.engine.testing import check_game
 from cardcore.services.plugins import load_registry
 from cardcore.services.tournament import Tournament, run_tournament
 from tests.core.test_bots_search import positions
@@ -87,3 +89,44 @@ def test_a_tournament_of_variants_keys_its_results_by_the_spec():
     assert results.hands("easy[mistake_rate=0]") == 6
     assert results.mean("easy[mistake_rate=0]") == -results.mean("easy[mistake_rate=1]") != 0
     assert EasyBot.mistake_rate == 1 / 3
+
+
+def test_a_game_plays_a_level_with_its_own_settings_but_what_was_given_stays():
+    """docs/bots.md, "A game's own settings": Canasta tunes its search levels; Casino plays
+    them as the core defines them; a constructor's argument or a variant's setting wins."""
+    canasta, casino = REGISTRY.game("canasta"), REGISTRY.game("casino")
+    tuned = MediumBot().for_game(canasta)
+    for name, value in canasta.search_settings["medium"].items():
+        assert getattr(tuned, name) == value
+    assert (MediumBot.root, MediumBot.rollout_depth) == ("ucb", 0)  # the level is untouched
+    bot = MediumBot()
+    assert bot.for_game(casino) is bot and tuned.for_game(canasta) is tuned
+    assert MediumBot(work_budget=9000).for_game(canasta).work_budget == 9000
+    variant = resolve(REGISTRY.bots, "medium[root=ucb,rollout_depth=3]")().for_game(canasta)
+    assert (variant.root, variant.rollout_depth, variant.rollout_policy) == ("ucb", 3, "greedy")
+
+
+def test_a_search_reads_the_games_settings():
+    canasta = REGISTRY.game("canasta")
+    state = positions(canasta, 4, 1, seed=5)[0]
+    info = InfoSet.of(canasta, state, state.to_play)
+    bot, made = MediumBot(work_budget=40_000), MediumBot(work_budget=40_000).for_game(canasta)
+    assert bot.analyse(info, random.Random(2)) == made.analyse(info, random.Random(2))
+    assert (bot.last_iterations, bot.last_work) == (made.last_iterations, made.last_work)
+    untuned = MediumBot(work_budget=40_000)
+    untuned._game = canasta  # marked as tuned already: the level's own settings
+    untuned.analyse(info, random.Random(2))
+    assert untuned.last_iterations != bot.last_iterations  # paired rounds, greedy rollouts
+
+
+@pytest.mark.parametrize(("settings", "said"), [
+    ({"hard": {"root": "sideways"}}, "search_settings['hard']: bot hard: root='sideways'"),
+    ({"medium": {"colour": 1}}, "'colour' is not a setting it lets change"),
+    ({"medium": {"iterations": 1.5}}, "iterations='1.5' is not a number"),
+    ({"greedy": {"iterations": 5}}, "'greedy' is not a search level"),
+])
+def test_check_game_refuses_settings_no_variant_could_give(settings, said):
+    base = type(REGISTRY.game("casino"))
+    game = type("Tuned", (base,), {"search_settings": settings})()
+    with pytest.raises(AssertionError, match=re.escape(said)):
+        check_game(game, seeds=[0])

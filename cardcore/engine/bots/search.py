@@ -4,8 +4,8 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deal
 the cards the seat cannot see at random (``InfoSet.sample``), walks one shared tree
 by UCB restricted to the actions legal in that deal (each child counts how often it
 was available; below the root a node widens progressively), adds one node, plays
-``rollout_depth`` random steps (none for the built-in levels) and scores the position
-reached with the game's ``heuristic`` (or the score row, once the hand is over; a
+``rollout_depth`` steps (random or greedy; a game may set its own, ``Game.search_settings``)
+and scores the position reached with the game's ``heuristic`` (or the score row, once the hand is over; a
 game with no heuristic is played out). Values are per side: a node holds the value of
 the side that chose its action, so a partner plays for the side and every side
 maximises its own estimate.
@@ -17,6 +17,7 @@ short on a slow machine and says so in the log.
 
 from __future__ import annotations
 
+import copy
 import logging
 import math
 import random
@@ -26,6 +27,7 @@ from dataclasses import dataclass
 
 from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.stakes import Stakes, hand_values
+from cardcore.engine.bots.variant import base_id
 from cardcore.engine.game import Action, Game, GameState
 
 log = logging.getLogger("cardcore.bots")  # relayout: keep (the name users configure)
@@ -338,6 +340,8 @@ class SearchBot(Bot):
     #: Work units the exact solver may spend once nothing hidden matters
     #: (``InfoSet.exact``, ``solve``); 0: off. Past it, the search has the rest of the budget.
     solve_work = 0
+    #: The game whose settings a copy has (``for_game``); None: the level's own.
+    _game: Game | None = None
     heavy = True
     tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
                "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
@@ -368,9 +372,32 @@ class SearchBot(Bot):
             return actions[0]
         return self.analyse(info, rng)[0].action
 
+    def for_game(self, game: Game) -> SearchBot:
+        """This level as ``game`` plays it (``Game.search_settings``, by the level's id): a
+        copy with the game's settings, but for those this bot was given (a constructor's
+        argument, a variant's setting), which stay. Itself when the game names none."""
+        settings = game.search_settings.get(base_id(self.id))
+        if not settings or self._game is game:
+            return self
+        given = {n for n in vars(self) if n in self.tunable}
+        given.update(n for k in type(self).__mro__ if "[" in vars(k).get("id", "")
+                     for n in vars(k) if n in self.tunable)
+        tuned = copy.copy(self)
+        for name, value in settings.items():
+            if name not in given:
+                setattr(tuned, name, value)
+        tuned._game = game
+        return tuned
+
     def analyse(self, info: InfoSet, rng: random.Random, top: int | None = None) -> list[Estimate]:
         """The root candidates, best first, with the side's expected hand margin (points)
-        and the visits behind it: what a hint shows ("play X: about +1.4 points")."""
+        and the visits behind it: what a hint shows ("play X: about +1.4 points"). The
+        level's settings are the game's for it (``for_game``)."""
+        tuned = self.for_game(info.game)
+        if tuned is not self:
+            out = tuned.analyse(info, rng, top)
+            self.last_iterations, self.last_work = tuned.last_iterations, tuned.last_work
+            return out
         spent, solving = 0, 0.0
         if self.solve_work and (exact := info.exact()) is not None:
             begun = time.perf_counter()

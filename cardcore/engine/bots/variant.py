@@ -51,6 +51,15 @@ def _variant(cls: type[Bot] | None, spec: str, known: list[str]) -> type[Bot]:
                                                    **changed})
 
 
+def check_settings(cls: type[Bot], settings: Mapping[str, Any]) -> None:
+    """VariantError unless every one of ``settings`` (a game's for the level ``cls``,
+    ``Game.search_settings``) is one a spec could write: the same names and values."""
+    for name, value in settings.items():
+        text = "none" if value is None else str(value)
+        if _setting(cls, f"{name}={text}") != (name, value):
+            raise VariantError(f"bot {cls.id}: {name}={value!r} is not of the setting's type")
+
+
 def _setting(cls: type[Bot], item: str) -> tuple[str, Any]:
     name, eq, text = (part.strip() for part in item.partition("="))
     if not eq or name not in cls.tunable:

@@ -55,6 +55,18 @@ class CanastaGame(Game):
     partnerships = True
     has_partnership_draw = True
     Options = CanastaOptions
+    #: The search levels in Canasta (docs/bots.md, "Canasta's levels: whole turns"): a turn
+    #: is a draw, melds and a discard, so a leaf is weighed after 16 steps of greedy play
+    #: (three to five turns), and the root's candidates are compared on the same samples.
+    search_settings = {
+        level: {"root": "paired", "rollout_policy": "greedy", "rollout_depth": 16, **budget}
+        for level, budget in {
+            "medium": {"iterations": 10_000, "work_budget": 2_400_000, "root_width": 16,
+                       "prior_cap": 3000},
+            "hard": {"iterations": 10_000, "work_budget": 6_000_000},
+            "expert": {"work_budget": 6_000_000},
+        }.items()
+    }
 
     def rules(self, options: GameOptions | None = None) -> str:
         return rules_text(_options(options))
