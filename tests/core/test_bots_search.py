@@ -264,7 +264,7 @@ def test_a_turn_leaf_is_scored_between_turns(leaf, monkeypatch):
     monkeypatch.setattr(search_module._Search, "evaluate", recording)
     game = REGISTRY.game("canasta")
     for state in positions(game, 4, 6, seed=2):
-        bot = MediumBot(iterations=60)
+        bot = MediumBot(iterations=60, rollout_depth=0)  # no playout past the leaf (given: kept)
         bot.leaf = leaf
         bot.choose(InfoSet.of(game, state, state.to_play), random.Random(1))
     between = sum(scored)
