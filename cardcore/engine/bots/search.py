@@ -4,11 +4,11 @@ Single-observer ISMCTS (Cowling, Powley & Whitehouse 2012): every iteration deal
 the cards the seat cannot see at random (``InfoSet.sample``), walks one shared tree
 by UCB restricted to the actions legal in that deal (each child counts how often it
 was available; below the root a node widens progressively), adds one node, plays
-``rollout_depth`` steps (random or greedy; a game may set its own, ``Game.search_settings``)
-and scores the position reached with the game's ``heuristic`` (or the score row, once the hand is over; a
-game with no heuristic is played out). Values are per side: a node holds the value of
-the side that chose its action, so a partner plays for the side and every side
-maximises its own estimate.
+``rollout_depth`` steps (random or greedy; a game may set its own settings,
+``Game.search_settings``) and scores the position reached with the game's
+``heuristic`` (or the score row, once the hand is over; a game with no heuristic is
+played out). Values are per side: a node holds the value of the side that chose its
+action, so a partner plays for the side and every side maximises its own estimate.
 
 A level is an iteration and work budget (work: a deterministic stand-in for time), so
 a level replays exactly for a seed; ``max_seconds`` (off by default) cuts a search
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from cardcore.engine.bots.base import Bot, InfoSet
 from cardcore.engine.bots.stakes import Stakes, hand_values
-from cardcore.engine.bots.variant import base_id
+from cardcore.engine.bots.variant import base_id, changed_settings
 from cardcore.engine.game import Action, Game, GameState
 
 log = logging.getLogger("cardcore.bots")  # relayout: keep (the name users configure)
@@ -379,9 +379,7 @@ class SearchBot(Bot):
         settings = game.search_settings.get(base_id(self.id))
         if not settings or self._game is game:
             return self
-        given = {n for n in vars(self) if n in self.tunable}
-        given.update(n for k in type(self).__mro__ if "[" in vars(k).get("id", "")
-                     for n in vars(k) if n in self.tunable)
+        given = changed_settings(type(self)).union(n for n in vars(self) if n in self.tunable)
         tuned = copy.copy(self)
         for name, value in settings.items():
             if name not in given:

@@ -51,6 +51,13 @@ def _variant(cls: type[Bot] | None, spec: str, known: list[str]) -> type[Bot]:
                                                    **changed})
 
 
+def changed_settings(cls: type[Bot]) -> set[str]:
+    """The settings variants changed in ``cls`` and its bases (a variant's id is its spec,
+    brackets and all; a level's has none): empty for a registered level."""
+    return {name for k in cls.__mro__ if "[" in vars(k).get("id", "")
+            for name in vars(k) if name in cls.tunable}
+
+
 def check_settings(cls: type[Bot], settings: Mapping[str, Any]) -> None:
     """VariantError unless every one of ``settings`` (a game's for the level ``cls``,
     ``Game.search_settings``) is one a spec could write: the same names and values."""
