@@ -92,14 +92,18 @@ def test_a_tournament_of_variants_keys_its_results_by_the_spec():
 
 
 def test_a_game_plays_a_level_with_its_own_settings_but_what_was_given_stays():
-    """docs/bots.md, "A game's own settings": Canasta tunes its search levels; Casino plays
-    them as the core defines them; a constructor's argument or a variant's setting wins."""
+    """docs/bots.md, "A game's own settings": Canasta tunes its search levels; Casino its
+    medium's budget and plays hard as the core defines it; a constructor's argument or a
+    variant's setting wins."""
     canasta, casino = REGISTRY.game("canasta"), REGISTRY.game("casino")
     tuned = MediumBot().for_game(canasta)
     for name, value in canasta.search_settings["medium"].items():
         assert getattr(tuned, name) == value
     assert (MediumBot.root, MediumBot.rollout_depth) == ("ucb", 0)  # the level is untouched
-    bot = MediumBot()
+    fishing = MediumBot().for_game(casino)
+    assert (fishing.iterations, fishing.work_budget) == (150, 37_500)
+    assert (MediumBot.iterations, MediumBot.work_budget) == (1000, 250_000)
+    bot = HardBot()
     assert bot.for_game(casino) is bot and tuned.for_game(canasta) is tuned
     assert MediumBot(work_budget=9000).for_game(canasta).work_budget == 9000
     variant = resolve(REGISTRY.bots, "medium[root=ucb,rollout_depth=3]")().for_game(canasta)
