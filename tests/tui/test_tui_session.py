@@ -235,3 +235,26 @@ def test_replay_the_position_that_ends_the_match_has_its_score(registry):
     last = replay.sheets[-1]
     assert last.hands == s.match.sheet.hands and len(last.side_names) == 2
     assert not replay.sheets[-2].hands  # the position before it: nothing scored yet
+
+
+def test_the_hint_is_the_hard_search_as_the_game_plays_it(registry):
+    """docs/bots.md, "Hints": advice is hard's search (in Casino, medium searches less:
+    "Spacing the fishing games' levels"), seeded by the match and the turn."""
+    import random
+
+    from cardcore.engine.bots import InfoSet
+    from cardcore.engine.bots.search import HardBot, MediumBot
+
+    s = new_session(registry, game_id="casino", seed=4)
+    while s.to_play is not None and s.is_bot(s.to_play):
+        s.bot_step()
+    seat = s.to_play
+    assert seat == 0
+    info = InfoSet.of(s.game, s.state, seat)
+
+    def search(bot):
+        rng = random.Random(f"hint:{s.match.seed}:{s.match.hand_no}:{s.match.decisions}")
+        return [(e.action.key, round(e.value, 9), e.visits) for e in bot.analyse(info, rng, top=3)]
+
+    found = [(e.action.key, round(e.value, 9), e.visits) for e in s.hints(top=3)]
+    assert found == search(HardBot()) != search(MediumBot())

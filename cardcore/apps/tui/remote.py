@@ -19,10 +19,10 @@ from typing import Any
 
 import pydantic
 
-from cardcore.apps.tui.session import HINT_SECONDS, HUMAN, LogEntry, SessionSetup, nothing_to_explain
+from cardcore.apps.tui.session import HUMAN, LogEntry, SessionSetup, hint_bot, nothing_to_explain
 from cardcore.apps.tui.table_session import Listener
 from cardcore.engine import complaints
-from cardcore.engine.bots.search import Estimate, MediumBot
+from cardcore.engine.bots.search import Estimate
 from cardcore.engine.game import Action, Game, GameOptions, IllegalAction, Zone
 from cardcore.engine.journal import HandEnd, MatchEvent, Note
 from cardcore.engine.scoresheet import ScoreSheet
@@ -295,7 +295,7 @@ class RemoteSession:
         info = info_of_view(self.game, u.seat, u.view)
 
         def search() -> list[Estimate]:
-            found = MediumBot(max_seconds=HINT_SECONDS).analyse(info, rng, top=top)
+            found = hint_bot().analyse(info, rng, top=top)
             return [dataclasses.replace(e, action=mine[k]) for e in found
                     if (k := json.dumps(e.action.to_json(), sort_keys=True)) in mine]
         return search

@@ -28,7 +28,7 @@ from cardcore.apps.tui import picks
 from cardcore.apps.tui.marks import Moved, TableInfo, moved
 from cardcore.engine import records
 from cardcore.engine.bots.base import Bot, InfoSet
-from cardcore.engine.bots.search import Estimate, MediumBot
+from cardcore.engine.bots.search import Estimate, HardBot
 from cardcore.engine.game import Action, Game, GameOptions, GameState, Zone
 from cardcore.engine.journal import (
     Deal,
@@ -67,11 +67,19 @@ if TYPE_CHECKING:
 #: The hint's search stops after this long on a slow machine (it runs at the table).
 HINT_SECONDS = 1.0
 
+
+def hint_bot() -> HardBot:
+    """The search behind a hint: the ``hard`` level as the game plays it, capped at
+    ``HINT_SECONDS`` on a slow machine. Advice is the best search a second allows: a
+    game's weaker medium (the fishing games space their levels) is for opponents."""
+    return HardBot(max_seconds=HINT_SECONDS)
+
+
 #: What a new match needs (``cardcore.engine.match_setup.Setup``: checked by ``MatchSetup.check``).
 SessionSetup = Setup
 
 __all__ = ["HINT_SECONDS", "HUMAN", "Frame", "LogEntry", "MoveFailed", "Replay", "Session",
-           "SessionSetup", "os_reason", "reveal_of", "zone_cards"]
+           "SessionSetup", "hint_bot", "os_reason", "reveal_of", "zone_cards"]
 
 
 class Session:
@@ -436,8 +444,8 @@ class Session:
 
     def hints(self, top: int = 3) -> list[Estimate]:
         """The search's best few actions for the human to play, best first, each with its
-        estimate (the side's expected hand margin in points): the ``medium`` level, capped
-        at ``HINT_SECONDS`` on a slow machine. The bots' random streams are left alone."""
+        estimate (the side's expected hand margin in points): ``hint_bot``'s. The bots'
+        random streams are left alone."""
         return self.hint_search(top)()
 
     def hint_search(self, top: int = 3) -> Callable[[], list[Estimate]]:
@@ -446,7 +454,7 @@ class Session:
             return list
         rng = random.Random(f"hint:{self.match.seed}:{self.match.hand_no}:{self.match.decisions}")
         info = InfoSet.of(self.game, self.state, seat)  # a copy: the state is not kept
-        return functools.partial(MediumBot(max_seconds=HINT_SECONDS).analyse, info, rng, top=top)
+        return functools.partial(hint_bot().analyse, info, rng, top=top)
 
     async def why(self, turn: int | None = None) -> str:
         """Why the bot move at ``turn`` was played (``TableService.why``), as the one human
