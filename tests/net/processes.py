@@ -42,7 +42,8 @@ async def settled(client: Client) -> dict:
     """The client's last update once the bots have played on to a human's turn."""
     for _ in range(200):
         last = [u for u in client.received if u["type"] == "update"][-1]
-        if last["seats"][last["to_play"]]["kind"] == "human":
+        seat = last["to_play"]  # None between hands: nobody's turn yet, so wait on
+        if seat is not None and last["seats"][seat]["kind"] == "human":
             return last
         await asyncio.sleep(0.05)
     raise AssertionError("the bots did not stop at a human's turn")
