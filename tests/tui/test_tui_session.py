@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import json
+import random
 
 import pytest
 
 from cardcore.apps.tui.session import Replay, Session, SessionSetup
 from cardcore.engine import records
+from cardcore.engine.bots import InfoSet
+from cardcore.engine.bots.search import HardBot, MediumBot
 from cardcore.services import files
 
 
@@ -240,11 +243,6 @@ def test_replay_the_position_that_ends_the_match_has_its_score(registry):
 def test_the_hint_is_the_hard_search_as_the_game_plays_it(registry):
     """docs/bots.md, "Hints": advice is hard's search (in Casino, medium searches less:
     "Spacing the fishing games' levels"), seeded by the match and the turn."""
-    import random
-
-    from cardcore.engine.bots import InfoSet
-    from cardcore.engine.bots.search import HardBot, MediumBot
-
     s = new_session(registry, game_id="casino", seed=4)
     while s.to_play is not None and s.is_bot(s.to_play):
         s.bot_step()
