@@ -271,6 +271,32 @@ def test_a_turn_leaf_is_scored_between_turns(leaf, monkeypatch):
     assert between == len(scored) if leaf == "turn" else between < len(scored) * 0.9
 
 
+@pytest.mark.parametrize("rounds", [1, 2, 0])
+def test_rollout_rounds_score_every_leaf_at_the_searching_seats_draw(rounds, monkeypatch):
+    """``rollout_rounds``: the playout goes on until the turn has come back to the searching
+    seat that many times, so every leaf of every candidate (a meld with the rest of the turn
+    to play, a discard) is scored at the same point of the table: the seat about to draw, or
+    the hand over. A fixed count of steps (0: off) ends anywhere in a turn."""
+    from cardcore.engine.bots import search as search_module
+
+    scored: list[bool] = []
+    evaluate = search_module._Search.evaluate
+
+    def recording(self, state):
+        scored.append(state.is_over or (state.to_play == self.info.seat and {
+            a.step for a in state.legal_actions()} <= {"draw", "take"}))
+        return evaluate(self, state)
+
+    monkeypatch.setattr(search_module._Search, "evaluate", recording)
+    game = REGISTRY.game("canasta")
+    for state in positions(game, 4, 6, seed=5):
+        bot = MediumBot(iterations=48, rollout_depth=200 if rounds else 16)
+        bot.root, bot.rollout_policy, bot.rollout_rounds = "paired", "greedy", rounds
+        bot.choose(InfoSet.of(game, state, state.to_play), random.Random(2))
+    at_draw = sum(scored)
+    assert at_draw == len(scored) if rounds else at_draw < len(scored) * 0.5
+
+
 @pytest.mark.parametrize("game_id,players", [("casino", 2), ("canasta", 4)])
 def test_a_paired_root_plays_every_candidate_from_the_same_deals(game_id, players, monkeypatch):
     """``root = "paired"``: each sample is played from every root candidate in turn, with

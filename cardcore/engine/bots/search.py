@@ -131,11 +131,20 @@ class _Search:
             return [mine, -mine] if self.own == 0 else [-mine, mine]
         return [float(self.game.heuristic(state, seat)) for seat in self.rep]
 
-    def rollout(self, state: GameState, last: int | None = None) -> list[float]:
-        """The position's value for each side after the rollout: with ``leaf = "turn"`` the
-        turn of ``last`` (the seat that made the tree's last move) finished first by its
-        greedy steps, so every leaf is scored between turns; then ``rollout_depth`` steps."""
+    def rollout(self, state: GameState, last: int | None = None, came: int = 0) -> list[float]:
+        """The position's value for each side after the rollout (``playout``)."""
+        state = self.playout(state, last, came)
+        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
+        return self.evaluate(state)
+
+    def playout(self, state: GameState, last: int | None = None, came: int = 0) -> GameState:
+        """The position the heuristic scores: with ``leaf = "turn"`` the turn of ``last``
+        (the seat that made the tree's last move) finished first by its greedy steps, so
+        every leaf is scored between turns; then ``rollout_depth`` steps, or with
+        ``rollout_rounds`` the steps until the turn has come back to the searching seat
+        that many times (``came`` of them in the tree), at most ``rollout_depth``."""
         rng = self.rng
+        seat, rounds = self.info.seat, self.bot.rollout_rounds
         greedy = self.bot.rollout_policy == "greedy" and self.has_heuristic
         epsilon = self.bot.rollout_epsilon
         if self.bot.leaf == "turn" and self.has_heuristic:
@@ -150,19 +159,21 @@ class _Search:
                     state = self.greedy_step(state, actions)
                 else:
                     state.apply(actions[0])
+                came += state.to_play == seat != last
         for _ in range(self.depth):
-            if state.is_over:
+            if state.is_over or (rounds and came >= rounds):
                 break
             actions = state.legal_actions()
             if not actions:  # a partial position may run into a dead end: score it there
                 break
             self.work += _listing(len(actions))
+            mover = state.to_play
             if greedy and len(actions) > 1 and (not epsilon or rng.random() >= epsilon):
                 state = self.greedy_step(state, actions)
             else:
                 state.apply(actions[rng.randrange(len(actions))])
-        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
-        return self.evaluate(state)
+            came += state.to_play == seat != mover
+        return state
 
     def greedy_step(self, state: GameState, actions: list[Action]) -> GameState:
         """The position after the mover's best action by one ply of the heuristic through
@@ -211,8 +222,11 @@ class _Search:
         path: list[_Node] = []
         rng = self.rng
         greedy_first = self.bot.expand_policy == "greedy"
+        seat = self.info.seat
         last = state.to_play
+        came = 0  # how often the turn came back to the searching seat (``rollout_rounds``)
         while not state.is_over:
+            came += state.to_play == seat != last
             last = state.to_play
             # the root's actions are the seat's own (the view fixes them), in prior order;
             # a sample keeps the listing of the seat to play (determinize's contract)
@@ -251,7 +265,8 @@ class _Search:
             state.apply(action)
             path.append(child)
             node = child
-        values = self.rollout(state, last)
+        came += state.to_play == seat != last
+        values = self.rollout(state, last, came)
         for v in values:
             self.lo = min(self.lo, v)
             self.hi = max(self.hi, v)
@@ -302,6 +317,10 @@ class SearchBot(Bot):
     prior_cap = 2500
     #: Steps after the tree before the heuristic scores the position.
     rollout_depth = 4
+    #: With it (0: off), the rollout runs until the turn has come back to the searching seat
+    #: this many times (at most ``rollout_depth`` steps), so every leaf is scored at the
+    #: same point of the table, the start of the seat's turn, whatever each candidate did.
+    rollout_rounds = 0
     #: How those steps are chosen: "random", or "greedy" (the mover's best action by one
     #: ply of the heuristic, every action's clone, apply and evaluation charged as work).
     rollout_policy = "random"
@@ -343,9 +362,9 @@ class SearchBot(Bot):
     #: The game whose settings a copy has (``for_game``); None: the level's own.
     _game: Game | None = None
     heavy = True
-    tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_policy",
-               "rollout_epsilon", "root_width", "exploration", "widening", "expand_policy",
-               "leaf", "root", "gate", "solve_work")
+    tunable = ("iterations", "work_budget", "prior_cap", "rollout_depth", "rollout_rounds",
+               "rollout_policy", "rollout_epsilon", "root_width", "exploration", "widening",
+               "expand_policy", "leaf", "root", "gate", "solve_work")
     choices = {"rollout_policy": ("random", "greedy"), "expand_policy": ("random", "greedy"),
                "leaf": ("any", "turn"), "root": ("ucb", "paired")}
 

@@ -44,6 +44,10 @@ def _options(options: GameOptions | None) -> CanastaOptions:
     return CanastaOptions(**options.model_dump())  # the base options: canasta's defaults besides
 
 
+#: Playouts to the seat's second turn from now, at most 64 steps (a turn of many melds).
+TWO_ROUNDS = {"rollout_rounds": 2, "rollout_depth": 64}
+
+
 class CanastaGame(Game):
     id = "canasta"
     name = "Canasta"
@@ -58,13 +62,15 @@ class CanastaGame(Game):
     #: The search levels in Canasta (docs/bots.md, "Canasta's levels: whole turns"): a turn
     #: is a draw, melds and a discard, so a leaf is weighed after 16 steps of greedy play
     #: (three to five turns), and the root's candidates are compared on the same samples.
+    #: Hard and the expert play on until the turn has come back to the seat twice, so every
+    #: candidate's leaf is the seat about to draw ("Hard: two rounds of the table").
     search_settings = {
         level: {"root": "paired", "rollout_policy": "greedy", "rollout_depth": 16, **budget}
         for level, budget in {
             "medium": {"iterations": 10_000, "work_budget": 2_400_000, "root_width": 16,
                        "prior_cap": 3000},
-            "hard": {"iterations": 10_000, "work_budget": 6_000_000},
-            "expert": {"work_budget": 6_000_000},
+            "hard": {"iterations": 10_000, "work_budget": 6_000_000, **TWO_ROUNDS},
+            "expert": {"work_budget": 6_000_000, **TWO_ROUNDS},
         }.items()
     }
 
