@@ -132,16 +132,10 @@ class _Search:
         return [float(self.game.heuristic(state, seat)) for seat in self.rep]
 
     def rollout(self, state: GameState, last: int | None = None, came: int = 0) -> list[float]:
-        """The position's value for each side after the rollout (``playout``)."""
-        state = self.playout(state, last, came)
-        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
-        return self.evaluate(state)
-
-    def playout(self, state: GameState, last: int | None = None, came: int = 0) -> GameState:
-        """The position the heuristic scores: with ``leaf = "turn"`` the turn of ``last``
-        (the seat that made the tree's last move) finished first by its greedy steps, so
-        every leaf is scored between turns; then ``rollout_depth`` steps, or with
-        ``rollout_rounds`` the steps until the turn has come back to the searching seat
+        """The position's value for each side after the rollout: with ``leaf = "turn"`` the
+        turn of ``last`` (the seat that made the tree's last move) finished first by its
+        greedy steps, so every leaf is scored between turns; then ``rollout_depth`` steps, or
+        with ``rollout_rounds`` the steps until the turn has come back to the searching seat
         that many times (``came`` of them in the tree), at most ``rollout_depth``."""
         rng = self.rng
         seat, rounds = self.info.seat, self.bot.rollout_rounds
@@ -173,7 +167,8 @@ class _Search:
             else:
                 state.apply(actions[rng.randrange(len(actions))])
             came += state.to_play == seat != mover
-        return state
+        self.work += WORK_EVAL * (1 if len(self.rep) == 2 else len(self.rep))
+        return self.evaluate(state)
 
     def greedy_step(self, state: GameState, actions: list[Action]) -> GameState:
         """The position after the mover's best action by one ply of the heuristic through

@@ -63,7 +63,7 @@ class CanastaGame(Game):
     #: is a draw, melds and a discard, so a leaf is weighed after 16 steps of greedy play
     #: (three to five turns), and the root's candidates are compared on the same samples.
     #: Hard and the expert play on until the turn has come back to the seat twice, so every
-    #: candidate's leaf is the seat about to draw ("Hard: two rounds of the table").
+    #: candidate's leaf is the seat about to draw ("Canasta's hard: two rounds of the table").
     search_settings = {
         level: {"root": "paired", "rollout_policy": "greedy", "rollout_depth": 16, **budget}
         for level, budget in {
