@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from cardcore.engine.bots.base import InfoSet
-from cardcore.engine.bots.variant import resolve
+from cardcore.engine.bots.variant import resolve, split_specs
 from cardcore.engine.game import load_state
 from cardcore.services.plugins import load_registry
 
@@ -67,7 +67,7 @@ def played_positions(game, players: int, count: int, seed: int) -> list:
 
 def times(args: argparse.Namespace) -> None:
     registry = load_registry()
-    for level in args.levels.split(","):
+    for level in split_specs(args.levels):
         bot_cls = resolve(registry.bots, level)  # a level, or a variant of one
         crowded_done: set[str] = set()  # the crowded positions once per game
         for spec, game, _options, seating in args.games:
@@ -108,6 +108,14 @@ def _fit(points: list[tuple[int, float]]) -> tuple[float, float]:
     var = sum((x - mx) ** 2 for x, _ in points)
     b = sum((x - mx) * (y - my) for x, y in points) / var if var else 0.0
     return my - b * mx, b
+
+
+def bot_pair(text: str) -> tuple[str, str]:
+    """``--pair``: two bots, comma-separated (a variant's own commas, in brackets, kept)."""
+    bots = split_specs(text)
+    if len(bots) != 2 or not all(bots):
+        raise argparse.ArgumentTypeError(f"{text!r}: write two bots, e.g. hard,medium")
+    return bots[0], bots[1]
 
 
 def game_list(text: str) -> list[tuple[str, Any, Any, Any]]:
@@ -230,7 +238,7 @@ def duel(args: argparse.Namespace) -> None:
     from cardcore.services.tournament import Tournament, run_tournament
 
     registry = load_registry()
-    a, b = args.pair.split(",")
+    a, b = args.pair
     folder = Path(args.dir)
     folder.mkdir(parents=True, exist_ok=True)
     for spec, game, _options, seating in args.games:
@@ -245,7 +253,7 @@ def duel(args: argparse.Namespace) -> None:
             done = run_tournament(registry, t, workers=args.workers, checkpoint=checkpoint,
                                   progress=False)
             lo, hi = done.interval(a)
-            print(json.dumps({"game": spec, "pair": args.pair, "deals": deals,
+            print(json.dumps({"game": spec, "pair": ",".join(args.pair), "deals": deals,
                               "hands": done.hands(a), "mean": round(done.mean(a), 3),
                               "ci95": [round(lo, 3), round(hi, 3)],
                               "seconds": round(done.seconds, 1), "load": os.getloadavg()[0]}),
@@ -296,7 +304,7 @@ def matches(args: argparse.Namespace) -> None:
 
     from cardcore.services.tournament import interval95
 
-    pair = tuple(args.pair.split(","))
+    pair = args.pair
     for spec, game, options, seating in args.games:
         sides = seating.sides
         units = [(game.id, seating.players, args.target, seed, side, pair)
@@ -334,7 +342,7 @@ def speedup(args: argparse.Namespace) -> None:
     from cardcore.services.tournament import Tournament, run_tournament
 
     registry = load_registry()
-    t = Tournament(game=args.game, bots=args.bots.split(","), deals=args.deals, seed=3,
+    t = Tournament(game=args.game, bots=split_specs(args.bots), deals=args.deals, seed=3,
                    players=args.players)
     best: dict[int, float] = {}
     cpu: dict[int, float] = {}
@@ -367,7 +375,7 @@ def lastdeal(args: argparse.Namespace) -> None:
     for gid in args.games.split(","):
         game = registry.game(gid)
         states = lastdeal_positions(game, args.positions, args.seed)
-        for level in args.levels.split(","):
+        for level in split_specs(args.levels):
             losses, solver_work = [], []
             for i, state in enumerate(states):
                 info = InfoSet.of(game, state, state.to_play)
@@ -425,7 +433,7 @@ def main() -> None:
     q.add_argument("--iterations", type=int, default=300)
     q.add_argument("--rounds", type=int, default=2)
     q = sub.add_parser("duel")
-    q.add_argument("--pair", default="medium,greedy")
+    q.add_argument("--pair", type=bot_pair, default="medium,greedy")
     q.add_argument("--games", type=game_list, default=",".join(GAMES))
     q.add_argument("--minutes", type=float, default=30.0, help="cap per game")
     q.add_argument("--batch", type=int, default=8, help="deals added per round")
@@ -446,7 +454,7 @@ def main() -> None:
     q.add_argument("--positions", type=int, default=40)
     q.add_argument("--seed", type=int, default=5)
     q = sub.add_parser("matches")
-    q.add_argument("--pair", default="medium,greedy")
+    q.add_argument("--pair", type=bot_pair, default="medium,greedy")
     q.add_argument("--games", type=game_list, default="casino:2,royal_casino:2,canasta:4")
     q.add_argument("--seeds", type=int, default=40, help="duplicate sets (matches: seeds x sides)")
     q.add_argument("--seed", type=int, default=1, help="the first seed")

@@ -361,11 +361,12 @@ def parse_options(game: Any, pairs: list[str], target: int | None = None) -> Any
 
 def match_setup(registry: Registry, args: argparse.Namespace, humans_allowed: bool) -> Setup:
     """The match the flags ask for, checked in one place (``MatchSetup.check``)."""
+    from cardcore.engine.bots.variant import split_specs
     from cardcore.engine.match_setup import MatchSetup, SetupError
 
     game = _game(registry, args.game)
     values = _option_values(args.option)
-    seats = [s.strip() for s in args.seats.split(",")] if args.seats else None
+    seats = split_specs(args.seats) if args.seats else None
     players = args.players if args.players is not None else (len(seats) if seats else game.player_counts[0])
     if seats is None:
         default = ["greedy"] * players

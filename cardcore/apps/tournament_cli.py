@@ -29,12 +29,13 @@ def add_parser(sub: Any, count: Callable[[str], int]) -> None:
 
 def command(registry: Any, args: Any) -> int:
     """``cardcore tournament``: the table (or JSON) on stdout, the progress bar on stderr."""
+    from cardcore.engine.bots.variant import split_specs
     from cardcore.engine.match_setup import MatchSetup
     from cardcore.services.tournament import Tournament, run_tournament
 
     game = registry.game(args.game)
     players = args.players or game.player_counts[0]
-    bots = [b.strip() for b in args.bots.split(",") if b.strip()]
+    bots = [b for b in split_specs(args.bots) if b]
     for b in bots:  # each bot at a table of its own: the one setup check (a SetupError is a ValueError)
         MatchSetup.of(game=game.id, seats=[b] * players, humans_allowed=False).check(registry)
     t = Tournament(game.id, bots, args.deals, args.seed, players)

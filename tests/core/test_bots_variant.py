@@ -1,6 +1,7 @@
 """Bot variants (docs/bots.md, "Variants"): ``hard[exploration=0.5]`` in a tournament or a
 simulation plays as the level with those settings changed; a bad spec is one line."""
 
+import json
 import random
 import re
 
@@ -10,7 +11,7 @@ from cardcore.apps.cli import main
 from cardcore.engine.bots import InfoSet
 from cardcore.engine.bots.easy import EasyBot
 from cardcore.engine.bots.search import HardBot, MediumBot
-from cardcore.engine.bots.variant import VariantError, resolve
+from cardcore.engine.bots.variant import VariantError, resolve, split_specs
 from cardcore.engine.match import SetupError
 from cardcore.engine.match_setup import MatchSetup
 from cardcore.engine.testing import check_game
@@ -70,6 +71,26 @@ def test_the_command_line_refuses_a_bad_spec_with_exit_2(capsys):
     assert main(["simulate", "casino", "--seats", "medium[iterations=x],greedy",
                  "--matches", "1"]) == 2
     assert "iterations='x' is not a number from 0" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(("text", "specs"), [
+    ("hard,medium", ["hard", "medium"]),
+    ("hard[exploration=0.35,rollout_depth=4], medium", ["hard[exploration=0.35,rollout_depth=4]", "medium"]),
+    ("easy[mistake_rate=1],medium[iterations=30,work_budget=9000],greedy",
+     ["easy[mistake_rate=1]", "medium[iterations=30,work_budget=9000]", "greedy"]),
+    ("hard[a=1,b", ["hard[a=1", "b"]),  # a bracket left open: each part refused as a spec
+    ("greedy,,greedy", ["greedy", "", "greedy"]),
+])
+def test_a_command_lines_bots_split_at_commas_outside_brackets(text, specs):
+    assert split_specs(text) == specs
+
+
+def test_the_command_line_plays_a_variant_of_two_settings(capsys):
+    """docs/bots.md, "Variants": a spec's own commas are not a list's."""
+    spec = "medium[iterations=30,work_budget=9000]"
+    assert main(["tournament", "casino", "--bots", f"{spec},greedy", "--deals", "1", "--json"]) == 0
+    assert set(json.loads(capsys.readouterr().out)["results"]) == {spec, "greedy"}
+    assert main(["simulate", "casino", "--seats", f"{spec},greedy", "--matches", "1"]) == 0
 
 
 def test_variants_are_for_bots_only_programs_never_a_table():

@@ -20,10 +20,17 @@ from cardcore.engine.bots.base import Bot
 _SPEC = re.compile(r"(?P<id>[A-Za-z0-9_.-]+)(?:\[(?P<params>[A-Za-z0-9_.=, -]*)\])?", re.ASCII)
 #: A spec's length at most, as any seat's kind (``match_setup.SeatKind``).
 MAX_SPEC = 64
+#: A comma between specs: not one inside a spec's brackets (no ``]`` ahead before a ``[``).
+_BETWEEN = re.compile(r",(?![^\[]*\])")
 
 
 class VariantError(ValueError):
     """A spec that names no bot, or a setting the bot does not let change, or a bad value."""
+
+
+def split_specs(text: str) -> list[str]:
+    """A command line's comma-separated bots, each stripped: ``hard[a=1,b=2],medium`` is two."""
+    return [part.strip() for part in _BETWEEN.split(text)]
 
 
 def base_id(spec: str) -> str:
